@@ -1,0 +1,160 @@
+"""One live capture: open the transport, negotiate, fetch the four listings, always clean up."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.errors import UsageError
+from catalogaudit.findings import Finding, Severity
+from catalogaudit.hashes import LISTINGS
+from catalogaudit.protocol import (
+    Listing,
+    ProtocolChoice,
+    Session,
+    fetch_listing,
+    negotiate,
+)
+from catalogaudit.transport import Limits, Transport
+from catalogaudit.wire_http import HttpTransport, public_url
+from catalogaudit.wire_stdio import StdioTransport
+
+#: Environment variables whose values change real catalogs (mcp-server-time embeds TZ), so
+#: their values are recorded; every other variable is recorded by name only.
+ENV_VALUE_ALLOW = ("TZ", "LANG")
+ENV_VALUE_PREFIX = "LC_"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which server to capture and how to reach it; header values are secrets."""
+
+    argv: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def transport(self) -> str:
+        """`stdio` or `streamable-http`."""
+        return "streamable-http" if self.url else "stdio"
+
+    def record(self) -> dict[str, Any]:
+        """What the snapshot says about the target: no values of env or headers, no abs paths."""
+        if self.url:
+            return {"url": public_url(self.url), "headers": sorted(self.headers, key=str.lower)}
+        env = {**os.environ, **self.env}
+        values = {
+            k: v for k, v in env.items() if k in ENV_VALUE_ALLOW or k.startswith(ENV_VALUE_PREFIX)
+        }
+        return {
+            "command": portable_argv(self.argv, self.cwd),
+            "environment": {"set": sorted(self.env), "values": values},
+        }
+
+
+def portable_argv(argv: Sequence[str], cwd: str | None) -> list[str]:
+    """The command line without absolute paths, so snapshots are the same on every machine."""
+    base = Path(cwd or os.getcwd()).resolve()
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if not arg.startswith("/"):
+            out.append(arg)
+            continue
+        path = Path(arg)
+        if i == 0:
+            out.append(path.name)
+            continue
+        try:
+            out.append(str(path.resolve().relative_to(base)))
+        except ValueError:
+            out.append(f".../{path.name}")
+    return out
+
+
+@dataclass
+class Capture:
+    """Everything one session with the server produced."""
+
+    target: Target | None  # None for static intake
+    session: Session
+    listings: dict[str, Listing]
+    findings: list[Finding]
+    inputs: list[str] = field(default_factory=list)
+
+
+def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Transport:
+    """Start the server (stdio) or prepare the HTTP client."""
+    if target.url:
+        return HttpTransport(
+            target.url, headers=target.headers, limits=limits, roots_declared=roots_declared
+        )
+    if not target.argv:
+        raise UsageError("give a server command after -- or a --url")
+    env = {**os.environ, **target.env}
+    return StdioTransport(
+        target.argv, cwd=target.cwd, env=env, limits=limits, roots_declared=roots_declared
+    )
+
+
+def capture(
+    target: Target, choice: ProtocolChoice, caps: dict[str, Any], limits: Limits
+) -> Capture:
+    """Run one capture; the transport is closed on every path (no orphan processes)."""
+    deadline = time.monotonic() + limits.total_timeout
+    transport = open_transport(target, limits, "roots" in caps)
+    try:
+        session = negotiate(transport, choice, caps, limits)
+        listings = {
+            name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
+        }
+    finally:
+        transport.close()
+    return Capture(target, session, listings, _hygiene(transport))
+
+
+def _hygiene(transport: Transport) -> list[Finding]:
+    ev = transport.events
+    out: list[Finding] = []
+    if ev.non_json_count:
+        plural = "s" if ev.non_json_count != 1 else ""
+        out.append(
+            Finding(
+                "CA510",
+                Severity.WARNING,
+                f"the server wrote {ev.non_json_count} line{plural} that are not JSON-RPC "
+                f"messages to stdout; first: {ev.non_json_lines[0]!r}",
+                extra={"count": ev.non_json_count, "lines": list(ev.non_json_lines)},
+            )
+        )
+    changed = {m: n for m, n in ev.notifications.items() if m.endswith("/list_changed")}
+    if changed:
+        out.append(
+            Finding(
+                "CA511",
+                Severity.INFO,
+                "list_changed notifications arrived during capture: "
+                + ", ".join(f"{m} x{n}" for m, n in sorted(changed.items())),
+                extra={"notifications": dict(sorted(changed.items()))},
+            )
+        )
+    if ev.server_requests:
+        out.append(
+            Finding(
+                "CA512",
+                Severity.INFO,
+                "the server sent requests to the client: "
+                + ", ".join(f"{m} x{n}" for m, n in sorted(ev.server_requests.items())),
+                extra={"requests": dict(sorted(ev.server_requests.items()))},
+            )
+        )
+    if isinstance(transport, StdioTransport) and not transport.exited_by_itself():
+        out.append(
+            Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed")
+        )
+    return out

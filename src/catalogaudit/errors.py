@@ -1,0 +1,23 @@
+"""Exception hierarchy: every expected failure is a `CatalogauditError` the CLI prints as one line."""
+
+from __future__ import annotations
+
+
+class CatalogauditError(Exception):
+    """Root of every expected error; its message is one line, shown as `error: <message>`."""
+
+
+class UsageError(CatalogauditError):
+    """Bad options or option values."""
+
+
+class InputError(CatalogauditError):
+    """A file or stream that cannot be read as a catalog."""
+
+
+class ServerError(CatalogauditError):
+    """The server failed: it exited, hung, sent garbage, or answered with an HTTP error."""
+
+
+class ProtocolError(ServerError):
+    """The server answered, but not in a way the protocol allows us to continue from."""

@@ -1,0 +1,430 @@
+"""Protocol eras and listing: `server/discover` or `initialize`, then paginated list calls.
+
+Era detection follows P:2026-07-28/basic/versioning and transports: probe `server/discover`
+at 2026-07-28; a -32022 naming a modern version means retry; any other error or silence means
+a legacy server, so `initialize`. Pagination follows P:<rev>/server/utilities/pagination, with
+guards an auditor needs (page cap, repeated cursor, duplicate items across pages).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogaudit import __version__, jsonwire
+from catalogaudit.errors import ProtocolError, ServerError, UsageError
+from catalogaudit.findings import Finding, Severity
+from catalogaudit.hashes import IDENTITY, METHODS, identity
+from catalogaudit.transport import Limits, Reply, ServerTimeout, Transport
+
+MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
+LEGACY_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+LATEST_LEGACY = "2025-11-25"
+#: How long a discover probe may stay silent before we call the server legacy (the mcp SDK
+#: uses 10 s, `mcp/client/_probe.py::DISCOVER_TIMEOUT_SECONDS`).
+DISCOVER_PROBE_TIMEOUT = 10.0
+CLIENT_INFO = {"name": "catalogaudit", "version": __version__}
+#: `--client-capabilities full`: what real servers gate extra tools on (server-everything).
+FULL_CAPABILITIES: dict[str, Any] = {
+    "roots": {"listChanged": True},
+    "sampling": {},
+    "elicitation": {},
+}
+CAPABILITY_OF = {
+    "tools": "tools",
+    "prompts": "prompts",
+    "resources": "resources",
+    "resourceTemplates": "resources",
+}
+
+
+@dataclass(frozen=True)
+class ProtocolChoice:
+    """What `--protocol` asked for."""
+
+    requested: str
+    mode: str  # auto | legacy | modern
+    offer: str  # the version offered first
+
+
+def parse_protocol(value: str) -> ProtocolChoice:
+    """Parse `--protocol auto|legacy|modern|<revision>`."""
+    if value == "auto":
+        return ProtocolChoice(value, "auto", MODERN_VERSIONS[0])
+    if value == "legacy":
+        return ProtocolChoice(value, "legacy", LATEST_LEGACY)
+    if value == "modern":
+        return ProtocolChoice(value, "modern", MODERN_VERSIONS[0])
+    if value in MODERN_VERSIONS:
+        return ProtocolChoice(value, "modern", value)
+    if value in LEGACY_VERSIONS:
+        return ProtocolChoice(value, "legacy", value)
+    known = ", ".join(("auto", "legacy", "modern", *LEGACY_VERSIONS, *MODERN_VERSIONS))
+    raise UsageError(f"--protocol {value!r} is not one of: {known}")
+
+
+def client_capabilities(value: str) -> dict[str, Any]:
+    """Parse `--client-capabilities none|full`."""
+    if value == "none":
+        return {}
+    if value == "full":
+        return {k: dict(v) for k, v in FULL_CAPABILITIES.items()}
+    raise UsageError(f"--client-capabilities must be none or full, not {value!r}")
+
+
+@dataclass
+class Session:
+    """What negotiation established, and how."""
+
+    era: str  # modern | legacy
+    version: str
+    choice: ProtocolChoice
+    offered: list[str]
+    capabilities_declared: dict[str, Any]
+    server_info: Any = None
+    server_capabilities: Any = None
+    instructions: Any = None
+    handshake_method: str = ""
+    handshake_text: str | None = None
+    supported_versions: Any = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def meta(self) -> dict[str, Any]:
+        """The per-request `_meta` of 2026-07-28 (P:2026-07-28/basic/index "_meta")."""
+        return {
+            "io.modelcontextprotocol/protocolVersion": self.version,
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities_declared,
+            "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+        }
+
+    def advertised(self, listing: str) -> bool:
+        """Whether the server's capabilities advertise the listing's capability."""
+        caps = self.server_capabilities
+        return isinstance(caps, dict) and CAPABILITY_OF[listing] in caps
+
+
+def _meta(version: str, caps: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    }
+
+
+def negotiate(
+    transport: Transport, choice: ProtocolChoice, caps: dict[str, Any], limits: Limits
+) -> Session:
+    """Establish the era and version the way the spec's detection rules say."""
+    if choice.mode == "legacy":
+        return _initialize(transport, choice, caps, limits, [])
+    offered: list[str] = []
+    version = choice.offer
+    fallback_reason = ""
+    for attempt in range(2):
+        offered.append(version)
+        transport.set_protocol(version, True)
+        timeout = limits.startup_timeout
+        if choice.mode == "auto":
+            timeout = min(timeout, DISCOVER_PROBE_TIMEOUT)
+        try:
+            reply = transport.request("server/discover", {"_meta": _meta(version, caps)}, timeout)
+        except ServerTimeout as exc:
+            if choice.mode == "modern":
+                raise
+            fallback_reason = f"server/discover got no answer within {timeout:g}s"
+            del exc
+            break
+        if reply.ok:
+            return _modern_session(reply, choice, caps, offered, version)
+        retry = _retry_version(reply)
+        if reply.error_code() == -32022 and retry and attempt == 0:
+            version = retry
+            continue
+        if reply.error_code() == -32022 and choice.mode == "modern":
+            raise ProtocolError(
+                f"{transport.describe()}, server/discover: the server does not support "
+                f"{version} ({reply.describe_error()})"
+            )
+        if choice.mode == "modern":
+            raise ProtocolError(
+                f"{transport.describe()}, server/discover: {reply.describe_error()} "
+                "(the server does not speak 2026-07-28; try --protocol legacy)"
+            )
+        fallback_reason = f"server/discover answered {reply.describe_error()}"
+        break
+    transport.reset_session()
+    session = _initialize(transport, choice, caps, limits, offered)
+    session.findings.append(
+        Finding(
+            "CA520",
+            Severity.INFO,
+            f"not a 2026-07-28 server: {fallback_reason}; fell back to initialize",
+        )
+    )
+    return session
+
+
+def _retry_version(reply: Reply) -> str | None:
+    data = (reply.error or {}).get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if isinstance(supported, list):
+        for v in MODERN_VERSIONS:
+            if v in supported:
+                return v
+    return None
+
+
+def _modern_session(
+    reply: Reply, choice: ProtocolChoice, caps: dict[str, Any], offered: list[str], version: str
+) -> Session:
+    result = reply.result if isinstance(reply.result, dict) else {}
+    meta = result.get("_meta")
+    server_info = meta.get("io.modelcontextprotocol/serverInfo") if isinstance(meta, dict) else None
+    session = Session(
+        era="modern",
+        version=version,
+        choice=choice,
+        offered=offered,
+        capabilities_declared=caps,
+        server_info=server_info,
+        server_capabilities=result.get("capabilities"),
+        instructions=result.get("instructions"),
+        handshake_method="server/discover",
+        handshake_text=reply.result_text,
+        supported_versions=result.get("supportedVersions"),
+    )
+    if not isinstance(reply.result, dict):
+        session.findings.append(
+            Finding("CA521", Severity.ERROR, "server/discover result is not an object")
+        )
+    return session
+
+
+def _initialize(
+    transport: Transport,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    offered: list[str],
+) -> Session:
+    version = choice.offer if choice.mode == "legacy" else LATEST_LEGACY
+    offered = [*offered, version]
+    transport.set_protocol(None, False)
+    params = {"protocolVersion": version, "capabilities": caps, "clientInfo": CLIENT_INFO}
+    reply = transport.request("initialize", params, limits.startup_timeout)
+    if not reply.ok:
+        raise ProtocolError(f"{transport.describe()}, initialize: {reply.describe_error()}")
+    result = reply.result if isinstance(reply.result, dict) else {}
+    negotiated = result.get("protocolVersion")
+    findings: list[Finding] = []
+    if not isinstance(negotiated, str):
+        findings.append(
+            Finding("CA521", Severity.ERROR, "initialize result has no protocolVersion string")
+        )
+        negotiated = version
+    elif negotiated != version:
+        findings.append(
+            Finding(
+                "CA522",
+                Severity.INFO,
+                f"offered {version}, the server counter-offered {negotiated}",
+                extra={"offered": version, "counterOffer": negotiated},
+            )
+        )
+        if negotiated not in LEGACY_VERSIONS:
+            findings.append(
+                Finding(
+                    "CA523",
+                    Severity.WARNING,
+                    f"initialize answered with {negotiated!r}, which is not a handshake-era "
+                    "revision; the session continues as legacy",
+                )
+            )
+    transport.set_protocol(negotiated, False)
+    transport.notify("notifications/initialized", None)
+    return Session(
+        era="legacy",
+        version=negotiated,
+        choice=choice,
+        offered=offered,
+        capabilities_declared=caps,
+        server_info=result.get("serverInfo"),
+        server_capabilities=result.get("capabilities"),
+        instructions=result.get("instructions"),
+        handshake_method="initialize",
+        handshake_text=reply.result_text,
+        findings=findings,
+    )
+
+
+# --- listings ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Page:
+    """One page of a listing as served."""
+
+    text: str | None
+    fields: dict[str, Any]
+    items: list[Any]
+
+
+@dataclass
+class Listing:
+    """Everything captured for one of the four listings."""
+
+    name: str
+    advertised: bool
+    status: str  # ok | absent | error
+    pages: list[Page] = field(default_factory=list)
+    answer: dict[str, Any] | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def items(self) -> list[Any]:
+        """All items in served order across pages."""
+        return [item for page in self.pages for item in page.items]
+
+
+def fetch_listing(
+    transport: Transport, session: Session, name: str, limits: Limits, deadline: float
+) -> Listing:
+    """Follow `nextCursor` through every page of one listing, within the limits."""
+    method = METHODS[name]
+    listing = Listing(name, session.advertised(name), "ok")
+    cursor: str | None = None
+    cursors: set[str] = set()
+    first_page: dict[str, int] = {}
+    while True:
+        if len(listing.pages) >= limits.max_pages:
+            raise ServerError(
+                f"{transport.describe()}, {method}: still paginating after "
+                f"{limits.max_pages} pages (raise --max-pages if this is real)"
+            )
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ServerTimeout(f"{transport.describe()}, {method}: the --timeout ran out")
+        params = _list_params(session, cursor)
+        reply = transport.request(method, params, min(limits.request_timeout, left))
+        index = len(listing.pages)
+        if not reply.ok:
+            if index == 0:
+                listing.status = "absent" if not listing.advertised else "error"
+                listing.answer = reply.error
+                if listing.advertised:
+                    listing.findings.append(
+                        Finding("CA530", Severity.ERROR,
+                                f"{method} failed although advertised: {reply.describe_error()}",
+                                kind=name)
+                    )
+                return listing
+            listing.status = "error"
+            listing.answer = reply.error
+            listing.findings.append(
+                Finding("CA531", Severity.ERROR,
+                        f"{method} page {index + 1} failed: {reply.describe_error()}",
+                        kind=name, page=index)
+            )
+            return listing
+        page = _page(name, reply, index, listing)
+        listing.pages.append(page)
+        for pos, item in enumerate(page.items):
+            ident = identity(name, item)
+            if ident is None:
+                continue
+            if ident in first_page and first_page[ident] != index:
+                listing.findings.append(
+                    Finding("CA534", Severity.WARNING,
+                            f"{IDENTITY[name]} {ident!r} served again on page {index + 1} "
+                            f"(first on page {first_page[ident] + 1})",
+                            kind=name, identity=ident, page=index, pointer=f"/{name}/{pos}")
+                )
+            first_page.setdefault(ident, index)
+        nxt = page.fields.get("nextCursor")
+        if nxt is None:
+            break
+        if not isinstance(nxt, str):
+            listing.findings.append(
+                Finding("CA532", Severity.ERROR, f"nextCursor is not a string: {nxt!r}",
+                        kind=name, page=index, pointer="/nextCursor")
+            )
+            break
+        if nxt == "" and session.era == "legacy":
+            listing.findings.append(
+                Finding("CA535", Severity.WARNING,
+                        "nextCursor is the empty string in a legacy session; clients disagree "
+                        "on whether it ends the list (2026-07-28 says it does not); stopped",
+                        kind=name, page=index, pointer="/nextCursor")
+            )
+            break
+        if nxt in cursors:
+            listing.findings.append(
+                Finding("CA533", Severity.ERROR,
+                        f"nextCursor {jsonwire.dump_string(nxt)} repeats an earlier cursor "
+                        "(a pagination loop); stopped following it",
+                        kind=name, page=index, pointer="/nextCursor")
+            )
+            break
+        cursors.add(nxt)
+        cursor = nxt
+    if not listing.advertised:
+        listing.findings.append(
+            Finding("CA536", Severity.INFO,
+                    f"{method} answered although capability "
+                    f"{CAPABILITY_OF[name]!r} is not advertised", kind=name)
+        )
+    return listing
+
+
+def _list_params(session: Session, cursor: str | None) -> dict[str, Any] | None:
+    params: dict[str, Any] = {}
+    if session.era == "modern":
+        params["_meta"] = session.meta()
+    if cursor is not None:
+        params["cursor"] = cursor
+    return params or None
+
+
+def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
+    result = reply.result
+    if not isinstance(result, dict):
+        listing.findings.append(
+            Finding("CA537", Severity.ERROR, f"{METHODS[name]} result is not an object",
+                    kind=name, page=index)
+        )
+        return Page(reply.result_text, {}, [])
+    items = result.get(name)
+    fields = {k: v for k, v in result.items() if k != name}
+    if not isinstance(items, list):
+        listing.findings.append(
+            Finding("CA538", Severity.ERROR,
+                    f"{METHODS[name]} result has no {name!r} array", kind=name, page=index,
+                    pointer=f"/{name}")
+        )
+        items = []
+    for anomaly in jsonwire.anomalies(result, "", reply.invalid_utf8):
+        listing.findings.append(anomaly_finding(name, anomaly, items, index))
+    return Page(reply.result_text, fields, list(items))
+
+
+ANOMALY_RULES = {
+    "duplicate-key": ("CA540", Severity.ERROR),
+    "non-finite-number": ("CA541", Severity.ERROR),
+    "lone-surrogate": ("CA542", Severity.ERROR),
+    "invalid-utf8": ("CA543", Severity.ERROR),
+}
+
+
+def anomaly_finding(name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int) -> Finding:
+    rule, severity = ANOMALY_RULES[anomaly.kind]
+    parts = anomaly.pointer.split("/")
+    ident: str | None = None
+    pointer = anomaly.pointer
+    # Map "/tools/3/description" to the item's identity and "/description" inside it.
+    if len(parts) >= 3 and parts[1] == name and parts[2].isdigit() and int(parts[2]) < len(items):
+        ident = identity(name, items[int(parts[2])])
+        if ident is not None:
+            pointer = "/" + "/".join(parts[3:]) if len(parts) > 3 else ""
+    where = f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
+    return Finding(rule, severity, f"{anomaly.detail} ({where})", kind=name, identity=ident,
+                   pointer=pointer, page=page)
