@@ -160,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
         _fail("interrupted")
     except KeyboardInterrupt:
         _fail("interrupted")
+    except Exception as exc:  # a bug: still one line unless asked for the trace
+        if show_traceback:
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
     return result if isinstance(result, int) else 0
 
 

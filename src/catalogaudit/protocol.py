@@ -29,7 +29,7 @@ CLIENT_INFO = {"name": "catalogaudit", "version": __version__}
 FULL_CAPABILITIES: dict[str, Any] = {
     "roots": {"listChanged": True},
     "sampling": {},
-    "elicitation": {},
+    "elicitation": {"form": {}, "url": {}},
 }
 CAPABILITY_OF = {
     "tools": "tools",
@@ -135,8 +135,18 @@ def negotiate(
             fallback_reason = f"server/discover got no answer within {timeout:g}s"
             del exc
             break
-        if reply.ok:
+        if reply.ok and _speaks(reply, version):
             return _modern_session(reply, choice, caps, offered, version)
+        if reply.ok:
+            # A result without our version in supportedVersions is not a DiscoverResult we can
+            # use (the conformance `initialize` fixture answers `{}`): treat it as legacy.
+            if choice.mode == "modern":
+                raise ProtocolError(
+                    f"{transport.describe()}, server/discover: the result does not list "
+                    f"{version} in supportedVersions"
+                )
+            fallback_reason = f"server/discover result does not list {version} as supported"
+            break
         retry = _retry_version(reply)
         if reply.error_code() == -32022 and retry and attempt == 0:
             version = retry
@@ -163,6 +173,14 @@ def negotiate(
         )
     )
     return session
+
+
+def _speaks(reply: Reply, version: str) -> bool:
+    result = reply.result
+    if not isinstance(result, dict):
+        return False
+    supported = result.get("supportedVersions")
+    return isinstance(supported, list) and version in supported
 
 
 def _retry_version(reply: Reply) -> str | None:

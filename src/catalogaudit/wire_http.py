@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import closing
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -152,7 +153,7 @@ class HttpTransport:
             headers["Mcp-Session-Id"] = self._session
         return headers
 
-    def _post(self, msg: dict[str, Any], method: str, deadline: float) -> Any:
+    def _post(self, msg: dict[str, Any], method: str, deadline: float) -> closing[httpx.Response]:
         """Open a streamed POST, following same-origin redirects only."""
         body = jsonwire.compact(msg).encode("utf-8")
         url = self._url
@@ -165,7 +166,7 @@ class HttpTransport:
             )
             resp = self._client.send(req, stream=True)
             if resp.status_code not in REDIRECTS:
-                return resp
+                return closing(resp)
             location = resp.headers.get("location")
             resp.close()
             if not location:

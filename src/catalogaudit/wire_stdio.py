@@ -187,15 +187,20 @@ class StdioTransport:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def _send(self, msg: dict[str, Any], method: str) -> None:
+    def _write(self, msg: dict[str, Any]) -> bool:
         data = (jsonwire.compact(msg) + "\n").encode("utf-8")
         try:
             with self._write_lock:
                 assert self._proc.stdin is not None
                 self._proc.stdin.write(data)
-        except (BrokenPipeError, OSError, ValueError):
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _send(self, msg: dict[str, Any], method: str) -> None:
+        if not self._write(msg):
             self._await_exit()
-            raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}") from None
+            raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
 
     def _await_exit(self) -> None:
         try:
@@ -277,11 +282,8 @@ class StdioTransport:
                 self._cond.notify_all()
         elif kind == "request":
             self.events.server_request(value["method"])
-            answer = answer_server_request(value, self._roots)
-            try:
-                self._send(answer, value["method"])
-            except ServerError:
-                pass
+            # NOTE: runs on the reader thread; a closed stdin just means we are shutting down.
+            self._write(answer_server_request(value, self._roots))
         elif kind == "notification":
             self.events.notification(value["method"])
         elif kind == "batch":
