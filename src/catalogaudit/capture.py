@@ -154,7 +154,5 @@ def _hygiene(transport: Transport) -> list[Finding]:
             )
         )
     if isinstance(transport, StdioTransport) and not transport.exited_by_itself():
-        out.append(
-            Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed")
-        )
+        out.append(Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed"))
     return out

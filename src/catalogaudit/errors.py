@@ -1,4 +1,4 @@
-"""Exception hierarchy: every expected failure is a `CatalogauditError` the CLI prints as one line."""
+"""Exceptions: every expected failure is a `CatalogauditError`, printed as one line."""
 
 from __future__ import annotations
 

@@ -107,8 +107,10 @@ def listing_hashes(listing: str, served_items: Sequence[Any]) -> dict[str, str]:
     """Listing hashes of the three kinds from items in served order."""
     per_item = [item_hashes(listing, item) for item in served_items]
     canonical_order = sorted(
-        (identity_sort_key(identity(listing, item), h.canonical) for item, h in
-         zip(served_items, per_item))
+        (
+            identity_sort_key(identity(listing, item), h.canonical)
+            for item, h in zip(served_items, per_item, strict=True)
+        )
     )
     return {
         "served": combine(h.served for h in per_item),
@@ -123,7 +125,7 @@ def page_fields_hash(page_fields: Sequence[Mapping[str, Any]]) -> str:
 
 
 def catalog_hash(listing_hash: Mapping[str, str | None], instructions: str | None) -> str:
-    """The catalog hash of one kind from the four listing hashes (None = absent) and instructions."""
+    """The catalog hash of one kind from the four listing hashes (None: absent) and instructions."""
     lines = ["catalogaudit-catalog-v1"]
     lines.extend(f"{name} {listing_hash.get(name) or 'absent'}" for name in LISTINGS)
     instr = "absent" if instructions is None else sha256(jsonwire.dump_string(instructions))

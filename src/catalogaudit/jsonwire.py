@@ -215,10 +215,10 @@ def anomalies(value: Any, pointer: str = "", invalid_utf8: bool = False) -> list
         node, at = stack.pop()
         if isinstance(node, dict):
             if isinstance(node, WireObject):
-                for key in node.duplicates:
-                    found.append(
-                        Anomaly("duplicate-key", pointer_join(at, key), f"key {key!r} repeated")
-                    )
+                found.extend(
+                    Anomaly("duplicate-key", pointer_join(at, key), f"key {key!r} repeated")
+                    for key in node.duplicates
+                )
             for key in node:
                 text(key, pointer_join(at, key))
             stack.extend((v, pointer_join(at, k)) for k, v in reversed(node.items()))
@@ -290,7 +290,11 @@ def dumps(
 
 
 def _chunks(
-    value: Any, sort_keys: bool, indent: int | None, number: Callable[[int | float], str], depth: int
+    value: Any,
+    sort_keys: bool,
+    indent: int | None,
+    number: Callable[[int | float], str],
+    depth: int,
 ) -> Iterator[str]:
     if value is None:
         yield "null"

@@ -331,17 +331,24 @@ def fetch_listing(
                 listing.answer = reply.error
                 if listing.advertised:
                     listing.findings.append(
-                        Finding("CA530", Severity.ERROR,
-                                f"{method} failed although advertised: {reply.describe_error()}",
-                                kind=name)
+                        Finding(
+                            "CA530",
+                            Severity.ERROR,
+                            f"{method} failed although advertised: {reply.describe_error()}",
+                            kind=name,
+                        )
                     )
                 return listing
             listing.status = "error"
             listing.answer = reply.error
             listing.findings.append(
-                Finding("CA531", Severity.ERROR,
-                        f"{method} page {index + 1} failed: {reply.describe_error()}",
-                        kind=name, page=index)
+                Finding(
+                    "CA531",
+                    Severity.ERROR,
+                    f"{method} page {index + 1} failed: {reply.describe_error()}",
+                    kind=name,
+                    page=index,
+                )
             )
             return listing
         page = _page(name, reply, index, listing)
@@ -352,10 +359,16 @@ def fetch_listing(
                 continue
             if ident in first_page and first_page[ident] != index:
                 listing.findings.append(
-                    Finding("CA534", Severity.WARNING,
-                            f"{IDENTITY[name]} {ident!r} served again on page {index + 1} "
-                            f"(first on page {first_page[ident] + 1})",
-                            kind=name, identity=ident, page=index, pointer=f"/{name}/{pos}")
+                    Finding(
+                        "CA534",
+                        Severity.WARNING,
+                        f"{IDENTITY[name]} {ident!r} served again on page {index + 1} "
+                        f"(first on page {first_page[ident] + 1})",
+                        kind=name,
+                        identity=ident,
+                        page=index,
+                        pointer=f"/{name}/{pos}",
+                    )
                 )
             first_page.setdefault(ident, index)
         nxt = page.fields.get("nextCursor")
@@ -363,33 +376,52 @@ def fetch_listing(
             break
         if not isinstance(nxt, str):
             listing.findings.append(
-                Finding("CA532", Severity.ERROR, f"nextCursor is not a string: {nxt!r}",
-                        kind=name, page=index, pointer="/nextCursor")
+                Finding(
+                    "CA532",
+                    Severity.ERROR,
+                    f"nextCursor is not a string: {nxt!r}",
+                    kind=name,
+                    page=index,
+                    pointer="/nextCursor",
+                )
             )
             break
         if nxt == "" and session.era == "legacy":
             listing.findings.append(
-                Finding("CA535", Severity.WARNING,
-                        "nextCursor is the empty string in a legacy session; clients disagree "
-                        "on whether it ends the list (2026-07-28 says it does not); stopped",
-                        kind=name, page=index, pointer="/nextCursor")
+                Finding(
+                    "CA535",
+                    Severity.WARNING,
+                    "nextCursor is the empty string in a legacy session; clients disagree "
+                    "on whether it ends the list (2026-07-28 says it does not); stopped",
+                    kind=name,
+                    page=index,
+                    pointer="/nextCursor",
+                )
             )
             break
         if nxt in cursors:
             listing.findings.append(
-                Finding("CA533", Severity.ERROR,
-                        f"nextCursor {jsonwire.dump_string(nxt)} repeats an earlier cursor "
-                        "(a pagination loop); stopped following it",
-                        kind=name, page=index, pointer="/nextCursor")
+                Finding(
+                    "CA533",
+                    Severity.ERROR,
+                    f"nextCursor {jsonwire.dump_string(nxt)} repeats an earlier cursor "
+                    "(a pagination loop); stopped following it",
+                    kind=name,
+                    page=index,
+                    pointer="/nextCursor",
+                )
             )
             break
         cursors.add(nxt)
         cursor = nxt
     if not listing.advertised:
         listing.findings.append(
-            Finding("CA536", Severity.INFO,
-                    f"{method} answered although capability "
-                    f"{CAPABILITY_OF[name]!r} is not advertised", kind=name)
+            Finding(
+                "CA536",
+                Severity.INFO,
+                f"{method} answered although capability {CAPABILITY_OF[name]!r} is not advertised",
+                kind=name,
+            )
         )
     return listing
 
@@ -407,17 +439,27 @@ def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
     result = reply.result
     if not isinstance(result, dict):
         listing.findings.append(
-            Finding("CA537", Severity.ERROR, f"{METHODS[name]} result is not an object",
-                    kind=name, page=index)
+            Finding(
+                "CA537",
+                Severity.ERROR,
+                f"{METHODS[name]} result is not an object",
+                kind=name,
+                page=index,
+            )
         )
         return Page(reply.result_text, {}, [])
     items = result.get(name)
     fields = {k: v for k, v in result.items() if k != name}
     if not isinstance(items, list):
         listing.findings.append(
-            Finding("CA538", Severity.ERROR,
-                    f"{METHODS[name]} result has no {name!r} array", kind=name, page=index,
-                    pointer=f"/{name}")
+            Finding(
+                "CA538",
+                Severity.ERROR,
+                f"{METHODS[name]} result has no {name!r} array",
+                kind=name,
+                page=index,
+                pointer=f"/{name}",
+            )
         )
         items = []
     for anomaly in jsonwire.anomalies(result, "", reply.invalid_utf8):
@@ -443,6 +485,15 @@ def anomaly_finding(name: str, anomaly: jsonwire.Anomaly, items: list[Any], page
         ident = identity(name, items[int(parts[2])])
         if ident is not None:
             pointer = "/" + "/".join(parts[3:]) if len(parts) > 3 else ""
-    where = f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
-    return Finding(rule, severity, f"{anomaly.detail} ({where})", kind=name, identity=ident,
-                   pointer=pointer, page=page)
+    where = (
+        f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
+    )
+    return Finding(
+        rule,
+        severity,
+        f"{anomaly.detail} ({where})",
+        kind=name,
+        identity=ident,
+        pointer=pointer,
+        page=page,
+    )

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit import snapshot as snap
-from catalogaudit.capture import Capture, Target, capture
+from catalogaudit.capture import Target, capture
 from catalogaudit.errors import CatalogauditError, InputError, UsageError
-from catalogaudit.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from catalogaudit.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.hashes import LISTINGS
 from catalogaudit.protocol import ProtocolChoice, client_capabilities, parse_protocol
 from catalogaudit.transport import Limits

@@ -38,20 +38,22 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
         cap["server"] = capture.target.record()
     else:
         cap["inputs"] = list(capture.inputs)
-    cap.update({
-        "protocol": {
-            "requested": session.choice.requested,
-            "offered": list(session.offered),
-            "negotiated": session.version,
-            "era": session.era,
-            "handshake": session.handshake_method,
-        },
-        "clientCapabilities": session.capabilities_declared,
-        "clientInfo": {"name": CLIENT_INFO["name"]},
-        "serverCapabilities": session.server_capabilities,
-        "serverInfo": session.server_info,
-        "wire": "kept" if wire else "omitted",
-    })
+    cap.update(
+        {
+            "protocol": {
+                "requested": session.choice.requested,
+                "offered": list(session.offered),
+                "negotiated": session.version,
+                "era": session.era,
+                "handshake": session.handshake_method,
+            },
+            "clientCapabilities": session.capabilities_declared,
+            "clientInfo": {"name": CLIENT_INFO["name"]},
+            "serverCapabilities": session.server_capabilities,
+            "serverInfo": session.server_info,
+            "wire": "kept" if wire else "omitted",
+        }
+    )
     if session.instructions is not None:
         cap["instructions"] = session.instructions
     if session.supported_versions is not None:
@@ -88,9 +90,7 @@ def listing_record(listing: Listing) -> dict[str, Any]:
     if listing.status == "absent":
         return record
     record.update(items_record(listing.name, served))
-    record["pages"] = [
-        {"items": len(page.items), "fields": page.fields} for page in listing.pages
-    ]
+    record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
     return record
 
@@ -115,9 +115,7 @@ def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str
     instr = instructions if isinstance(instructions, str) else None
     out: dict[str, str] = {}
     for kind in hashes.HASH_KINDS:
-        per = {
-            name: rec.get("hashes", {}).get(kind) for name, rec in listings.items()
-        }
+        per = {name: rec.get("hashes", {}).get(kind) for name, rec in listings.items()}
         out[kind] = hashes.catalog_hash(per, instr)
     return out
 

@@ -1,4 +1,4 @@
-"""`snapshot --from`: merge files read by the loader into one snapshot, recording `source: static`."""
+"""`snapshot --from`: merge files read by the loader into one snapshot (`source: static`)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _snapshot_pages(loaded: Loaded) -> dict[str, list[StaticPage]]:
         items = rec.get("items") or []
         positions = rec.get("servedPositions") or list(range(len(items)))
         served: list[Any] = [None] * len(items)
-        for item, pos in zip(items, positions):
+        for item, pos in zip(items, positions, strict=False):
             served[pos] = item
         result = {name: served}
         out[name] = [StaticPage(jsonwire.compact(result), result, False)]

@@ -1,4 +1,4 @@
-"""What the stdio and HTTP wire clients share: replies, limits, capture events and server requests."""
+"""What the stdio and HTTP wire clients share: replies, limits, events, server requests."""
 
 from __future__ import annotations
 
@@ -170,7 +170,10 @@ def reply_from(
     if "result" in members:
         m = members["result"]
         return Reply(
-            method, m.value, text[m.start : m.end], http_status=http_status,
+            method,
+            m.value,
+            text[m.start : m.end],
+            http_status=http_status,
             invalid_utf8=invalid_utf8,
         )
     err = members["error"].value if "error" in members else None

@@ -92,7 +92,9 @@ class HttpTransport:
         try:
             return self._exchange(msg, method, rid, deadline, timeout)
         except httpx.TimeoutException:
-            raise ServerTimeout(f"{self.describe()}, {method}: no answer within {timeout:g}s") from None
+            raise ServerTimeout(
+                f"{self.describe()}, {method}: no answer within {timeout:g}s"
+            ) from None
         except httpx.HTTPError as exc:
             raise ServerError(f"{self.describe()}, {method}: {_http_error(exc)}") from None
 
@@ -107,8 +109,7 @@ class HttpTransport:
                 if resp.status_code >= 400:
                     body = self._read_body(resp, deadline, method)
                     raise ServerError(
-                        f"{self.describe()}, {method}: HTTP {resp.status_code}"
-                        + _body_story(body)
+                        f"{self.describe()}, {method}: HTTP {resp.status_code}" + _body_story(body)
                     )
         except httpx.TimeoutException:
             raise ServerTimeout(f"{self.describe()}, {method}: no answer in time") from None
@@ -132,7 +133,10 @@ class HttpTransport:
             if self._session is not None:
                 headers = self._base_headers(None)
                 self._client.request(
-                    "DELETE", self._url, headers=headers, timeout=min(5.0, self._limits.request_timeout)
+                    "DELETE",
+                    self._url,
+                    headers=headers,
+                    timeout=min(5.0, self._limits.request_timeout),
                 )
         except httpx.HTTPError:
             pass
@@ -170,7 +174,9 @@ class HttpTransport:
             location = resp.headers.get("location")
             resp.close()
             if not location:
-                raise ServerError(f"{self.describe()}, {method}: HTTP {resp.status_code} without Location")
+                raise ServerError(
+                    f"{self.describe()}, {method}: HTTP {resp.status_code} without Location"
+                )
             target = urljoin(url, location)
             if _origin(target) != _origin(self._url):
                 raise ServerError(
@@ -215,7 +221,8 @@ class HttpTransport:
             data += chunk
             if len(data) > self._limits.max_message:
                 raise ServerError(
-                    f"{self.describe()}, {method}: the body exceeded {self._limits.max_message} bytes"
+                    f"{self.describe()}, {method}: the body exceeded "
+                    f"{self._limits.max_message} bytes"
                 )
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline")
@@ -254,7 +261,8 @@ class HttpTransport:
             size += len(chunk)
             if len(buf) > self._limits.max_message:
                 raise ServerError(
-                    f"{self.describe()}, {method}: an SSE event exceeded {self._limits.max_message} bytes"
+                    f"{self.describe()}, {method}: an SSE event exceeded "
+                    f"{self._limits.max_message} bytes"
                 )
             while True:
                 nl = buf.find(b"\n")

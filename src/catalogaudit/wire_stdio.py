@@ -156,12 +156,8 @@ class StdioTransport:
         self._signal(signal.SIGKILL)
         for t in self._threads:
             t.join(1.0)
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
+        _close_quietly(proc.stdout)
+        _close_quietly(proc.stderr)
 
     # --- diagnostics ----------------------------------------------------------------------------
 
@@ -305,3 +301,11 @@ class StdioTransport:
                     del self._stderr[: len(self._stderr) - STDERR_KEEP]
         except OSError:
             return
+
+
+def _close_quietly(stream: Any) -> None:
+    try:
+        if stream:
+            stream.close()
+    except OSError:
+        pass
