@@ -171,10 +171,11 @@ def _static(o: SnapshotOptions, choice: ProtocolChoice) -> dict[str, Any]:
     if sum(1 for s in o.static_inputs if s == "-") > 1:
         raise UsageError("--from - (stdin) can be given once")
     loaded = [(spec, loader.load(spec)) for spec in o.static_inputs]
+    doc = snap.build(static.merge(loaded, choice), wire=o.wire)
     for _, item in loaded:
         for note in item.inferred:
             sys.stderr.write(f"{item.name}: {note}\n")
-    return snap.build(static.merge(loaded, choice), wire=o.wire)
+    return doc
 
 
 def _emit(output: str, text: str) -> None:

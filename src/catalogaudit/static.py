@@ -34,6 +34,9 @@ def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Captu
         if loaded.snapshot is not None:
             found = _snapshot_pages(loaded)
             snapshot_capture = loaded.snapshot.get("capture")
+            wire = loaded.snapshot.get("wire")
+            if isinstance(wire, dict) and isinstance(wire.get("handshake"), str):
+                handshake_text = wire["handshake"]
         for name, got in found.items():
             if name in owner:
                 raise InputError(
@@ -108,6 +111,14 @@ def _session(
     info = handshake or {}
     meta = info.get("_meta") if isinstance(info.get("_meta"), dict) else {}
     server_info = info.get("serverInfo") or (meta or {}).get("io.modelcontextprotocol/serverInfo")
+    if handshake is None and isinstance(snapshot_capture, dict):
+        # A snapshot input carries what its handshake said in its capture block.
+        info = {
+            "capabilities": snapshot_capture.get("serverCapabilities"),
+            "instructions": snapshot_capture.get("instructions"),
+            "supportedVersions": snapshot_capture.get("supportedVersions"),
+        }
+        server_info = snapshot_capture.get("serverInfo")
     return Session(
         era="modern" if version in MODERN_VERSIONS else "legacy",
         version=version,
