@@ -29,7 +29,7 @@ def fixture(*parts: str) -> Path:
 
 
 def npm_bin(name: str) -> str:
-    """A pinned npm server binary; fail in CI, skip locally when `npm ci --prefix tests` wasn't run."""
+    """A pinned npm server binary: fail in CI, skip locally when npm ci was not run."""
     path = NODE_BIN / name
     if not path.exists():
         if os.environ.get("CI"):
@@ -51,11 +51,17 @@ class Result:
         return json.loads(self.stdout)
 
     def __str__(self) -> str:
-        return f"exit {self.code}\n--- stdout ---\n{self.stdout[-3000:]}\n--- stderr ---\n{self.stderr[-3000:]}"
+        out, err = self.stdout[-3000:], self.stderr[-3000:]
+        return f"exit {self.code}\n--- stdout ---\n{out}\n--- stderr ---\n{err}"
 
 
-def cli(*args: str, timeout: float = 120, env: dict[str, str] | None = None,
-        cwd: str | Path | None = None, stdin: str | None = None) -> Result:
+def cli(
+    *args: str,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+    cwd: str | Path | None = None,
+    stdin: str | None = None,
+) -> Result:
     """Run `python -m catalogaudit ARGS` as a real process, as users and hooks do."""
     started = time.monotonic()
     proc = subprocess.run(

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PYTHON, cli, free_port, npm_bin, validate_snapshot, wait_port
+from conftest import PYTHON, cli, fixture, free_port, npm_bin, validate_snapshot, wait_port
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -49,8 +49,9 @@ def test_everything_stdio_legacy_by_fallback(tmp_path: Path) -> None:
 
 @pytest.mark.npm
 def test_everything_full_client_capabilities_changes_the_catalog(tmp_path: Path) -> None:
-    doc = snap(tmp_path, "--client-capabilities", "full", "--",
-               npm_bin("mcp-server-everything"), "stdio")
+    doc = snap(
+        tmp_path, "--client-capabilities", "full", "--", npm_bin("mcp-server-everything"), "stdio"
+    )
     assert counts(doc)[0] == 17
     assert set(doc["capture"]["clientCapabilities"]) == {"roots", "sampling", "elicitation"}
     names = {t["name"] for t in doc["listings"]["tools"]["items"]}
@@ -99,16 +100,20 @@ def test_python_reference_server_speaks_2026(tmp_path: Path) -> None:
     assert counts(doc) == (2, 0, 0, 0)
     proto = doc["capture"]["protocol"]
     assert (proto["negotiated"], proto["era"], proto["handshake"]) == (
-        "2026-07-28", "modern", "server/discover")
+        "2026-07-28",
+        "modern",
+        "server/discover",
+    )
     page = doc["listings"]["tools"]["pages"][0]["fields"]
     assert page["resultType"] == "complete"
     assert page["cacheScope"] in ("public", "private")
     assert doc["capture"]["supportedVersions"] == ["2026-07-28"]
 
 
-@pytest.mark.parametrize(("flag", "negotiated"), [("legacy", "2025-11-25"),
-                                                  ("2025-06-18", "2025-06-18"),
-                                                  ("2024-11-05", "2024-11-05")])
+@pytest.mark.parametrize(
+    ("flag", "negotiated"),
+    [("legacy", "2025-11-25"), ("2025-06-18", "2025-06-18"), ("2024-11-05", "2024-11-05")],
+)
 def test_forced_legacy_revisions(tmp_path: Path, flag: str, negotiated: str) -> None:
     doc = snap(tmp_path, "--protocol", flag, "--", str(VENV_BIN / "mcp-server-time"))
     proto = doc["capture"]["protocol"]
@@ -129,8 +134,15 @@ def test_modern_only_against_a_legacy_server_is_a_clear_error() -> None:
 
 
 def test_environment_names_recorded_values_never(tmp_path: Path) -> None:
-    doc = snap(tmp_path, "--env", "SECRET_TOKEN=hunter2-value", "--env", "TZ=Asia/Tokyo",
-               "--", str(VENV_BIN / "mcp-server-time"))
+    doc = snap(
+        tmp_path,
+        "--env",
+        "SECRET_TOKEN=hunter2-value",
+        "--env",
+        "TZ=Asia/Tokyo",
+        "--",
+        str(VENV_BIN / "mcp-server-time"),
+    )
     text = (tmp_path / "s.json").read_text()
     assert "hunter2-value" not in text
     env = doc["capture"]["server"]["environment"]
@@ -140,14 +152,26 @@ def test_environment_names_recorded_values_never(tmp_path: Path) -> None:
 
 
 @pytest.mark.npm
-@pytest.mark.parametrize(("binary", "args", "tools"), [
-    ("mcp-server-filesystem", ["."], 14),
-    ("mcp-server-memory", [], 9),
-])
-def test_other_npm_reference_servers(tmp_path: Path, binary: str, args: list[str],
-                                     tools: int) -> None:
-    doc = snap(tmp_path, "--cwd", str(tmp_path), "--env",
-               f"MEMORY_FILE_PATH={tmp_path}/memory.jsonl", "--", npm_bin(binary), *args)
+@pytest.mark.parametrize(
+    ("binary", "args", "tools"),
+    [
+        ("mcp-server-filesystem", ["."], 14),
+        ("mcp-server-memory", [], 9),
+    ],
+)
+def test_other_npm_reference_servers(
+    tmp_path: Path, binary: str, args: list[str], tools: int
+) -> None:
+    doc = snap(
+        tmp_path,
+        "--cwd",
+        str(tmp_path),
+        "--env",
+        f"MEMORY_FILE_PATH={tmp_path}/memory.jsonl",
+        "--",
+        npm_bin(binary),
+        *args,
+    )
     assert counts(doc)[0] == tools
     assert doc["capture"]["protocol"]["negotiated"] == "2025-11-25"
 
@@ -166,3 +190,64 @@ def test_git_reference_server(tmp_path: Path) -> None:
 def test_python_executable_is_named_not_pathed(tmp_path: Path) -> None:
     doc = snap(tmp_path, "--", PYTHON, "-m", "mcp_server_time")
     assert doc["capture"]["server"]["command"][0] == Path(PYTHON).name
+
+
+def _serve_http(script: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [PYTHON, str(fixture("servers", script)), "http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_port(port, proc)
+    return proc, f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.mark.parametrize("script", ["example_server.py", "fastmcp_server.py"])
+@pytest.mark.parametrize("protocol", ["auto", "legacy"])
+def test_python_sdk_servers_over_stdio_and_http_agree(
+    tmp_path: Path, script: str, protocol: str
+) -> None:
+    stdio = snap(
+        tmp_path,
+        "--protocol",
+        protocol,
+        "--",
+        PYTHON,
+        str(fixture("servers", script)),
+        "stdio",
+        name="stdio.json",
+    )
+    proc, url = _serve_http(script)
+    try:
+        http = snap(tmp_path, "--protocol", protocol, "--url", url, name="http.json")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    expected = "2026-07-28" if protocol == "auto" else "2025-11-25"
+    for doc in (stdio, http):
+        assert doc["capture"]["protocol"]["negotiated"] == expected
+    assert http["hashes"] == stdio["hashes"]
+    assert counts(http) == counts(stdio)
+
+
+def test_example_server_priority_lexemes(tmp_path: Path) -> None:
+    doc = snap(tmp_path, "--", PYTHON, str(fixture("servers", "example_server.py")), "stdio")
+    assert counts(doc) == (3, 1, 3, 1)
+    text = (tmp_path / "s.json").read_text()
+    # The SDK writes priority=1 as 1.0: the snapshot keeps exactly that lexeme.
+    assert '"priority": 1.0\n' in text and '"priority": 0.5\n' in text
+    from catalogaudit import jsonwire
+
+    again = jsonwire.loads(text)
+    prios = [
+        r["annotations"]["priority"]
+        for r in again["listings"]["resources"]["items"]
+        if "annotations" in r and "priority" in r["annotations"]
+    ]
+    assert sorted(jsonwire.lexeme(p) for p in prios) == ["0.5", "1.0"]
+    tools = {t["name"]: t for t in doc["listings"]["tools"]["items"]}
+    query = tools["search_notes"]["inputSchema"]["properties"]["query"]["description"]
+    assert ";" in query
+    assert max(len(t.get("description", "")) for t in tools.values()) > 2048

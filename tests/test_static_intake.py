@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, cli, fixture, validate_snapshot
 
-TOOLS_RESULT = '{"tools":[{"name":"b","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"},"annotations":{"x":1.0}}]}'
+TOOLS_RESULT = (
+    '{"tools":[{"name":"b","inputSchema":{"type":"object"}},'
+    '{"name":"a","inputSchema":{"type":"object"},"annotations":{"x":1.0}}]}'
+)
 RESOURCES_LINE = '{"jsonrpc":"2.0","id":3,"result":{"resources":[{"uri":"r://1","name":"one","annotations":{"priority":1.0}},{"uri":"r://2","name":"two","annotations":{"priority":1}}]}}'
 
 
@@ -29,9 +32,15 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 
 def test_raw_list_result_and_jsonrpc_line_merge(tmp_path: Path) -> None:
-    doc, stderr = static(tmp_path, "--protocol", "2025-06-18",
-                         "--from", write(tmp_path, "tools.json", TOOLS_RESULT),
-                         "--from", write(tmp_path, "res.json", RESOURCES_LINE))
+    doc, stderr = static(
+        tmp_path,
+        "--protocol",
+        "2025-06-18",
+        "--from",
+        write(tmp_path, "tools.json", TOOLS_RESULT),
+        "--from",
+        write(tmp_path, "res.json", RESOURCES_LINE),
+    )
     assert [t["name"] for t in doc["listings"]["tools"]["items"]] == ["a", "b"]
     assert doc["listings"]["tools"]["servedPositions"] == [1, 0]
     assert doc["listings"]["prompts"]["status"] == "absent"
@@ -87,8 +96,17 @@ def test_stdin_and_git_inputs(tmp_path: Path) -> None:
     subprocess.run([*git, "add", "tools.json"], check=True)
     subprocess.run([*git, "commit", "-qm", "x"], check=True)
     out = tmp_path / "out.json"
-    result = cli("snapshot", "-o", str(out), "--from", "git:HEAD:tools.json", "--from", "-",
-                 stdin=RESOURCES_LINE, cwd=repo)
+    result = cli(
+        "snapshot",
+        "-o",
+        str(out),
+        "--from",
+        "git:HEAD:tools.json",
+        "--from",
+        "-",
+        stdin=RESOURCES_LINE,
+        cwd=repo,
+    )
     assert result.code == 0, str(result)
     doc = json.loads(out.read_text())
     assert doc["capture"]["inputs"] == ["git:HEAD:tools.json", "-"]
@@ -96,13 +114,16 @@ def test_stdin_and_git_inputs(tmp_path: Path) -> None:
     assert len(doc["listings"]["resources"]["items"]) == 2
 
 
-@pytest.mark.parametrize(("inputs", "message"), [
-    (["a.json", "a.json"], "two inputs for tools/list"),
-    (["missing.json"], "missing.json: no such file"),
-    (["bad.json"], "bad.json: not JSON"),
-    (["other.json"], "not a snapshot, list result or JSON-RPC response"),
-    (["git:HEAD:nope.json"], "git:HEAD:nope.json"),
-])
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        (["a.json", "a.json"], "two inputs for tools/list"),
+        (["missing.json"], "missing.json: no such file"),
+        (["bad.json"], "bad.json: not JSON"),
+        (["other.json"], "not a snapshot, list result or JSON-RPC response"),
+        (["git:HEAD:nope.json"], "git:HEAD:nope.json"),
+    ],
+)
 def test_bad_inputs_are_one_line_errors(tmp_path: Path, inputs: list[str], message: str) -> None:
     write(tmp_path, "a.json", TOOLS_RESULT)
     write(tmp_path, "bad.json", '{"tools": [')

@@ -6,8 +6,8 @@ import signal
 import sys
 from typing import Annotated, Any, NoReturn, Optional
 
-import click
 import typer
+from typer.exceptions import TyperException
 
 from catalogaudit import __version__
 from catalogaudit.errors import CatalogauditError, UsageError
@@ -147,17 +147,19 @@ def main(argv: list[str] | None = None) -> int:
         if show_traceback:
             raise
         _fail(str(exc))
-    except click.exceptions.NoArgsIsHelpError as exc:
-        sys.stdout.write(exc.ctx.get_help() + "\n")
-        return 0
-    except click.UsageError as exc:
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        _fail("interrupted")
+    except TyperException as exc:
+        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(exc.ctx.get_help() + "\n")  # type: ignore[attr-defined]
+            return 0
         if show_traceback:
             raise
-        _fail(exc.format_message().splitlines()[0])
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.exceptions.Abort:
-        _fail("interrupted")
+        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        _fail((text.splitlines() or [type(exc).__name__])[0])
     except KeyboardInterrupt:
         _fail("interrupted")
     except Exception as exc:  # a bug: still one line unless asked for the trace

@@ -91,7 +91,7 @@ def snapshot(o: SnapshotOptions) -> int:
     if o.static_inputs:
         if o.command or o.url:
             raise UsageError("--from reads files; do not also give a server command or --url")
-        doc = _static(o, choice)
+        doc, notes = _static(o, choice)
         code = EXIT_OK
     else:
         target = _target(o)
@@ -108,6 +108,8 @@ def snapshot(o: SnapshotOptions) -> int:
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
     _emit(o.output, snap.render(doc))
+    if o.static_inputs:
+        sys.stderr.write("".join(f"{note}\n" for note in notes))
     _summary(doc, o.output)
     return code
 
@@ -165,17 +167,14 @@ def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
             raise err
 
 
-def _static(o: SnapshotOptions, choice: ProtocolChoice) -> dict[str, Any]:
+def _static(o: SnapshotOptions, choice: ProtocolChoice) -> tuple[dict[str, Any], list[str]]:
     from catalogaudit import loader, static
 
     if sum(1 for s in o.static_inputs if s == "-") > 1:
         raise UsageError("--from - (stdin) can be given once")
     loaded = [(spec, loader.load(spec)) for spec in o.static_inputs]
     doc = snap.build(static.merge(loaded, choice), wire=o.wire)
-    for _, item in loaded:
-        for note in item.inferred:
-            sys.stderr.write(f"{item.name}: {note}\n")
-    return doc
+    return doc, [f"{item.name}: {note}" for _, item in loaded for note in item.inferred]
 
 
 def _emit(output: str, text: str) -> None:

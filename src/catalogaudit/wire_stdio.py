@@ -137,23 +137,26 @@ class StdioTransport:
         self._closed = True
         proc = self._proc
         try:
-            if proc.stdin:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(SHUTDOWN_GRACE)
-            self._honoured_eof = True
-        except subprocess.TimeoutExpired:
-            self._signal(signal.SIGTERM)
+            try:
+                if proc.stdin:
+                    proc.stdin.close()
+            except OSError:
+                pass
             try:
                 proc.wait(SHUTDOWN_GRACE)
+                self._honoured_eof = True
             except subprocess.TimeoutExpired:
-                self._signal(signal.SIGKILL)
-                proc.wait()
-        # NOTE: the leader may exit on EOF while children it started live on in its group; the
-        # group must not outlive us, so it always gets a final SIGKILL.
-        self._signal(signal.SIGKILL)
+                self._signal(signal.SIGTERM)
+                try:
+                    proc.wait(SHUTDOWN_GRACE)
+                except subprocess.TimeoutExpired:
+                    self._signal(signal.SIGKILL)
+                    proc.wait()
+        finally:
+            # NOTE: the leader may exit on EOF while children it started live on in its group;
+            # the group must not outlive us, so it always gets a final SIGKILL, also when a
+            # SIGTERM to us (SystemExit, see cli._on_sigterm) interrupts the waits above.
+            self._signal(signal.SIGKILL)
         for t in self._threads:
             t.join(1.0)
         _close_quietly(proc.stdout)
