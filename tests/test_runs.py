@@ -13,8 +13,19 @@ UNSTABLE = str(fixture("servers", "unstable_server.py"))
 
 def runs(tmp_path: Path, mode: str, *extra: str) -> tuple[int, dict]:
     out = tmp_path / "s.json"
-    result = cli("snapshot", "--runs", "3", *extra, "-o", str(out), "--",
-                 PYTHON, UNSTABLE, str(tmp_path / "counter"), mode)
+    result = cli(
+        "snapshot",
+        "--runs",
+        "3",
+        *extra,
+        "-o",
+        str(out),
+        "--",
+        PYTHON,
+        UNSTABLE,
+        str(tmp_path / "counter"),
+        mode,
+    )
     assert result.code in (0, 1), str(result)
     doc = json.loads(out.read_text())
     validate_snapshot(doc)
@@ -31,11 +42,14 @@ def test_stable_server_exits_0_and_says_so(tmp_path: Path) -> None:
     assert (tmp_path / "counter").read_text() == "3"
 
 
-@pytest.mark.parametrize(("mode", "prompt_agrees", "canonical_agrees"), [
-    ("order", False, True),     # key order: bytes only, and the prompt bytes change too
-    ("lexeme", False, True),    # 1 vs 1.0 inside inputSchema: bytes only
-    ("content", False, False),  # a description that counts restarts
-])
+@pytest.mark.parametrize(
+    ("mode", "prompt_agrees", "canonical_agrees"),
+    [
+        ("order", False, True),  # key order: bytes only, and the prompt bytes change too
+        ("lexeme", False, True),  # 1 vs 1.0 inside inputSchema: bytes only
+        ("content", False, False),  # a description that counts restarts
+    ],
+)
 def test_unstable_server_exits_1_and_keeps_the_differing_pages(
     tmp_path: Path, mode: str, prompt_agrees: bool, canonical_agrees: bool
 ) -> None:
@@ -47,8 +61,12 @@ def test_unstable_server_exits_1_and_keeps_the_differing_pages(
     assert tools["served"] is False
     assert tools["prompt"] is prompt_agrees
     assert tools["canonical"] is canonical_agrees
-    assert r["agreement"]["prompts"] == {"served": True, "prompt": True, "canonical": True,
-                                         "pageFields": True}
+    assert r["agreement"]["prompts"] == {
+        "served": True,
+        "prompt": True,
+        "canonical": True,
+        "pageFields": True,
+    }
     # order/lexeme: runs 1 and 3 are odd starts and agree; content: every start differs.
     # The wire pages of each differing run are kept for offline analysis.
     expected = [2, 3] if mode == "content" else [2]

@@ -41,8 +41,9 @@ async def sdk_catalog(command: str, args: list[str], mode: str) -> dict[str, lis
             cursor = None
             while True:
                 page = await getattr(client, method)(cursor=cursor)
-                models = getattr(page, "resource_templates" if name == "resourceTemplates"
-                                 else name)
+                models = getattr(
+                    page, "resource_templates" if name == "resourceTemplates" else name
+                )
                 items.extend(
                     m.model_dump(by_alias=True, exclude_unset=True, mode="json") for m in models
                 )
@@ -71,19 +72,44 @@ def repaired(ours: Any, sdk: Any, path: str, dropped: list[str]) -> None:
 
 
 SERVERS = [
-    pytest.param(lambda: (PYTHON, [str(fixture("servers", "example_server.py")), "stdio"]),
-                 "auto", id="example-mcp-2026"),
-    pytest.param(lambda: (PYTHON, [str(fixture("servers", "example_server.py")), "stdio"]),
-                 "legacy", id="example-mcp-legacy"),
-    pytest.param(lambda: (PYTHON, [str(fixture("servers", "fastmcp_server.py")), "stdio"]),
-                 "auto", id="fastmcp"),
-    pytest.param(lambda: (PYTHON, [str(fixture("servers", "raw_server.py")), "--tools", "12",
-                                   "--page-size", "5", "--priority-lexemes"]),
-                 "auto", id="raw-paginated"),
-    pytest.param(lambda: (str(Path(sys.executable).parent / "mcp-server-time"), []),
-                 "auto", id="mcp-server-time"),
-    pytest.param(lambda: (npm_bin("mcp-server-everything"), ["stdio"]), "auto",
-                 id="server-everything"),
+    pytest.param(
+        lambda: (PYTHON, [str(fixture("servers", "example_server.py")), "stdio"]),
+        "auto",
+        id="example-mcp-2026",
+    ),
+    pytest.param(
+        lambda: (PYTHON, [str(fixture("servers", "example_server.py")), "stdio"]),
+        "legacy",
+        id="example-mcp-legacy",
+    ),
+    pytest.param(
+        lambda: (PYTHON, [str(fixture("servers", "fastmcp_server.py")), "stdio"]),
+        "auto",
+        id="fastmcp",
+    ),
+    pytest.param(
+        lambda: (
+            PYTHON,
+            [
+                str(fixture("servers", "raw_server.py")),
+                "--tools",
+                "12",
+                "--page-size",
+                "5",
+                "--priority-lexemes",
+            ],
+        ),
+        "auto",
+        id="raw-paginated",
+    ),
+    pytest.param(
+        lambda: (str(Path(sys.executable).parent / "mcp-server-time"), []),
+        "auto",
+        id="mcp-server-time",
+    ),
+    pytest.param(
+        lambda: (npm_bin("mcp-server-everything"), ["stdio"]), "auto", id="server-everything"
+    ),
 ]
 
 

@@ -109,7 +109,7 @@ def capture(
     deadline = time.monotonic() + limits.total_timeout
     transport = open_transport(target, limits, "roots" in caps)
     try:
-        session = negotiate(transport, choice, caps, limits)
+        session = negotiate(transport, choice, caps, limits, deadline)
         listings = {
             name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
         }

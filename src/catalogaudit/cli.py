@@ -126,9 +126,12 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_ERROR)
 
 
+class Terminated(CatalogauditError):
+    """SIGTERM arrived; raised in the main thread so `finally` blocks stop our servers."""
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
-    # NOTE: turn SIGTERM into SystemExit so `finally` blocks stop servers we started.
-    raise SystemExit(128 + signum)
+    raise Terminated("terminated by SIGTERM; nothing written")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ from catalogaudit import __version__, jsonwire
 from catalogaudit.errors import ProtocolError, ServerError, UsageError
 from catalogaudit.findings import Finding, Severity
 from catalogaudit.hashes import IDENTITY, METHODS, identity
-from catalogaudit.transport import Limits, Reply, ServerTimeout, Transport
+from catalogaudit.transport import Limits, Reply, ServerTimeout, Transport, seconds
 
 MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
 LEGACY_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -113,11 +113,19 @@ def _meta(version: str, caps: dict[str, Any]) -> dict[str, Any]:
 
 
 def negotiate(
-    transport: Transport, choice: ProtocolChoice, caps: dict[str, Any], limits: Limits
+    transport: Transport,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    deadline: float | None = None,
 ) -> Session:
-    """Establish the era and version the way the spec's detection rules say."""
+    """Establish the era and version the way the spec's detection rules say.
+
+    `deadline` (monotonic) is the end of the whole capture (`--timeout`): no handshake request
+    waits past it, even when the discover probe and `initialize` each have their own timeout.
+    """
     if choice.mode == "legacy":
-        return _initialize(transport, choice, caps, limits, [])
+        return _initialize(transport, choice, caps, limits, [], deadline)
     offered: list[str] = []
     version = choice.offer
     fallback_reason = ""
@@ -127,12 +135,13 @@ def negotiate(
         timeout = limits.startup_timeout
         if choice.mode == "auto":
             timeout = min(timeout, DISCOVER_PROBE_TIMEOUT)
+        timeout = _within(transport, "server/discover", timeout, deadline)
         try:
             reply = transport.request("server/discover", {"_meta": _meta(version, caps)}, timeout)
         except ServerTimeout as exc:
-            if choice.mode == "modern":
+            if choice.mode == "modern" or (deadline is not None and time.monotonic() >= deadline):
                 raise
-            fallback_reason = f"server/discover got no answer within {timeout:g}s"
+            fallback_reason = f"server/discover got no answer within {seconds(timeout)}"
             del exc
             break
         if reply.ok and _speaks(reply, version):
@@ -164,7 +173,7 @@ def negotiate(
         fallback_reason = f"server/discover answered {reply.describe_error()}"
         break
     transport.reset_session()
-    session = _initialize(transport, choice, caps, limits, offered)
+    session = _initialize(transport, choice, caps, limits, offered, deadline)
     session.findings.append(
         Finding(
             "CA520",
@@ -173,6 +182,16 @@ def negotiate(
         )
     )
     return session
+
+
+def _within(transport: Transport, method: str, timeout: float, deadline: float | None) -> float:
+    """`timeout`, cut to what is left of the capture's `deadline` (raise when nothing is)."""
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise ServerTimeout(f"{transport.describe()}, {method}: the --timeout ran out")
+    return min(timeout, left)
 
 
 def _speaks(reply: Reply, version: str) -> bool:
@@ -225,12 +244,14 @@ def _initialize(
     caps: dict[str, Any],
     limits: Limits,
     offered: list[str],
+    deadline: float | None = None,
 ) -> Session:
     version = choice.offer if choice.mode == "legacy" else LATEST_LEGACY
     offered = [*offered, version]
     transport.set_protocol(None, False)
     params = {"protocolVersion": version, "capabilities": caps, "clientInfo": CLIENT_INFO}
-    reply = transport.request("initialize", params, limits.startup_timeout)
+    timeout = _within(transport, "initialize", limits.startup_timeout, deadline)
+    reply = transport.request("initialize", params, timeout)
     if not reply.ok:
         raise ProtocolError(f"{transport.describe()}, initialize: {reply.describe_error()}")
     result = reply.result if isinstance(reply.result, dict) else {}
@@ -294,7 +315,7 @@ class Listing:
 
     name: str
     advertised: bool
-    status: str  # ok | absent | error
+    status: str  # ok | partial (stopped early, see findings) | absent | error
     pages: list[Page] = field(default_factory=list)
     answer: dict[str, Any] | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -398,6 +419,7 @@ def fetch_listing(
                     pointer="/nextCursor",
                 )
             )
+            listing.status = "partial"
             break
         if nxt in cursors:
             listing.findings.append(
@@ -411,6 +433,7 @@ def fetch_listing(
                     pointer="/nextCursor",
                 )
             )
+            listing.status = "partial"
             break
         cursors.add(nxt)
         cursor = nxt
@@ -462,9 +485,38 @@ def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
             )
         )
         items = []
-    for anomaly in jsonwire.anomalies(result, "", reply.invalid_utf8):
+    for anomaly in [*jsonwire.anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]:
         listing.findings.append(anomaly_finding(name, anomaly, items, index))
     return Page(reply.result_text, fields, list(items))
+
+
+def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
+    """Integers beyond +-(2^53-1), in document order (CA544).
+
+    Valid JSON, but not I-JSON (RFC 7493 section 2.2): JavaScript clients and the RFC 8785
+    canonical form round them, so two different served limits can hash the same canonically.
+    """
+    found: list[jsonwire.Anomaly] = []
+    stack: list[tuple[Any, str]] = [(value, pointer)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(
+                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
+            )
+        elif (
+            isinstance(node, int)
+            and not isinstance(node, bool)
+            and abs(node) > jsonwire.MAX_SAFE_INTEGER
+        ):
+            detail = (
+                f"integer {jsonwire.lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
+                f"(JavaScript, the canonical hash) see {jsonwire.jcs_number(node)}"
+            )
+            found.append(jsonwire.Anomaly("unsafe-integer", at, detail))
+    return found
 
 
 ANOMALY_RULES = {
@@ -472,6 +524,7 @@ ANOMALY_RULES = {
     "non-finite-number": ("CA541", Severity.ERROR),
     "lone-surrogate": ("CA542", Severity.ERROR),
     "invalid-utf8": ("CA543", Severity.ERROR),
+    "unsafe-integer": ("CA544", Severity.WARNING),
 }
 
 

@@ -19,6 +19,7 @@ from catalogaudit.protocol import (
     ProtocolChoice,
     Session,
     anomaly_finding,
+    unsafe_integers,
 )
 
 
@@ -144,7 +145,8 @@ def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
         items = result.get(name) if isinstance(result, dict) else None
         items = items if isinstance(items, list) else []
         fields = {k: v for k, v in result.items() if k != name} if isinstance(result, dict) else {}
-        for anomaly in jsonwire.anomalies(result, "", page.invalid_utf8):
+        found = [*jsonwire.anomalies(result, "", page.invalid_utf8), *unsafe_integers(result)]
+        for anomaly in found:
             listing.findings.append(anomaly_finding(name, anomaly, items, index))
         listing.pages.append(Page(page.text, fields, list(items)))
     return listing

@@ -117,6 +117,11 @@ class Transport(Protocol):
         ...
 
 
+def seconds(value: float) -> str:
+    """`3s`, `0.5s`: a timeout for messages (cut timeouts such as 0.98661 read as `1s`)."""
+    return f"{value:.1f}".rstrip("0").rstrip(".") + "s"
+
+
 def excerpt(text: str, limit: int = EXCERPT) -> str:
     """A short single-line excerpt of server output for messages."""
     flat = " ".join(text.split())

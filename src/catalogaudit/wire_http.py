@@ -28,6 +28,7 @@ from catalogaudit.transport import (
     classify,
     excerpt,
     reply_from,
+    seconds,
 )
 
 MAX_REDIRECTS = 5
@@ -93,7 +94,7 @@ class HttpTransport:
             return self._exchange(msg, method, rid, deadline, timeout)
         except httpx.TimeoutException:
             raise ServerTimeout(
-                f"{self.describe()}, {method}: no answer within {timeout:g}s"
+                f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
             ) from None
         except httpx.HTTPError as exc:
             raise ServerError(f"{self.describe()}, {method}: {_http_error(exc)}") from None

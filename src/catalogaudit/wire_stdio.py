@@ -28,6 +28,7 @@ from catalogaudit.transport import (
     classify,
     excerpt,
     reply_from,
+    seconds,
 )
 
 STDERR_KEEP = 64 * 1024
@@ -110,7 +111,7 @@ class StdioTransport:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise ServerTimeout(
-                        f"{self.describe()}, {method}: no answer within {timeout:g}s"
+                        f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
                         + self._garbage_story()
                     )
                 self._cond.wait(min(left, 0.25))

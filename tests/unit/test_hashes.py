@@ -31,8 +31,9 @@ def test_item_hashes_match_hand_written_texts(case: dict[str, Any]) -> None:
 
 
 def test_priority_1_point_0_and_1_differ_when_served_but_not_canonically() -> None:
-    a, b = (hashes.item_hashes("resources", jsonwire.loads(c["wire"])) for c in
-            VECTORS["items"][1:3])
+    a, b = (
+        hashes.item_hashes("resources", jsonwire.loads(c["wire"])) for c in VECTORS["items"][1:3]
+    )
     assert a.served != b.served
     assert a.canonical == b.canonical
     assert a.prompt == b.prompt  # priority is not forwarded to the model

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from catalogaudit import jsonwire
 
 
-@pytest.mark.parametrize("lexeme", ["1", "1.0", "1.00", "1E2", "1e-7", "-0", "0.5", "-0.0",
-                                    "123456789012345678901234567890"])
+@pytest.mark.parametrize(
+    "lexeme",
+    ["1", "1.0", "1.00", "1E2", "1e-7", "-0", "0.5", "-0.0", "123456789012345678901234567890"],
+)
 def test_number_lexemes_survive_a_round_trip(lexeme: str) -> None:
     value = jsonwire.loads(f'{{"p":{lexeme}}}')
     assert jsonwire.compact(value) == f'{{"p":{lexeme}}}'
@@ -28,7 +30,7 @@ def test_integer_on_the_wire_is_a_lexeme_property(lexeme: str, integer: bool) ->
 
 
 def test_parsed_numbers_still_compare_as_numbers() -> None:
-    value = jsonwire.loads('[1.0, 1, 0.5]')
+    value = jsonwire.loads("[1.0, 1, 0.5]")
     assert value == [1, 1, 0.5]
     assert isinstance(value[0], float) and isinstance(value[1], int)
 
@@ -71,8 +73,10 @@ def test_written_form_is_valid_json_even_with_nan() -> None:
 
 
 def test_rfc8785_escapes() -> None:
-    value = "\u0000\u001f\"\\\b\f\n\r\t\u007f\u00e9\u2028/"
-    assert jsonwire.dump_string(value) == '"\\u0000\\u001f\\"\\\\\\b\\f\\n\\r\\t\u007f\u00e9\u2028/"'
+    value = '\u0000\u001f"\\\b\f\n\r\t\u007f\u00e9\u2028/'
+    assert (
+        jsonwire.dump_string(value) == '"\\u0000\\u001f\\"\\\\\\b\\f\\n\\r\\t\u007f\u00e9\u2028/"'
+    )
 
 
 def test_members_give_exact_result_span() -> None:
@@ -90,10 +94,14 @@ def test_members_reject_non_objects_and_garbage(bad: str) -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**60), 2**60)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**60), 2**60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
