@@ -120,6 +120,11 @@ def snapshot(
     raise typer.Exit(run.snapshot(options))
 
 
+from catalogaudit.commands import register_all  # noqa: E402 - after the app and snapshot
+
+register_all(app)
+
+
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(f"error: {message}\n")
     sys.stderr.flush()

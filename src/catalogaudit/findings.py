@@ -1,8 +1,9 @@
-"""Findings as data: severity, rule id, subject, pointer and message; no formatting here."""
+"""Findings as data: rule id, severity, subject, item pointer, location, fingerprint; no output."""
 
 from __future__ import annotations
 
 import enum
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,26 +20,82 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
     INFO = "info"
 
+    @property
+    def rank(self) -> int:
+        """2 for error, 1 for warning, 0 for info (for `--fail-on` thresholds and sorting)."""
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where in a file a finding points: the file, a JSON Pointer into it, and line/column."""
+
+    file: str
+    pointer: str
+    line: int | None = None
+    column: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for reports."""
+        out: dict[str, Any] = {"file": self.file, "pointer": self.pointer}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.column is not None:
+            out["column"] = self.column
+        return out
+
+
+def normalize_excerpt(text: str) -> str:
+    """Whitespace-collapsed excerpt, so fingerprints survive reformatting."""
+    return " ".join(text.split())
+
 
 @dataclass(frozen=True)
 class Finding:
-    """One observation about a catalog, with where it is and why it matters."""
+    """One observation about a catalog, with where it is, why it matters and how to fix it."""
 
     rule_id: str
     severity: Severity
     message: str
-    #: `listing` (tools, prompts, ...) or `capture` for the session as a whole.
+    #: The subject's kind: a listing (`tools`, `prompts`, `resources`, `resourceTemplates`),
+    #: `catalog` for the whole catalog, or `capture` for the session.
     kind: str = "capture"
     #: Identity of the item (name, uri, uriTemplate) when the finding is about one item.
     identity: str | None = None
-    #: JSON Pointer inside the item, or inside the page result for page-level findings.
+    #: JSON Pointer inside the item (or inside the page result for page-level findings).
     pointer: str = ""
     #: Page index (0-based) where the finding was seen at capture, when it is about a page.
     page: int | None = None
+    #: The offending text, quoted in the message and part of the fingerprint.
+    excerpt: str = ""
+    hint: str = ""
+    source: str = ""
+    #: The profile (`context-forge@1.0.0b2`) or `spec` that produced the finding.
+    profile: str = ""
+    location: Location | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of (rule id, kind, identity, item pointer, normalized excerpt).
+
+        Independent of item order, line numbers and unrelated edits, so baselines stay valid.
+        """
+        parts = [
+            self.rule_id,
+            self.kind,
+            self.identity or "",
+            self.pointer,
+            normalize_excerpt(self.excerpt),
+        ]
+        return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def sort_key(self) -> tuple[str, str, str, str, str]:
+        """Stable order for reports: rule id, kind, identity, pointer, message."""
+        return (self.rule_id, self.kind, self.identity or "", self.pointer, self.message)
+
     def as_dict(self) -> dict[str, Any]:
-        """Plain form for the snapshot file (deterministic: no timings, no paths)."""
+        """Plain form for the snapshot file and JSON reports (deterministic)."""
         out: dict[str, Any] = {
             "ruleId": self.rule_id,
             "severity": self.severity.value,
@@ -54,3 +111,66 @@ class Finding:
         if self.extra:
             out["extra"] = self.extra
         return out
+
+    def report_dict(self) -> dict[str, Any]:
+        """Full form for audit reports: everything, plus the fingerprint."""
+        out = self.as_dict()
+        out.pop("extra", None)
+        out["fingerprint"] = self.fingerprint
+        for key, value in (
+            ("excerpt", self.excerpt),
+            ("hint", self.hint),
+            ("source", self.source),
+            ("profile", self.profile),
+        ):
+            if value:
+                out[key] = value
+        if self.location is not None:
+            out["location"] = self.location.as_dict()
+        if self.extra:
+            out["extra"] = self.extra
+        return out
+
+
+@dataclass(frozen=True)
+class RuleError:
+    """A rule that raised: reported, the run finishes, and the exit code is 2."""
+
+    rule_id: str
+    error: str
+
+
+@dataclass
+class Report:
+    """The outcome of one audit: findings plus what was run and assumed."""
+
+    findings: list[Finding] = field(default_factory=list)
+    rule_errors: list[RuleError] = field(default_factory=list)
+    #: Profiles run, as resolved (`context-forge@1.0.0b2`), with notes such as "newest verified".
+    profiles: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
+    revision: str = ""
+    revision_assumed: bool = False
+    suppressed: int = 0
+
+    def sorted_findings(self) -> list[Finding]:
+        """Findings in report order."""
+        return sorted(self.findings, key=Finding.sort_key)
+
+    def counts(self) -> dict[str, int]:
+        """Findings per severity."""
+        out = {s.value: 0 for s in Severity}
+        for f in self.findings:
+            out[f.severity.value] += 1
+        return out
+
+    def exit_code(self, fail_on: str) -> int:
+        """0 clean, 1 findings at or above `fail_on` (error|warning|info|never), 2 rule errors."""
+        if self.rule_errors:
+            return EXIT_ERROR
+        if fail_on == "never":
+            return EXIT_OK
+        threshold = Severity(fail_on).rank
+        failing = any(f.severity.rank >= threshold for f in self.findings)
+        return EXIT_FINDINGS if failing else EXIT_OK

@@ -1,0 +1,1 @@
+"""Rules: the spec rules (`CA` ids) and the profile check vocabulary."""
