@@ -133,6 +133,41 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class RuleMeta:
+    """What reports say about a rule (SARIF `rules`, `catalogaudit rules`, docs/rules.md)."""
+
+    id: str
+    name: str
+    severity: Severity
+    summary: str
+    description: str = ""
+    hint: str = ""
+    source: str = ""
+    #: `spec` or the profile id (`context-forge`), and for profiles the enforcer's version range.
+    origin: str = "spec"
+    versions: str = ""
+    confidence: str = ""
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    """One profile's verdict on a catalog, for `audit --matrix`."""
+
+    profile: str  # as resolved, e.g. `context-forge@1.0.0b2`
+    verified: str  # "verified against X on DATE" or "unverified"
+    errors: int
+    warnings: int
+    infos: int
+    #: Short statements of what breaks, e.g. `tool 'x' rejected (CF-DESC-001)`.
+    breaks: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """No error-level findings."""
+        return self.errors == 0
+
+
+@dataclass(frozen=True)
 class RuleError:
     """A rule that raised: reported, the run finishes, and the exit code is 2."""
 
@@ -153,6 +188,10 @@ class Report:
     revision: str = ""
     revision_assumed: bool = False
     suppressed: int = 0
+    #: Metadata of every rule that ran (or produced a finding), by rule id.
+    rules: dict[str, RuleMeta] = field(default_factory=dict)
+    #: With `--substitutions`: the report is of the catalog as if rewritten.
+    rewritten: bool = False
 
     def sorted_findings(self) -> list[Finding]:
         """Findings in report order."""
