@@ -1,0 +1,282 @@
+"""The spec rules (profile `spec`), declared once: id, name, severity, docs and check."""
+
+from __future__ import annotations
+
+from catalogaudit.findings import RuleMeta, Severity
+from catalogaudit.rules import spec_items, spec_pages, spec_schema
+from catalogaudit.rules.base import Rule
+from catalogaudit.rules.common import SPEC
+
+E, W, INF = Severity.ERROR, Severity.WARNING, Severity.INFO
+TOOLS = f"{SPEC}/2025-11-25/server/tools"
+TOOLS26 = f"{SPEC}/2026-07-28/server/tools"
+BASIC = f"{SPEC}/2025-11-25/basic/index"
+RESOURCES = f"{SPEC}/2025-11-25/server/resources"
+CACHING = f"{SPEC}/2026-07-28/server/utilities/caching"
+SCHEMA_REPO = "https://github.com/modelcontextprotocol/modelcontextprotocol/tree/main/schema"
+
+SPEC_RULES: tuple[Rule, ...] = (
+    Rule(
+        "CA101",
+        "tools.name-format",
+        W,
+        "Tool names are 1-128 characters of A-Z a-z 0-9 _ - .",
+        "The spec (2025-11-25 on) says tool names SHOULD be 1 to 128 ASCII letters, digits, "
+        "underscore, hyphen or dot; LLM APIs and clients reject or rewrite others.",
+        "Rename the tool using only [A-Za-z0-9._-], at most 128 characters.",
+        f"{TOOLS}#tool-names",
+        spec_schema.tool_names,
+        ("spec", "tools"),
+    ),
+    Rule(
+        "CA102",
+        "catalog.duplicate-identity",
+        E,
+        "Items of one listing have unique identities",
+        "Two tools (or prompts) with one name, or two resources (templates) with one URI: "
+        "clients keep one of them, which one is undefined.",
+        "Give every tool and prompt a unique name and every resource a unique URI.",
+        f"{TOOLS}#tool-names",
+        spec_schema.duplicates,
+        ("spec", "tools", "prompts", "resources"),
+    ),
+    Rule(
+        "CA401",
+        "schema.input-object",
+        E,
+        "inputSchema is an object whose root type is object",
+        'Every revision requires inputSchema with type "object" at the root. Claude Code, '
+        "opencode, Gemini CLI and both official SDK clients drop the whole tool list for one "
+        "such tool.",
+        'Use {"type": "object", "properties": {...}}; for no parameters '
+        '{"type": "object", "additionalProperties": false}.',
+        f"{TOOLS}#tool",
+        spec_schema.input_schema_object,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA402",
+        "schema.output-object",
+        E,
+        "outputSchema is object-rooted before 2026-07-28",
+        '2025-06-18 and 2025-11-25 restrict outputSchema to type "object" at the root.',
+        "Wrap the output in an object property, or negotiate 2026-07-28.",
+        f"{TOOLS}#output-schema",
+        spec_schema.output_schema_object,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA403",
+        "schema.dialect-valid",
+        E,
+        "Schemas are valid for their JSON Schema dialect",
+        "Schemas MUST be valid for their dialect ($schema; 2020-12 by default from 2025-11-25, "
+        "draft-07 assumed before); clients validating with a meta-schema reject the tool.",
+        "Fix the keyword the meta-schema rejects, or declare the dialect you wrote.",
+        f"{SPEC}/2025-11-25/basic/index#json-schema-usage",
+        spec_schema.dialect_valid,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA404",
+        "schema.required-declared",
+        W,
+        "required names only declared properties",
+        "A required property missing from properties can never be described to the model.",
+        "Add the property to properties or drop it from required.",
+        "https://json-schema.org/draft/2020-12/json-schema-validation#name-required",
+        spec_schema.required_declared,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA405",
+        "schema.network-ref",
+        W,
+        "$ref does not point at the network",
+        "2026-07-28: clients MUST NOT auto-dereference network $ref (error there); elsewhere a "
+        "network $ref is unresolvable offline.",
+        "Inline the referenced schema under $defs and use a local #/$defs/... reference.",
+        f"{SPEC}/2026-07-28/basic/index#json-schema-usage",
+        spec_schema.network_refs,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA406",
+        "schema.x-mcp-header",
+        E,
+        "x-mcp-header annotations follow the 2026-07-28 rules",
+        "An x-mcp-header must be an RFC 9110 token, unique case-insensitively, on a string, "
+        "integer or boolean property reachable through properties only; HTTP clients MUST "
+        "drop tools that break this.",
+        "Fix or remove the x-mcp-header annotation.",
+        f"{TOOLS26}#x-mcp-header",
+        spec_schema.x_mcp_header,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA301",
+        "annotations.priority-range",
+        E,
+        "priority is a number within [0, 1]",
+        "annotations.priority is a number from 0 to 1; Claude Code and both SDK clients drop "
+        "the whole resource list for one value outside.",
+        "Write a number between 0 and 1.",
+        f"{RESOURCES}#annotations",
+        spec_items.priority,
+        ("spec", "resources"),
+    ),
+    Rule(
+        "CA302",
+        "annotations.audience",
+        E,
+        'audience holds only "user" and "assistant"',
+        "annotations.audience is an array of Role values.",
+        'Use "user" and/or "assistant".',
+        f"{RESOURCES}#annotations",
+        spec_items.audience,
+        ("spec", "resources"),
+    ),
+    Rule(
+        "CA303",
+        "annotations.last-modified",
+        W,
+        "lastModified is an ISO 8601 timestamp",
+        "annotations.lastModified SHOULD be ISO 8601, e.g. 2025-01-12T15:00:58Z.",
+        "Write the timestamp in ISO 8601.",
+        f"{RESOURCES}#annotations",
+        spec_items.last_modified,
+        ("spec", "resources"),
+    ),
+    Rule(
+        "CA601",
+        "items.icons",
+        E,
+        "Icons use https or data URIs, valid sizes, theme, image type",
+        "Consumers MUST reject unsafe icon schemes and should accept only https and data.",
+        "Serve icons over https (or inline as data:) with sizes like 48x48.",
+        f"{BASIC}#icons",
+        spec_items.icons,
+        ("spec",),
+    ),
+    Rule(
+        "CA602",
+        "items.meta-keys",
+        E,
+        "_meta keys follow the naming rules",
+        "_meta keys are an optional DNS-label prefix and a name; prefixes whose second label "
+        "is modelcontextprotocol or mcp are reserved.",
+        "Use your own reverse-DNS prefix, e.g. com.example/key.",
+        f"{BASIC}#meta",
+        spec_items.meta_keys,
+        ("spec",),
+    ),
+    Rule(
+        "CA603",
+        "items.revision-fields",
+        INF,
+        "Fields belong to the negotiated revision",
+        "Fields newer than the negotiated revision are unknown to its clients; fields removed "
+        "in it (execution in 2026-07-28) are ignored.",
+        "Negotiate the revision that defines the field, or leave it out.",
+        f"{SPEC}/2025-11-25/changelog",
+        spec_items.revision_fields,
+        ("spec",),
+    ),
+    Rule(
+        "CA610",
+        "pages.mcp-schema",
+        E,
+        "Pages validate against the official MCP JSON Schema",
+        "Each list result is validated against the schema.json of its negotiated revision.",
+        "Fix the field the schema rejects.",
+        SCHEMA_REPO,
+        spec_pages.mcp_schema_valid,
+        ("spec",),
+    ),
+    Rule(
+        "CA611",
+        "pages.cache-fields",
+        E,
+        "2026-07-28 pages carry resultType, ttlMs, cacheScope",
+        '2026-07-28 list results MUST carry resultType "complete", an integer ttlMs >= 0 and '
+        "cacheScope public or private, the same on every page; the Python SDK client fails "
+        "every list call without them.",
+        "Return resultType, ttlMs and cacheScope on every page.",
+        CACHING,
+        spec_pages.page_fields,
+        ("spec",),
+    ),
+    Rule(
+        "CA701",
+        "cache.volatile-content",
+        W,
+        "No per-start content in prose or schemas",
+        "Clients put the catalog at the front of every LLM request; a timestamp, UUID, date or "
+        "local port that changes per start makes every request miss the prompt cache.",
+        "Move volatile values out of descriptions and schemas.",
+        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
+        spec_pages.volatile_content,
+        ("spec", "cache"),
+    ),
+    Rule(
+        "CA702",
+        "cache.unstable-runs",
+        E,
+        "The catalog is identical across restarts",
+        "snapshot --runs saw different hashes between starts: prompt caches miss after every "
+        "restart.",
+        "Sort items, fix key order and remove volatile content; see `catalogaudit stability`.",
+        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
+        spec_pages.instability,
+        ("spec", "cache"),
+    ),
+)
+
+#: Findings recorded at capture (CA5xx) carried into the audit, with their documentation.
+CAPTURE_RULES: dict[str, tuple[str, str]] = {
+    "CA510": (
+        "capture.stdout-hygiene",
+        "The server MUST NOT write anything but MCP messages to stdout.",
+    ),
+    "CA511": ("capture.list-changed", "list_changed notifications arrived during capture."),
+    "CA512": ("capture.server-requests", "The server sent requests to the client."),
+    "CA513": ("capture.stdin-eof", "Servers SHOULD exit when stdin closes."),
+    "CA520": ("capture.era-fallback", "Not a 2026-07-28 server; fell back to initialize."),
+    "CA521": ("capture.handshake-malformed", "The handshake result is malformed."),
+    "CA522": ("capture.counter-offer", "The server counter-offered another revision."),
+    "CA523": ("capture.non-handshake-revision", "initialize answered a non-handshake revision."),
+    "CA524": ("capture.revision-assumed", "The input did not say its revision."),
+    "CA530": ("capture.listing-failed", "A list method failed although advertised."),
+    "CA531": ("capture.page-failed", "A later page failed."),
+    "CA532": ("capture.cursor-type", "nextCursor is not a string."),
+    "CA533": ("capture.cursor-loop", "nextCursor repeats an earlier cursor."),
+    "CA534": ("capture.duplicate-across-pages", "An item was served again on a later page."),
+    "CA535": ("capture.empty-cursor-legacy", 'nextCursor is "" in a legacy session.'),
+    "CA536": ("capture.unadvertised-listing", "A listing answered though not advertised."),
+    "CA537": ("capture.result-not-object", "A list result is not an object."),
+    "CA538": ("capture.result-no-array", "A list result has no item array."),
+    "CA540": ("wire.duplicate-key", "Duplicate object key."),
+    "CA541": ("wire.non-finite-number", "NaN or Infinity is not JSON."),
+    "CA542": ("wire.lone-surrogate", "Lone surrogate in a string."),
+    "CA543": ("wire.invalid-utf8", "Invalid UTF-8."),
+    "CA544": ("wire.unsafe-integer", "Integer beyond +-(2^53-1)."),
+}
+
+
+def spec_meta() -> dict[str, RuleMeta]:
+    """RuleMeta for every spec and capture rule, by id."""
+    out = {
+        r.id: RuleMeta(r.id, r.name, r.severity, r.summary, r.description, r.hint, r.source)
+        for r in SPEC_RULES
+    }
+    for rule_id, (name, summary) in CAPTURE_RULES.items():
+        out[rule_id] = RuleMeta(
+            rule_id,
+            name,
+            W,
+            summary,
+            summary,
+            "",
+            "https://modelcontextprotocol.io/specification/2025-11-25",
+        )
+    return out
