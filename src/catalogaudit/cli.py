@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.exceptions import TyperException
@@ -55,17 +55,17 @@ ProtocolOpt = Annotated[
 @app.command()
 def snapshot(
     command: Annotated[
-        Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+        list[str] | None,
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
-    url: Annotated[Optional[str], typer.Option(help="Streamable HTTP endpoint.")] = None,  # noqa: UP045
+    url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
     header: Annotated[
-        Optional[list[str]],  # noqa: UP045
+        list[str] | None,
         typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable."),
     ] = None,
-    cwd: Annotated[Optional[str], typer.Option(help="Working directory of the server.")] = None,  # noqa: UP045
+    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
     env: Annotated[
-        Optional[list[str]],  # noqa: UP045
+        list[str] | None,
         typer.Option("--env", help="KEY=VALUE for the server. Repeatable."),
     ] = None,
     protocol: ProtocolOpt = "auto",
@@ -85,7 +85,7 @@ def snapshot(
         bool, typer.Option("--no-wire", help="Omit the wire section (loses served bytes).")
     ] = False,
     from_: Annotated[
-        Optional[list[str]],  # noqa: UP045
+        list[str] | None,
         typer.Option("--from", help="Static input (file, -, git:REF:PATH). Repeatable."),
     ] = None,
     output: Annotated[

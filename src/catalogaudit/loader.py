@@ -40,6 +40,8 @@ class Loaded:
     handshake: dict[str, Any] | None = None
     handshake_text: str | None = None
     inferred: list[str] = field(default_factory=list)
+    #: The decoded file text (snapshots: for line and column of findings).
+    text: str | None = None
 
 
 def read_bytes(spec: str) -> bytes:
@@ -94,7 +96,9 @@ def load(spec: str) -> Loaded:
         raise InputError(f"{name}: not JSON ({exc})") from None
     value = {k: m.value for k, m in members.items()}
     if "formatVersion" in value and "listings" in value:
-        return Loaded(name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"])
+        return Loaded(
+            name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=text
+        )
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
     _take(loaded, text, members, bad_utf8, 1)
     if not loaded.pages and loaded.handshake is None:

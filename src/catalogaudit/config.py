@@ -1,0 +1,86 @@
+"""Configuration: `[tool.catalogaudit]` in pyproject.toml, or catalogaudit.toml, so hooks and CI
+need no long command lines. Command-line options always win."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.errors import UsageError
+
+#: Keys accepted in the configuration, with the type each must have.
+KEYS: dict[str, type] = {
+    "profile": list,
+    "profile-settings": dict,
+    "fail-on": str,
+    "select": list,
+    "ignore": list,
+    "baseline": str,
+    "format": str,
+    "server-name": str,
+    "gateway-name": str,
+    "revision": str,
+}
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: invalid TOML ({exc})") from None
+    return data
+
+
+def load(explicit: str | None = None, cwd: Path | None = None) -> tuple[dict[str, Any], str]:
+    """The configuration table and where it came from ("" when there is none)."""
+    base = cwd or Path.cwd()
+    if explicit:
+        path = Path(explicit)
+        if not path.exists():
+            raise UsageError(f"--config {explicit}: no such file")
+        data = _toml(path)
+        table = (
+            data.get("tool", {}).get("catalogaudit", data)
+            if path.name == "pyproject.toml"
+            else data
+        )
+        return _checked(table, str(path)), str(path)
+    own = base / "catalogaudit.toml"
+    if own.exists():
+        return _checked(_toml(own), str(own)), str(own)
+    pyproject = base / "pyproject.toml"
+    if pyproject.exists():
+        table = _toml(pyproject).get("tool", {}).get("catalogaudit")
+        if isinstance(table, dict):
+            return _checked(table, str(pyproject)), str(pyproject)
+    return {}, ""
+
+
+def _checked(table: Any, where: str) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise UsageError(f"{where}: the catalogaudit configuration must be a table")
+    for key, value in table.items():
+        if key not in KEYS:
+            raise UsageError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(KEYS))})")
+        want = KEYS[key]
+        if key in ("profile", "select", "ignore") and isinstance(value, str):
+            continue
+        if not isinstance(value, want):
+            raise UsageError(f"{where}: {key} must be a {want.__name__}")
+    return table
+
+
+def as_list(value: Any) -> list[str]:
+    """A list option from configuration: a list of strings, or one comma-separated string."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value]
