@@ -162,6 +162,13 @@ def _matches(pattern: str, finding: Finding, meta: RuleMeta | None) -> int:
     rule = finding.rule_id
     if pattern == rule:
         return 1000
+    if pattern.startswith("/"):
+        # A subject pointer: /<kind>/<identity, RFC 6901 escaped><item pointer>.
+        ident = (finding.identity or "").replace("~", "~0").replace("/", "~1")
+        subject = f"/{finding.kind}/{ident}{finding.pointer}"
+        if subject == pattern or subject.startswith(pattern.rstrip("/") + "/"):
+            return len(pattern)
+        return 0
     best = 0
     if rule.startswith(pattern):
         best = len(pattern)
@@ -176,8 +183,9 @@ def _matches(pattern: str, finding: Finding, meta: RuleMeta | None) -> int:
 def selected(
     finding: Finding, metas: Mapping[str, RuleMeta], select: Iterable[str], ignore: Iterable[str]
 ) -> bool:
-    """`--select`/`--ignore` by rule id, id prefix, rule name or profile; the longest match
-    wins, and ignore wins a tie (flake8's decision rule)."""
+    """`--select`/`--ignore` by rule id, id prefix, rule name, profile or subject pointer
+    (`/tools/add/inputSchema`); the longest match wins, and ignore wins a tie (flake8's
+    decision rule)."""
     meta = metas.get(finding.rule_id)
     sel = max((_matches(p, finding, meta) for p in select), default=None)
     ign = max((_matches(p, finding, meta) for p in ignore), default=0)

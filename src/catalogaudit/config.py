@@ -21,6 +21,20 @@ KEYS: dict[str, type] = {
     "server-name": str,
     "gateway-name": str,
     "revision": str,
+    # The hooks' keys (issue 5): the committed snapshot, the server behind it, the profiles.
+    "profiles": list,
+    "snapshot": str,
+    "server": dict,
+}
+
+#: Keys of the `server` table (how `diff --live` reaches the server), with their types.
+SERVER_KEYS: dict[str, tuple[type, ...]] = {
+    "command": (list, str),
+    "cwd": (str,),
+    "url": (str,),
+    "headers": (list, dict),
+    "protocol": (str,),
+    "client-capabilities": (str,),
 }
 
 
@@ -28,7 +42,7 @@ def _toml(path: Path) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -70,11 +84,30 @@ def _checked(table: Any, where: str) -> dict[str, Any]:
         if key not in KEYS:
             raise UsageError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(KEYS))})")
         want = KEYS[key]
-        if key in ("profile", "select", "ignore") and isinstance(value, str):
+        if key in ("profile", "profiles", "select", "ignore") and isinstance(value, str):
             continue
         if not isinstance(value, want):
             raise UsageError(f"{where}: {key} must be a {want.__name__}")
+        if key == "server":
+            _check_server(value, where)
     return table
+
+
+def _check_server(server: Any, where: str) -> None:
+    for key, value in server.items():
+        if key not in SERVER_KEYS:
+            known = ", ".join(sorted(SERVER_KEYS))
+            raise UsageError(f"{where}: unknown key server.{key} (known: {known})")
+        if not isinstance(value, SERVER_KEYS[key]):
+            kinds = " or ".join(t.__name__ for t in SERVER_KEYS[key])
+            raise UsageError(f"{where}: server.{key} must be a {kinds}")
+    if "command" in server and "url" in server:
+        raise UsageError(f"{where}: server takes either command or url, not both")
+
+
+def configured_profiles(table: dict[str, Any]) -> list[str]:
+    """`profiles` (the hooks' spelling) or `profile`: a list or a comma-separated string."""
+    return as_list(table.get("profiles")) or as_list(table.get("profile"))
 
 
 def as_list(value: Any) -> list[str]:

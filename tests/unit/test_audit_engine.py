@@ -47,6 +47,9 @@ def finding(rule: str, profile: str = "spec") -> Finding:
         ("CF-DESC-001", "context-forge@1.0.0b2", [], ["context-forge"], False),  # by profile
         ("CF-DESC-001", "context-forge@1.0.0b2", ["CF-"], [], True),
         ("CF-DESC-001", "context-forge@1.0.0b2", ["CA"], [], False),
+        ("CA401", "spec", [], ["/tools/t"], False),  # a subject pointer
+        ("CA401", "spec", [], ["/tools/u"], True),
+        ("CA401", "spec", [], ["/prompts/t"], True),
     ],
 )
 def test_select_ignore_decision_table(
@@ -63,7 +66,10 @@ def catalog_of(result: str, revision: str = "2025-11-25") -> Catalog:
     return Catalog(doc, source="case.json")
 
 
-BAD = '{"tools":[{"name":"a","inputSchema":{"type":"array"}},{"name":"b b","inputSchema":{"type":"object"}}]}'
+BAD = (
+    '{"tools":[{"name":"a","inputSchema":{"type":"array"}},'
+    '{"name":"b b","inputSchema":{"type":"object"}}]}'
+)
 
 
 def test_baseline_round_trip_suppresses_exactly_the_known_findings() -> None:
@@ -81,7 +87,10 @@ def test_baseline_round_trip_suppresses_exactly_the_known_findings() -> None:
 
 def test_fingerprints_survive_reordering() -> None:
     a = audit(catalog_of(BAD), AuditOptions())
-    swapped = '{"tools":[{"name":"b b","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"array"}}]}'
+    swapped = (
+        '{"tools":[{"name":"b b","inputSchema":{"type":"object"}},'
+        '{"name":"a","inputSchema":{"type":"array"}}]}'
+    )
     b = audit(catalog_of(swapped), AuditOptions())
     assert {f.fingerprint for f in a.findings} == {f.fingerprint for f in b.findings}
     assert {f.location.pointer for f in a.findings if f.location} != set()

@@ -1,0 +1,189 @@
+"""The output-format registry and the helpers every formatter shares (no I/O, no rich)."""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import NoReturn
+
+from catalogaudit.findings import Finding, Report, Severity
+
+
+class OutputFormat(str, enum.Enum):
+    """Every report format; the CLI builds its `--format` choices from this enum alone."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    GITHUB = "github"
+    MARKDOWN = "markdown"
+
+
+def assert_never(value: NoReturn) -> NoReturn:
+    """`typing.assert_never` (3.11+) for Python 3.10: mypy proves the `if` chain is exhaustive."""
+    raise AssertionError(f"unhandled value: {value!r}")
+
+
+def format_report(
+    report: Report, fmt: OutputFormat, *, color: bool = False, width: int = 100
+) -> str:
+    """Render `report` in `fmt`. `color` and `width` only matter to the text format.
+
+    Formatter modules are imported lazily: the pre-commit hook runs on every commit and most
+    runs need one format only (and only `text` pulls in rich).
+    """
+    if fmt is OutputFormat.TEXT:
+        from catalogaudit.formatters.text import format_text
+
+        return format_text(report, color=color, width=width)
+    if fmt is OutputFormat.JSON:
+        from catalogaudit.formatters.json import format_json
+
+        return format_json(report)
+    if fmt is OutputFormat.SARIF:
+        from catalogaudit.formatters.sarif import format_sarif
+
+        return format_sarif(report)
+    if fmt is OutputFormat.JUNIT:
+        from catalogaudit.formatters.junit import format_junit
+
+        return format_junit(report)
+    if fmt is OutputFormat.GITHUB:
+        from catalogaudit.formatters.github import format_github
+
+        return format_github(report)
+    if fmt is OutputFormat.MARKDOWN:
+        from catalogaudit.formatters.markdown import format_markdown
+
+        return format_markdown(report)
+    assert_never(fmt)
+
+
+# --- untrusted text ---------------------------------------------------------------------------
+
+# NOTE: server text reaches terminals, CI logs, XML and PR comments. Everything that a terminal
+# or viewer may obey instead of showing (C0/C1 controls, DEL, bidi overrides and isolates,
+# zero-width and other format characters, Unicode tag characters used for "ASCII smuggling",
+# line/paragraph separators, lone surrogates, noncharacters) is shown as a Python-style escape.
+_PLAIN = re.compile(r"[\x20-\x7e\n\t]*")
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _hidden(ch: str, keep: str) -> bool:
+    if ch in keep:
+        return False
+    cp = ord(ch)
+    if cp < 0x20 or 0x7F <= cp <= 0x9F:
+        return True
+    if cp < 0xA0:
+        return False
+    # Noncharacters (U+FDD0..U+FDEF and every U+xxFFFE/U+xxFFFF) are invalid in XML 1.0 too.
+    if 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE:
+        return True
+    return unicodedata.category(ch) in _HIDDEN_CATEGORIES
+
+
+def _escape_char(ch: str) -> str:
+    cp = ord(ch)
+    if cp <= 0xFF:
+        return f"\\x{cp:02x}"
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    return f"\\U{cp:08x}"
+
+
+def visible(text: str, *, keep: str = "\n\t") -> str:
+    """`text` with every control or invisible formatting character written as an escape.
+
+    `keep` names the characters passed through (newline and tab by default; pass "" for one-line
+    contexts such as table cells and workflow-command titles).
+    """
+    if keep == "\n\t" and _PLAIN.fullmatch(text):
+        return text
+    return "".join(_escape_char(ch) if _hidden(ch, keep) else ch for ch in text)
+
+
+# --- shared report vocabulary ------------------------------------------------------------------
+
+#: Subjects in report order: the session and the whole catalog first, then protocol order.
+SUBJECT_ORDER: tuple[str, ...] = (
+    "capture",
+    "catalog",
+    "tools",
+    "prompts",
+    "resources",
+    "resourceTemplates",
+)
+
+#: A finding's subject: its kind and, for item findings, the item's identity.
+Subject = tuple[str, str | None]
+
+
+def subject_sort_key(subject: Subject) -> tuple[int, str, str]:
+    """Known kinds in `SUBJECT_ORDER`, unknown kinds after them by name, then by identity."""
+    kind, identity = subject
+    rank = SUBJECT_ORDER.index(kind) if kind in SUBJECT_ORDER else len(SUBJECT_ORDER)
+    return (rank, kind, identity or "")
+
+
+def by_subject(findings: Iterable[Finding]) -> list[tuple[Subject, list[Finding]]]:
+    """Findings grouped by subject (kind + identity), each group in `Finding.sort_key` order."""
+    groups: dict[Subject, list[Finding]] = {}
+    for f in sorted(findings, key=Finding.sort_key):
+        groups.setdefault((f.kind, f.identity), []).append(f)
+    return sorted(groups.items(), key=lambda kv: subject_sort_key(kv[0]))
+
+
+def subject_path(kind: str, identity: str | None) -> str:
+    """`tools/add`, or the bare kind (`catalog`) for subjects without an identity."""
+    return kind if identity is None else f"{kind}/{identity}"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 error`, `2 errors`; `info` never takes an s."""
+    if count == 1 or word == "info":
+        return f"{count} {word}"
+    return f"{count} {word}s"
+
+
+def counts_phrase(report: Report) -> str:
+    """`2 errors, 1 warning, 0 info`: always all three, so the line shape never changes."""
+    counts = report.counts()
+    return ", ".join(plural(counts[s.value], s.value) for s in Severity)
+
+
+def location_label(finding: Finding) -> str:
+    """`file:line:col` (as much as is known), or "" when no file was read."""
+    loc = finding.location
+    if loc is None or not loc.file:
+        return ""
+    out = loc.file
+    if loc.line is not None:
+        out += f":{loc.line}"
+        if loc.column is not None:
+            out += f":{loc.column}"
+    return out
+
+
+def summary_parts(report: Report) -> list[str]:
+    """The pieces of the one-line summary shared by text and Markdown (plain strings)."""
+    parts = [counts_phrase(report)]
+    parts.append("profiles: " + (", ".join(report.profiles) if report.profiles else "none"))
+    if report.suppressed:
+        parts.append(f"{report.suppressed} suppressed")
+    if report.rule_errors:
+        parts.append(plural(len(report.rule_errors), "rule error"))
+    if report.revision:
+        assumed = " (assumed)" if report.revision_assumed else ""
+        parts.append(f"revision {report.revision}{assumed}")
+    if report.rewritten:
+        parts.append("audited as if rewritten")
+    return parts
+
+
+def sorted_rule_errors(report: Report) -> Sequence[tuple[str, str]]:
+    """Rule errors as (rule id, error) pairs in a stable order."""
+    return sorted((e.rule_id, e.error) for e in report.rule_errors)

@@ -1,0 +1,69 @@
+"""The `audit --matrix` table: every profile's verdict on one catalog, at a glance.
+
+A matrix is one table, so it exists in the table-shaped formats only: text (rich, via
+`text.py`), Markdown and JSON. `MATRIX_FORMATS` lets the CLI reject the others up front.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from catalogaudit.findings import MatrixRow
+from catalogaudit.formatters.base import OutputFormat, assert_never
+from catalogaudit.formatters.json import dumps
+from catalogaudit.formatters.markdown import code, escape_text
+
+MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})
+MATRIX_FORMAT_VERSION = 1
+
+
+def matrix_document(rows: Sequence[MatrixRow]) -> dict[str, Any]:
+    """The matrix as plain data; rows keep the order given (the order profiles were asked for)."""
+    return {
+        "formatVersion": MATRIX_FORMAT_VERSION,
+        "matrix": [
+            {
+                "profile": row.profile,
+                "verdict": "pass" if row.passed else "fail",
+                "errors": row.errors,
+                "warnings": row.warnings,
+                "infos": row.infos,
+                "verified": row.verified,
+                "breaks": list(row.breaks),
+            }
+            for row in rows
+        ],
+    }
+
+
+def _markdown(rows: Sequence[MatrixRow]) -> str:
+    lines = [
+        "| Profile | Verdict | Errors | Warnings | Info | Verified | What breaks |",
+        "| --- | --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    for row in rows:
+        verdict = "pass" if row.passed else "**FAIL**"
+        breaks = "<br>".join(escape_text(b) for b in row.breaks) or "-"
+        lines.append(
+            f"| {code(row.profile, in_table=True)} | {verdict} | {row.errors} | {row.warnings} "
+            f"| {row.infos} | {escape_text(row.verified)} | {breaks} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def format_matrix(
+    rows: Sequence[MatrixRow], fmt: OutputFormat, *, color: bool = False, width: int = 100
+) -> str:
+    """Render the matrix; `ValueError` for a format that has no table (see `MATRIX_FORMATS`)."""
+    if fmt is OutputFormat.TEXT:
+        from catalogaudit.formatters.text import format_matrix_text
+
+        return format_matrix_text(rows, color=color, width=width)
+    if fmt is OutputFormat.MARKDOWN:
+        return _markdown(rows)
+    if fmt is OutputFormat.JSON:
+        return dumps(matrix_document(rows))
+    if fmt is OutputFormat.SARIF or fmt is OutputFormat.JUNIT or fmt is OutputFormat.GITHUB:
+        raise ValueError(f"--matrix has no {fmt.value} form; use text, markdown or json")
+    assert_never(fmt)

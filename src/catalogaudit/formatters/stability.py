@@ -1,0 +1,162 @@
+"""Render a stability report (`stability.report`) as text, JSON or Markdown; strings only."""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Any, NoReturn
+
+from catalogaudit import jsonwire
+
+_KIND = {
+    "tools": "tool",
+    "prompts": "prompt",
+    "resources": "resource",
+    "resourceTemplates": "resource template",
+}
+
+
+_BYTES = ("key order", "number lexeme")
+
+
+class StabilityFormat(str, enum.Enum):
+    """`stability --format` choices."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+def render(report: dict[str, Any], fmt: StabilityFormat) -> str:
+    """The report in one format."""
+    if fmt is StabilityFormat.TEXT:
+        return text(report)
+    if fmt is StabilityFormat.JSON:
+        return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if fmt is StabilityFormat.MARKDOWN:
+        return markdown(report)
+    _never(fmt)
+
+
+def _never(value: NoReturn) -> NoReturn:
+    raise AssertionError(f"unhandled format {value!r}")
+
+
+def summary(report: dict[str, Any]) -> str:
+    """One line: the verdict, how many inputs, the prompt-cache cost."""
+    n = len(report["inputs"])
+    cache = report["promptCache"]
+    line = f"{report['verdict'].upper()} across {n} input{'s' if n != 1 else ''}"
+    if cache["tokens"]:
+        line += (
+            f"; ~{cache['tokens']} prompt tokens re-sent uncached (worst: {cache['worstInput']})"
+        )
+    return line
+
+
+def _name(listing: str, ident: Any) -> str:
+    return f"{_KIND[listing]} {jsonwire.dump_string(ident) if ident is not None else '#?'}"
+
+
+def _item_line(listing: str, item: dict[str, Any]) -> str:
+    causes = ", ".join(
+        c["cause"] + (f" at {c['pointer'] or 'the top level'}" if c["cause"] in _BYTES else "")
+        for c in item["causes"]
+        if c["cause"] != "content"
+    )
+    parts = [f"{_name(listing, item['identity'])}: {item['verdict']}"]
+    if causes:
+        parts.append(causes)
+    if item["verdict"] == "content":
+        paths = item["paths"][:10]
+        more = f" (+{len(item['paths']) - 10})" if len(item["paths"]) > 10 else ""
+        parts.append("changed " + ", ".join(p or "(whole item)" for p in paths) + more)
+    parts.append("prompt bytes changed" if item["promptChanged"] else "prompt bytes equal")
+    parts.append("in " + ", ".join(item["inputs"]))
+    return "; ".join(parts)
+
+
+def _listing_line(name: str, rec: dict[str, Any]) -> str:
+    line = f"{name}: {rec['verdict']}"
+    if rec["status"] == "absent":
+        line += " (absent)"
+    if rec["causes"]:
+        line += (
+            " ("
+            + ", ".join(f"{c['cause']} in {', '.join(c['inputs'])}" for c in rec["causes"])
+            + ")"
+        )
+    cache = rec["promptCache"]
+    if cache["tokens"]:
+        start = f" from {_name(name, cache['fromItem'])}" if "fromItem" in cache else ""
+        how = "" if cache.get("exact") else ", counted from the first changed item"
+        line += (
+            f"; prompt cache: ~{cache['tokens']} tokens ({cache['bytes']} bytes{how}) "
+            f"re-sent uncached{start}"
+        )
+    return line
+
+
+def text(report: dict[str, Any]) -> str:
+    """Plain text: verdict per listing, then each item that is not stable."""
+    lines = [f"stability of {', '.join(report['inputs'])} (baseline {report['baseline']})"]
+    for name, rec in report["listings"].items():
+        lines.append(_listing_line(name, rec))
+        lines.extend(f"  {_item_line(name, i)}" for i in rec["items"] if i["verdict"] != "stable")
+        if rec["pageFields"]["verdict"] != "stable":
+            lines.append(
+                f"  page fields: {rec['pageFields']['verdict']}; changed "
+                + ", ".join(rec["pageFields"]["paths"])
+            )
+    if report["instructions"]["verdict"] != "stable":
+        lines.append(
+            "instructions: content (in " + ", ".join(report["instructions"]["inputs"]) + ")"
+        )
+    if report["promptCache"]["tokens"]:
+        lines.append(
+            "prompt-cache cost: UTF-8 bytes of the prompt projection from the first "
+            "changed byte on, divided by 4; an estimate (promptCache.method in --format "
+            "json says how)"
+        )
+    lines.extend(f"warning: {w['message']}" for w in report["warnings"])
+    lines.extend(f"note: {n}" for n in report["notes"])
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """A pull-request comment: verdict table per listing, then the unstable items."""
+    mark = ":white_check_mark:" if report["stable"] else ":x:"
+    out = [f"### catalogaudit stability: {mark} {_cell(summary(report))}", ""]
+    for w in report["warnings"]:
+        out += ["> [!WARNING]", f"> {_cell(w['message'])}", ""]
+    out += ["| listing | verdict | causes | prompt tokens re-sent |", "|---|---|---|---|"]
+    for name, rec in report["listings"].items():
+        causes = ", ".join(c["cause"] for c in rec["causes"])
+        out.append(
+            f"| {name} | {rec['verdict']} | {_cell(causes)} | {rec['promptCache']['tokens']} |"
+        )
+    out.append("")
+    rows = [
+        (n, i)
+        for n, rec in report["listings"].items()
+        for i in rec["items"]
+        if i["verdict"] != "stable"
+    ]
+    if rows:
+        out += ["| item | verdict | causes | paths |", "|---|---|---|---|"]
+        for name, item in rows:
+            causes = ", ".join(c["cause"] for c in item["causes"])
+            paths = ", ".join(f"`{_cell(p)}`" for p in item["paths"][:20] if p) or "(whole item)"
+            out.append(
+                f"| {_cell(_name(name, item['identity']))} | {item['verdict']} | "
+                f"{_cell(causes)} | {paths} |"
+            )
+        out.append("")
+    if report["promptCache"]["tokens"]:
+        out += [f"_Prompt-cache cost is an estimate: {_cell(report['promptCache']['method'])}_", ""]
+    out.extend(f"_note: {_cell(n)}_" for n in report["notes"])
+    return "\n".join(out).rstrip("\n") + "\n"

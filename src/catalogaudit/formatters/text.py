@@ -1,0 +1,199 @@
+"""The human report (and the `--matrix` table) rendered with rich; the only rich importer here.
+
+Server text is untrusted. It only ever enters rich as the plain string of a `Text` object
+(never as markup, so `[bold]` stays literal) and only after `base.visible` has turned control
+sequences, bidi overrides and other invisible characters into escapes, so neither the server
+nor its text can put an escape sequence on the user's terminal.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from catalogaudit.findings import Finding, MatrixRow, Report, Severity
+from catalogaudit.formatters.base import (
+    by_subject,
+    location_label,
+    plural,
+    sorted_rule_errors,
+    summary_parts,
+    visible,
+)
+
+INDENT = 4
+SEVERITY_STYLE = {
+    Severity.ERROR: "bold red",
+    Severity.WARNING: "bold yellow",
+    Severity.INFO: "bold cyan",
+}
+HIGHLIGHT = "bold reverse"
+DIM = "dim"
+
+
+def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
+    # NOTE: every setting that rich would otherwise read from the environment (FORCE_COLOR,
+    # NO_COLOR, COLUMNS, TERM=dumb, COLORTERM) is given explicitly: the output must depend on
+    # the arguments only. "standard" colours are the 16 every terminal and CI log supports.
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        height=25,
+        force_terminal=color,
+        force_jupyter=False,
+        force_interactive=False,
+        no_color=not color,
+        color_system="standard" if color else None,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        legacy_windows=False,
+        soft_wrap=False,
+    )
+    return console, buffer
+
+
+def _finish(buffer: io.StringIO, color: bool) -> str:
+    out = buffer.getvalue()
+    if not color:  # rich pads some lines; trailing blanks only make diffs noisy
+        out = "\n".join(line.rstrip() for line in out.split("\n"))
+    return out
+
+
+def _emit(console: Console, text: Text, indent: int) -> None:
+    """Print `text` wrapped to the console width, every line indented by `indent` columns."""
+    room = max(console.width - indent, 20)
+    for line in text.wrap(console, room, overflow="fold"):
+        line.rstrip()
+        console.print(Text(" " * indent) + line, soft_wrap=True, crop=False)
+
+
+def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
+    """Where the excerpt occurs in the message, as written or JSON-quoted (as rules quote it)."""
+    if not excerpt:
+        return []
+    candidates = [visible(excerpt), visible(json.dumps(excerpt, ensure_ascii=False)[1:-1])]
+    for needle in candidates:
+        found = [(m.start(), m.end()) for m in re.finditer(re.escape(needle), message)]
+        if found:
+            return found
+    return []
+
+
+def _finding(console: Console, f: Finding, color: bool) -> None:
+    width = console.width
+    head = Text()
+    head.append(f.severity.value, SEVERITY_STYLE[f.severity])
+    head.append(" ")
+    head.append(f.rule_id, "bold")
+    if f.pointer:
+        head.append(" at ")
+        head.append(visible(f.pointer, keep=""), "magenta")
+    if f.page is not None:
+        head.append(f" (page {f.page})")
+    if f.profile:
+        head.append(f" [{visible(f.profile, keep='')}]", DIM)
+    _emit(console, head, 2)
+
+    message = visible(f.message)
+    spans = _spans(message, f.excerpt)
+    body = Text(message)
+    for start, end in spans:
+        body.stylize(HIGHLIGHT, start, end)
+    _emit(console, body, INDENT)
+    # Carets only where columns are certain: one line, no tabs (rich expands them).
+    one_line = not any(c in message for c in "\n\t") and INDENT + cell_len(message) <= width
+    if spans and not color and one_line:
+        # Without colour the highlight is a caret line under the excerpt, as compilers do.
+        marks = [" "] * cell_len(message)
+        for start, end in spans:
+            col, size = cell_len(message[:start]), max(1, cell_len(message[start:end]))
+            marks[col : col + size] = ["^"] * size
+        _emit(console, Text("".join(marks).rstrip()), INDENT)
+    elif f.excerpt and (not spans or not color):
+        line = Text()
+        line.append("excerpt: ", DIM)
+        line.append(visible(f.excerpt), HIGHLIGHT)
+        _emit(console, line, INDENT)
+
+    where = location_label(f)
+    for label, value in (("file", where), ("hint", f.hint), ("source", f.source)):
+        if value:
+            line = Text()
+            line.append(f"{label}: ", DIM)
+            line.append(visible(value))
+            _emit(console, line, INDENT)
+
+
+def format_text(report: Report, *, color: bool = False, width: int = 100) -> str:
+    """The human report: findings grouped by subject, then rule errors, notes and a summary."""
+    console, buffer = _console(color, width)
+    groups = by_subject(report.findings)
+    for (kind, identity), findings in groups:
+        header = Text()
+        header.append(kind, "bold")
+        if identity is not None:
+            header.append(" ")
+            header.append(f'"{visible(identity, keep="")}"', "bold underline")
+        _emit(console, header, 0)
+        for f in findings:
+            _finding(console, f, color)
+        console.print()
+    if not groups:
+        _emit(console, Text("No findings.", "green"), 0)
+        console.print()
+    for rule_id, error in sorted_rule_errors(report):
+        line = Text()
+        line.append("rule error ", "bold red")
+        line.append(rule_id, "bold")
+        line.append(": " + visible(error))
+        _emit(console, line, 0)
+    for note in report.notes:
+        _emit(console, Text("note: " + visible(note)), 0)
+    if report.inputs:
+        _emit(console, Text("inputs: " + ", ".join(visible(i, keep="") for i in report.inputs)), 0)
+    summary = Text()
+    for i, part in enumerate(summary_parts(report)):
+        if i:
+            summary.append("; ")
+        summary.append(visible(part), "bold" if i == 0 else "")
+    _emit(console, summary, 0)
+    return _finish(buffer, color)
+
+
+def format_matrix_text(rows: Sequence[MatrixRow], *, color: bool = False, width: int = 100) -> str:
+    """The `audit --matrix` table: one row per profile, its verdict at a glance."""
+    console, buffer = _console(color, width)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, highlight=False, expand=True)
+    # The profile never wraps; the free text (verified, what breaks) takes the rest.
+    table.add_column("Profile", no_wrap=True)
+    table.add_column("Verdict", overflow="fold")
+    table.add_column("Verified", overflow="fold", ratio=2)
+    table.add_column("What breaks", overflow="fold", ratio=3)
+    for row in rows:
+        verdict = Text()
+        verdict.append(*(("pass", "bold green") if row.passed else ("FAIL", "bold red")))
+        counts = [
+            plural(n, word)
+            for n, word in ((row.errors, "error"), (row.warnings, "warning"), (row.infos, "info"))
+            if n
+        ]
+        if counts:
+            verdict.append("\n" + ", ".join(counts))
+        table.add_row(
+            Text(visible(row.profile, keep="")),
+            verdict,
+            Text(visible(row.verified, keep="")),
+            Text("\n".join(visible(b, keep="") for b in row.breaks) or "-"),
+        )
+    console.print(table)
+    return _finish(buffer, color)
