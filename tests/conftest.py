@@ -113,3 +113,13 @@ def pid_alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--update-expected` rewrites expected-output files under fixtures/ (never in CI)."""
+    parser.addoption(
+        "--update-expected",
+        action="store_true",
+        default=False,
+        help="rewrite expected-output files (fixtures/diff/<case>/expected.json, ...)",
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit import __version__
@@ -29,8 +30,14 @@ class DiffFormat(str, enum.Enum):
     SARIF = "sarif"
 
 
-def render(result: DiffResult, fmt: DiffFormat, fail_on: str, unknown: str) -> str:
-    """The report in one format."""
+def render(
+    result: DiffResult,
+    fmt: DiffFormat,
+    fail_on: str,
+    unknown: str,
+    line_of: Callable[[Change], int] | None = None,
+) -> str:
+    """The report in one format; `line_of` gives SARIF the line of a change in the new file."""
     if fmt is DiffFormat.TEXT:
         return text(result, fail_on, unknown)
     if fmt is DiffFormat.JSON:
@@ -38,7 +45,7 @@ def render(result: DiffResult, fmt: DiffFormat, fail_on: str, unknown: str) -> s
     if fmt is DiffFormat.MARKDOWN:
         return markdown(result, fail_on, unknown)
     if fmt is DiffFormat.SARIF:
-        return _dumps(sarif(result, unknown))
+        return _dumps(sarif(result, unknown, line_of))
     _never(fmt)
 
 
@@ -106,10 +113,10 @@ def text(result: DiffResult, fail_on: str, unknown: str) -> str:
     for c in result.changes:
         where = f" {c.pointer}" if c.pointer else ""
         lines.append(f"  {c.cls:<13} {c.rule_id}  {c.subject:<{width}}{where}  {c.message}")
-    lines.extend(f"warning: {w['message']}" for w in result.warnings)
-    lines.extend(f"note: {n}" for n in result.notes)
     if not result.changes:
         lines.append("  no changes")
+    lines.extend(f"warning: {w['message']}" for w in result.warnings)
+    lines.extend(f"note: {n}" for n in result.notes)
     return "\n".join(lines) + "\n"
 
 
@@ -144,7 +151,8 @@ def markdown(result: DiffResult, fail_on: str, unknown: str) -> str:
             more = f" and {len(item['paths']) - 50} more" if len(item["paths"]) > 50 else ""
             out.append(f"- {item['listing']} `{ident}`: {joined}{more}")
         out += ["", "</details>", ""]
-    out.extend(f"_note: {_cell(n)}_" for n in result.notes)
+    if result.notes:
+        out += ["Notes:", "", *(f"- {_cell(n)}" for n in result.notes)]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -154,7 +162,9 @@ def _uri(label: str) -> str:
     return "stdin" if label == "<stdin>" else label
 
 
-def sarif(result: DiffResult, unknown: str) -> dict[str, Any]:
+def sarif(
+    result: DiffResult, unknown: str, line_of: Callable[[Change], int] | None = None
+) -> dict[str, Any]:
     """A minimal, self-contained SARIF 2.1.0 log: one result per change."""
     from catalogaudit.diff_rules import RULES
 
@@ -184,7 +194,7 @@ def sarif(result: DiffResult, unknown: str) -> dict[str, Any]:
                     {
                         "physicalLocation": {
                             "artifactLocation": {"uri": _uri(result.new)},
-                            "region": {"startLine": 1},
+                            "region": {"startLine": line_of(c) if line_of else 1},
                         },
                         "logicalLocations": [{"fullyQualifiedName": name, "kind": "member"}],
                     }

@@ -87,6 +87,8 @@ def _listing_line(name: str, rec: dict[str, Any]) -> str:
             + ")"
         )
     cache = rec["promptCache"]
+    if rec["verdict"] != "stable" and not cache["tokens"]:
+        line += "; prompt cache: no cost (the prompt bytes clients forward are equal)"
     if cache["tokens"]:
         start = f" from {_name(name, cache['fromItem'])}" if "fromItem" in cache else ""
         how = "" if cache.get("exact") else ", counted from the first changed item"
@@ -135,7 +137,9 @@ def markdown(report: dict[str, Any]) -> str:
         out += ["> [!WARNING]", f"> {_cell(w['message'])}", ""]
     out += ["| listing | verdict | causes | prompt tokens re-sent |", "|---|---|---|---|"]
     for name, rec in report["listings"].items():
-        causes = ", ".join(c["cause"] for c in rec["causes"])
+        found = [c["cause"] for c in rec["causes"]]
+        found += [c["cause"] for i in rec["items"] for c in i["causes"] if c["cause"] in _BYTES]
+        causes = ", ".join(dict.fromkeys(found))
         out.append(
             f"| {name} | {rec['verdict']} | {_cell(causes)} | {rec['promptCache']['tokens']} |"
         )
@@ -158,5 +162,6 @@ def markdown(report: dict[str, Any]) -> str:
         out.append("")
     if report["promptCache"]["tokens"]:
         out += [f"_Prompt-cache cost is an estimate: {_cell(report['promptCache']['method'])}_", ""]
-    out.extend(f"_note: {_cell(n)}_" for n in report["notes"])
+    if report["notes"]:
+        out += ["Notes:", "", *(f"- {_cell(n)}" for n in report["notes"])]
     return "\n".join(out).rstrip("\n") + "\n"
