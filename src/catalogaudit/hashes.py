@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit import jsonwire
+from catalogaudit import canonical, jsonwire
 
 #: Listing result keys in protocol order, with their list methods.
 LISTINGS: tuple[str, ...] = ("tools", "prompts", "resources", "resourceTemplates")
@@ -78,7 +78,7 @@ def item_hashes(listing: str, item: Any) -> ItemHashes:
     return ItemHashes(
         served=sha256(jsonwire.compact(item)),
         prompt=sha256(jsonwire.compact(prompt_projection(listing, item))),
-        canonical=sha256(jsonwire.canonical(item)),
+        canonical=canonical.jcs_hash(item),  # the fast path; same bytes as jsonwire.canonical
     )
 
 
