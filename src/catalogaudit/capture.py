@@ -20,8 +20,10 @@ from catalogaudit.protocol import (
     negotiate,
 )
 from catalogaudit.transport import Limits, Transport
-from catalogaudit.wire_http import HttpTransport, public_url
-from catalogaudit.wire_stdio import StdioTransport
+
+# NOTE: the wire clients (httpx above all) are imported where a capture needs them: this module
+# is on the offline audit path (snapshot.py uses `Capture`), which a pre-commit hook runs on
+# every commit.
 
 #: Environment variables whose values change real catalogs (mcp-server-time embeds TZ), so
 #: their values are recorded; every other variable is recorded by name only.
@@ -47,6 +49,8 @@ class Target:
     def record(self) -> dict[str, Any]:
         """What the snapshot says about the target: no values of env or headers, no abs paths."""
         if self.url:
+            from catalogaudit.wire_http import public_url
+
             return {"url": public_url(self.url), "headers": sorted(self.headers, key=str.lower)}
         env = {**os.environ, **self.env}
         values = {
@@ -91,12 +95,16 @@ class Capture:
 def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Transport:
     """Start the server (stdio) or prepare the HTTP client."""
     if target.url:
+        from catalogaudit.wire_http import HttpTransport
+
         return HttpTransport(
             target.url, headers=target.headers, limits=limits, roots_declared=roots_declared
         )
     if not target.argv:
         raise UsageError("give a server command after -- or a --url")
     env = {**os.environ, **target.env}
+    from catalogaudit.wire_stdio import StdioTransport
+
     return StdioTransport(
         target.argv, cwd=target.cwd, env=env, limits=limits, roots_declared=roots_declared
     )
@@ -153,6 +161,8 @@ def _hygiene(transport: Transport) -> list[Finding]:
                 extra={"requests": dict(sorted(ev.server_requests.items()))},
             )
         )
+    from catalogaudit.wire_stdio import StdioTransport
+
     if isinstance(transport, StdioTransport) and not transport.exited_by_itself():
         out.append(Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed"))
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,11 @@ class AuditRunOptions:
     show_matrix: bool = False
     config: str | None = None
     color: str = "auto"
+    #: `--substitutions`: audit as if rewritten (issue 5); `--substitutions-from-env` reads
+    #: CATALOGAUDIT_SUBSTITUTIONS instead; `--suggest` proposes a list and proves it.
+    substitutions: str | None = None
+    substitutions_from_env: bool = False
+    suggest: bool = False
 
 
 def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
@@ -104,7 +109,7 @@ def run(o: AuditRunOptions) -> int:
         except FileNotFoundError:
             raise UsageError(f"--baseline {baseline_file}: no such file") from None
     options = AuditOptions(
-        profiles=tuple(o.profiles) or tuple(cfg.as_list(conf.get("profile"))),
+        profiles=tuple(o.profiles) or tuple(cfg.configured_profiles(conf)),
         settings=settings,
         server_name=o.server_name or conf.get("server-name"),
         gateway_name=o.gateway_name or conf.get("gateway-name"),
@@ -126,11 +131,22 @@ def run(o: AuditRunOptions) -> int:
     except ValueError:
         names = ", ".join(m.value for m in OutputFormat)
         raise UsageError(f"--format must be one of {names}, not {fmt!r}") from None
+    if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
+        o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
+    subs = _substitutions(o)
     found = catalogs(o, revision)
     if o.show_matrix:
         return _matrix(found, options, output_format, o.output)
-    reports = [audit(c, options) for c in found]
+    if o.suggest:
+        return _suggest(found, options, output_format.value, o.output, fail_on)
+    if subs is not None:
+        from catalogaudit.rewrite import audit_rewritten
+
+        reports = [audit_rewritten(c, subs, options) for c in found]
+    else:
+        reports = [audit(c, options) for c in found]
     report = _merge(reports)
+    report.rewritten = subs is not None
     text = format_report(report, output_format, color=color)
     _emit(o.output, text)
     if o.write_baseline:
@@ -141,6 +157,37 @@ def run(o: AuditRunOptions) -> int:
     if output_format is not OutputFormat.TEXT:
         _summary(report)
     return report.exit_code(fail_on)
+
+
+def _substitutions(o: AuditRunOptions) -> Any:
+    """Parsed `--substitutions` (or the environment with `--substitutions-from-env`)."""
+    if o.substitutions is None and not o.substitutions_from_env:
+        return None
+    import os
+
+    from catalogaudit.substitutions import resolve
+
+    if o.suggest or o.show_matrix:
+        raise UsageError("--substitutions cannot be combined with --suggest or --matrix")
+    environ = os.environ if o.substitutions_from_env else None
+    return resolve(o.substitutions, environ, env_flag="--substitutions-from-env")
+
+
+def _suggest(
+    found: list[Catalog], options: AuditOptions, fmt: str, output: str, fail_on: str
+) -> int:
+    """`--suggest`: one proven proposal per catalog; the exit code is the rewritten audit's."""
+    import json
+
+    from catalogaudit import suggest
+
+    results = [suggest.suggest(c, options) for c in found]
+    if fmt == "json":
+        docs = [suggest.document(r) for r in results]
+        _emit(output, json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, sort_keys=True))
+    else:
+        _emit(output, "".join(suggest.render_text(r) for r in results))
+    return max(r.after.exit_code(fail_on) for r in results)
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -166,8 +213,11 @@ def _merge(reports: list[Report]) -> Report:
 
 def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
     from catalogaudit import profiles
-    from catalogaudit.formatters.matrix import format_matrix
+    from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
 
+    if fmt not in MATRIX_FORMATS:
+        names = ", ".join(f.value for f in MATRIX_FORMATS)
+        raise UsageError(f"--matrix supports --format {names}")
     specs = options.profiles or ("spec", *(p.id for p in profiles.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
     _emit(output, format_matrix(rows, fmt))

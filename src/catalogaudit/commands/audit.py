@@ -63,6 +63,20 @@ def audit(
     show_matrix: Annotated[bool, typer.Option("--matrix", help="Every profile's verdict.")] = False,
     config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
     color: Annotated[str, typer.Option(help="auto, always or never.")] = "auto",
+    substitutions: Annotated[
+        str | None,
+        typer.Option(help="Audit as if prose were rewritten with these old=new pairs."),
+    ] = None,
+    substitutions_from_env: Annotated[
+        bool,
+        typer.Option(
+            "--substitutions-from-env", help="Take --substitutions from CATALOGAUDIT_SUBSTITUTIONS."
+        ),
+    ] = False,
+    suggest: Annotated[
+        bool,
+        typer.Option("--suggest", help="Propose substitutions that clear the prose findings."),
+    ] = False,
 ) -> None:
     """Audit catalogs against the MCP spec and client, gateway and LLM profiles.
 
@@ -102,6 +116,9 @@ def audit(
         show_matrix=show_matrix,
         config=config,
         color=color,
+        substitutions=substitutions,
+        substitutions_from_env=substitutions_from_env,
+        suggest=suggest,
     )
     raise typer.Exit(run_audit.run(options))
 
