@@ -33,4 +33,3 @@ def test_readme_quickstart_is_two_commands_and_ci_runs_the_readme_test_command()
     test_cmd = blocks[1].rsplit("&& ", 1)[1]
     ci = (ROOT / ".ci" / "run").read_text()
     assert f"TEST_CMD=({test_cmd})" in ci
-

@@ -19,8 +19,9 @@ from catalogaudit import hashes, jsonwire, walker
 from catalogaudit.audit import AuditOptions, audit, selected
 from catalogaudit.catalog import Catalog, Item
 from catalogaudit.errors import UsageError
-from catalogaudit.findings import Finding, Location, Report, RuleMeta, Severity
+from catalogaudit.findings import Finding, Location, Report
 from catalogaudit.protocol import MODERN_VERSIONS
+from catalogaudit.rules.registry import GROWTH_RULE
 from catalogaudit.snapshot import catalog_hashes, items_record
 from catalogaudit.substitutions import Substitutions, apply
 
@@ -35,17 +36,6 @@ CACHE_HINTS: tuple[tuple[str, Any], ...] = (
     ("resultType", "complete"),
 )
 
-GROWTH_RULE = RuleMeta(
-    "CA901",
-    "rewrite.growth-bound",
-    Severity.WARNING,
-    "A substitution would grow a string past its ceiling; the string was left as written",
-    "A rewritten string may not exceed max(2 x input, input + 64) UTF-8 bytes, so one rule "
-    "cannot multiply a catalog that clients put in front of every LLM request. The string that "
-    "would have crossed keeps its served text, so whatever the rewrite was for is not fixed there.",
-    "Give the pair a shorter replacement, or split the job into pairs that match less often.",
-    "",
-)
 WIRE_LOST = (
     "a derived catalog was not served: there are no served bytes to keep; served hashes are "
     "of the rewritten items in served key order"

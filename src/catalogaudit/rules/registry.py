@@ -263,8 +263,22 @@ CAPTURE_RULES: dict[str, tuple[str, str]] = {
 }
 
 
+#: The rewrite's own refusal (CA901), reported by `rewrite` and `audit --substitutions`.
+GROWTH_RULE = RuleMeta(
+    "CA901",
+    "rewrite.growth-bound",
+    Severity.WARNING,
+    "A substitution would grow a string past its ceiling; the string was left as written",
+    "A rewritten string may not exceed max(2 x input, input + 64) UTF-8 bytes, so one rule "
+    "cannot multiply a catalog that clients put in front of every LLM request. The string that "
+    "would have crossed keeps its served text, so whatever the rewrite was for is not fixed there.",
+    "Give the pair a shorter replacement, or split the job into pairs that match less often.",
+    "https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
+)
+
+
 def spec_meta() -> dict[str, RuleMeta]:
-    """RuleMeta for every spec and capture rule, by id."""
+    """RuleMeta for every spec, capture and rewrite rule, by id."""
     out = {
         r.id: RuleMeta(r.id, r.name, r.severity, r.summary, r.description, r.hint, r.source)
         for r in SPEC_RULES
@@ -279,4 +293,5 @@ def spec_meta() -> dict[str, RuleMeta]:
             "",
             "https://modelcontextprotocol.io/specification/2025-11-25",
         )
+    out[GROWTH_RULE.id] = GROWTH_RULE
     return out

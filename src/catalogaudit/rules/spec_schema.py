@@ -12,6 +12,7 @@ from catalogaudit.findings import Severity
 from catalogaudit.hashes import IDENTITY, LISTINGS
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.common import at_least, quote, subschemas
+from catalogaudit.rules.schema_fast import certainly_valid
 
 #: P:2025-11-25/server/tools "Tool Names" (SHOULD): 1-128 of A-Z a-z 0-9 _ - .
 TOOL_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}\Z")
@@ -25,6 +26,10 @@ DIALECTS = {
     "json-schema.org/draft/2019-09/schema": "Draft201909Validator",
     "json-schema.org/draft/2020-12/schema": "Draft202012Validator",
 }
+
+
+#: Dialects for which `schema_fast.certainly_valid` is proven to agree with jsonschema.
+FAST_DIALECTS = frozenset({"Draft7Validator", "Draft202012Validator"})
 
 
 def dialect(declared: str) -> str | None:
@@ -139,6 +144,8 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 str(declared),
                 severity=Severity.WARNING,
             )
+            continue
+        if name in FAST_DIALECTS and certainly_valid(schema):
             continue
         validator = getattr(jsonschema, name)
         try:
