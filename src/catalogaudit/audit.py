@@ -225,13 +225,9 @@ def matrix(
 
 def parse_settings(values: Sequence[str]) -> dict[str, str]:
     """`--profile-setting KEY=VALUE` pairs."""
-    out: dict[str, str] = {}
-    for raw in values:
-        key, sep, value = raw.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--profile-setting must look like KEY=VALUE, got {raw!r}")
-        out[key.strip()] = value
-    return out
+    from catalogaudit.config import parse_pairs
+
+    return parse_pairs(values, "--profile-setting")
 
 
 def read_baseline(text: str, name: str) -> frozenset[str]:

@@ -4,6 +4,7 @@ need no long command lines. Command-line options always win."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,17 @@ def _check_server(server: Any, where: str) -> None:
 def configured_profiles(table: dict[str, Any]) -> list[str]:
     """`profiles` (the hooks' spelling) or `profile`: a list or a comma-separated string."""
     return as_list(table.get("profiles")) or as_list(table.get("profile"))
+
+
+def parse_pairs(values: Sequence[str], option: str) -> dict[str, str]:
+    """`KEY=VALUE` option values (`--env`, `--profile-setting`); the first `=` splits."""
+    out: dict[str, str] = {}
+    for raw in values:
+        key, sep, value = raw.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} must look like KEY=VALUE, got {raw!r}")
+        out[key.strip()] = value
+    return out
 
 
 def as_list(value: Any) -> list[str]:

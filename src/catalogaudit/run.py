@@ -11,7 +11,7 @@ from typing import Any
 
 from catalogaudit import snapshot as snap
 from catalogaudit.capture import Target, capture
-from catalogaudit.errors import CatalogauditError, InputError, UsageError
+from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.hashes import LISTINGS
 from catalogaudit.protocol import ProtocolChoice, client_capabilities, parse_protocol
@@ -62,13 +62,9 @@ def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, s
 
 def parse_env(values: Sequence[str]) -> dict[str, str]:
     """`KEY=VALUE` pairs for the server's environment."""
-    out: dict[str, str] = {}
-    for raw in values:
-        key, sep, value = raw.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--env must look like KEY=VALUE, got {key or raw!r}")
-        out[key] = value
-    return out
+    from catalogaudit.config import parse_pairs
+
+    return parse_pairs(values, "--env")
 
 
 def _limits(o: SnapshotOptions) -> Limits:
@@ -107,7 +103,7 @@ def snapshot(o: SnapshotOptions) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    _emit(o.output, snap.render(doc))
+    snap.emit(o.output, snap.render(doc))
     if o.static_inputs:
         sys.stderr.write("".join(f"{note}\n" for note in notes))
     _summary(doc, o.output)
@@ -175,17 +171,6 @@ def _static(o: SnapshotOptions, choice: ProtocolChoice) -> tuple[dict[str, Any],
     loaded = [(spec, loader.load(spec)) for spec in o.static_inputs]
     doc = snap.build(static.merge(loaded, choice), wire=o.wire)
     return doc, [f"{item.name}: {note}" for _, item in loaded for note in item.inferred]
-
-
-def _emit(output: str, text: str) -> None:
-    if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        snap.write_atomic(output, text)
-    except FileNotFoundError:
-        raise InputError(f"cannot write {output}: no such directory") from None
 
 
 def _summary(doc: dict[str, Any], output: str) -> None:

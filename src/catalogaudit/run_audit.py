@@ -10,7 +10,7 @@ from typing import Any
 from catalogaudit import config as cfg
 from catalogaudit.audit import AuditOptions, audit, matrix, parse_settings, read_baseline
 from catalogaudit.catalog import Catalog
-from catalogaudit.errors import InputError, UsageError
+from catalogaudit.errors import UsageError
 from catalogaudit.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.run import SnapshotOptions
 
@@ -237,16 +237,9 @@ def _color(choice: str, output: str) -> bool:
 
 
 def _emit(output: str, text: str) -> None:
-    if output == "-":
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.flush()
-        return
-    from catalogaudit.snapshot import write_atomic
+    from catalogaudit.snapshot import emit
 
-    try:
-        write_atomic(output, text if text.endswith("\n") else text + "\n")
-    except FileNotFoundError:
-        raise InputError(f"cannot write {output}: no such directory") from None
+    emit(output, text if text.endswith("\n") else text + "\n")
 
 
 def _summary(report: Report) -> None:

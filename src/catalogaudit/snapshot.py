@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from functools import cache
@@ -196,6 +197,18 @@ def validate(doc: dict[str, Any]) -> list[str]:
 def render(doc: dict[str, Any]) -> str:
     """The bytes `snapshot` writes (as text)."""
     return jsonwire.written(doc)
+
+
+def emit(output: str, text: str) -> None:
+    """Write a report or document to stdout (`-`) or atomically to a file."""
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(output, text)
+    except FileNotFoundError:
+        raise InputError(f"cannot write {output}: no such directory") from None
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import enum
 import gc
-import sys
 from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.errors import InputError, UsageError
+from catalogaudit.errors import UsageError
 from catalogaudit.formatters.diff import DiffFormat
 from catalogaudit.formatters.stability import StabilityFormat
 
@@ -81,16 +80,9 @@ def _load_one(spec: str, seen: dict[str, int], groups: list[list[Any]], notes: l
 
 
 def _emit(output: str, text: str) -> None:
-    if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    from catalogaudit.snapshot import write_atomic
+    from catalogaudit.snapshot import emit
 
-    try:
-        write_atomic(output, text)
-    except FileNotFoundError:
-        raise InputError(f"cannot write {output}: no such directory") from None
+    emit(output, text)
 
 
 def _line_of(spec: str, side: Any) -> Callable[[Any], int] | None:
