@@ -261,7 +261,7 @@ def _record(
 
 def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterator[dict[str, Any]]:
     """CA544 findings the document does not already carry (e.g. after a hand edit)."""
-    from catalogaudit.protocol import anomaly_finding, unsafe_integers
+    from catalogaudit.listing import anomaly_finding, unsafe_integers
 
     for index, page in enumerate(pages):
         for anomaly in unsafe_integers(page.result):

@@ -12,13 +12,8 @@ from typing import Any
 from catalogaudit.errors import UsageError
 from catalogaudit.findings import Finding, Severity
 from catalogaudit.hashes import LISTINGS
-from catalogaudit.protocol import (
-    Listing,
-    ProtocolChoice,
-    Session,
-    fetch_listing,
-    negotiate,
-)
+from catalogaudit.listing import Listing, fetch_listing
+from catalogaudit.protocol import ProtocolChoice, Session, negotiate
 from catalogaudit.transport import Limits, Transport
 
 # NOTE: the wire clients (httpx above all) are imported where a capture needs them: this module

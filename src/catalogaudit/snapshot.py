@@ -20,7 +20,8 @@ from catalogaudit import hashes, jsonwire
 from catalogaudit.capture import Capture
 from catalogaudit.errors import InputError
 from catalogaudit.findings import Finding
-from catalogaudit.protocol import CLIENT_INFO, Listing
+from catalogaudit.listing import Listing
+from catalogaudit.protocol import CLIENT_INFO
 
 FORMAT_VERSION = 1
 WIRE_LOST = (

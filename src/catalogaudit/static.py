@@ -10,17 +10,9 @@ from catalogaudit.capture import Capture
 from catalogaudit.errors import InputError
 from catalogaudit.findings import Finding, Severity
 from catalogaudit.hashes import LISTINGS, METHODS
+from catalogaudit.listing import Listing, Page, anomaly_finding, unsafe_integers
 from catalogaudit.loader import Loaded, StaticPage, display_name
-from catalogaudit.protocol import (
-    LATEST_LEGACY,
-    MODERN_VERSIONS,
-    Listing,
-    Page,
-    ProtocolChoice,
-    Session,
-    anomaly_finding,
-    unsafe_integers,
-)
+from catalogaudit.protocol import LATEST_LEGACY, MODERN_VERSIONS, ProtocolChoice, Session
 
 
 def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Capture:
