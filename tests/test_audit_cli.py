@@ -40,8 +40,9 @@ def test_static_input_says_which_revision_it_assumed(tmp_path: Path) -> None:
     report = json.loads(assumed.stdout)
     assert report["revisionAssumed"] is True
     assert any("assumed" in n or "audited as 2025-11-25" in n for n in report["notes"])
-    said = json.loads(cli("audit", "t.json", "--format", "json", "--revision", "2026-07-28",
-                          cwd=tmp_path).stdout)
+    said = json.loads(
+        cli("audit", "t.json", "--format", "json", "--revision", "2026-07-28", cwd=tmp_path).stdout
+    )
     assert said["revisionAssumed"] is False and said["revision"] == "2026-07-28"
 
 
