@@ -144,7 +144,12 @@ def listing_replay(
     if record.get("status") == "absent" or (
         not record.get("pages") and record.get("answer") is not None
     ):
-        replay.error = record.get("answer") if isinstance(record.get("answer"), dict) else None
+        answer = record.get("answer")
+        # NOTE: only a recorded JSON-RPC error (integer code) is replayed as such; a static
+        # input's "not in the inputs" note is not an error a client could parse: -32601.
+        code = answer.get("code") if isinstance(answer, dict) else None
+        valid = isinstance(code, int) and not isinstance(code, bool)
+        replay.error = answer if valid else None
         return replay
     if wire_pages is not None and all(isinstance(p, str) for p in wire_pages):
         texts: list[str] = list(wire_pages)

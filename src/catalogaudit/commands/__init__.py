@@ -6,7 +6,7 @@ from importlib import import_module
 from typing import Any
 
 #: Modules under `catalogaudit.commands`, each with `register(app)`.
-MODULES: tuple[str, ...] = ("audit", "diff", "rewrite", "profiles", "canonical", "serve")
+MODULES: tuple[str, ...] = ("audit", "diff", "rewrite", "profiles", "canonical", "serve", "verify")
 
 
 def register_all(app: Any) -> None:

@@ -1,0 +1,46 @@
+"""The `verify` verb: parse options, call `catalogaudit.verify.report.run`, print, exit.
+
+Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 2 errors
+(client not found, bad input: one `error:` line, printed by `cli.main`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add `verify` to the app."""
+
+    @app.command("verify")
+    def verify_cmd(
+        catalogs: Annotated[
+            list[str],
+            typer.Argument(help="Snapshot files.", metavar="CATALOG...", show_default=False),
+        ],
+        client: Annotated[
+            str,
+            typer.Option("--client", help="Client profile id, ID[@VERSION] (python-sdk, ts-sdk)."),
+        ],
+        client_path: Annotated[
+            Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+            typer.Option(
+                help="python-sdk: a Python executable with mcp; ts-sdk: a node_modules directory."
+            ),
+        ] = None,
+        output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    ) -> None:
+        """Run a real client against `catalogaudit serve` and compare with its profile.
+
+        Reports per list and item what the client kept, dropped or failed on, with the
+        client's own message, and whether the profile predicted it.
+
+        Exit codes: 0 all match the profile; 1 a mismatch; 2 error.
+        """
+        from catalogaudit.verify import report
+
+        text, code = report.run(client, catalogs, client_path, output_format)
+        typer.echo(text, nl=False)
+        raise typer.Exit(code)

@@ -1,0 +1,26 @@
+"""`catalogaudit verify`: run a real client against `catalogaudit serve` and compare what it
+kept, dropped or failed on with what the client's profile predicts (issue 6).
+
+Drivers are found by profile id in `DRIVERS`; each is imported only when asked for, because
+the Python SDK driver needs the `mcp` package and the TS SDK driver needs node.
+"""
+
+from __future__ import annotations
+
+from catalogaudit.errors import UsageError
+from catalogaudit.verify.base import Driver
+
+#: Profile id -> module under `catalogaudit.verify` with a `driver(client_path)` factory.
+DRIVERS: dict[str, str] = {"python-sdk": "python_sdk", "ts-sdk": "ts_sdk"}
+
+
+def driver(client_id: str, client_path: str | None) -> Driver:
+    """The driver for a profile id; a usage error names the ids that have one."""
+    from importlib import import_module
+
+    if client_id not in DRIVERS:
+        raise UsageError(
+            f"--client {client_id}: no verify driver; drivers exist for {', '.join(DRIVERS)}"
+        )
+    made: Driver = import_module(f"catalogaudit.verify.{DRIVERS[client_id]}").driver(client_path)
+    return made

@@ -1,0 +1,182 @@
+"""What a verify driver returns, and how a client's raw list results become observations.
+
+A driver runs a real client against `catalogaudit serve SNAPSHOT` and reports, per listing, what
+the client's own list call gave back: the items it kept, or the error it failed with. Turning
+that into per-item verdicts is shared here, so every driver is judged the same way and a driver
+only has to know how to drive its client.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from catalogaudit import jsonwire
+from catalogaudit.catalog import Catalog
+from catalogaudit.errors import CatalogauditError
+from catalogaudit.hashes import LISTINGS, identity
+
+#: Verdicts. A list is `kept` (the call succeeded) or `failed`; an item is `kept` or `dropped`.
+KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
+CAPABILITY = {
+    "tools": "tools",
+    "prompts": "prompts",
+    "resources": "resources",
+    "resourceTemplates": "resources",
+}
+
+
+class ClientNotFound(CatalogauditError):
+    """The client (or its library) is not installed where we looked (one `error:` line, exit 2)."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One verdict about one list or one item of one catalog.
+
+    `index` is the item's served position (None for the list itself), so items without an
+    identity (a resource with no uri) can still be told apart.
+    """
+
+    catalog: str
+    listing: str
+    index: int | None
+    identity: str | None
+    verdict: str
+    message: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, int | None]:
+        """What a prediction and an observation are matched on."""
+        return (self.catalog, self.listing, self.index)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for JSON reports."""
+        return {
+            "catalog": self.catalog,
+            "listing": self.listing,
+            "index": self.index,
+            "identity": self.identity,
+            "verdict": self.verdict,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class ListOutcome:
+    """A client's answer to one list call: the items it returned, or its error message."""
+
+    listing: str
+    items: list[Any] | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One catalog to verify: its label, its snapshot file, and the parsed catalog."""
+
+    label: str
+    path: Path
+    catalog: Catalog
+
+    @property
+    def listings(self) -> list[str]:
+        """The listings the snapshot captured (absent ones are not asked for)."""
+        return [name for name in LISTINGS if self.catalog.present(name)]
+
+    def serve_argv(self, max_seconds: float = 120) -> list[str]:
+        """The server command the client spawns: this interpreter's `catalogaudit serve`.
+
+        A static snapshot has no server capabilities; the listings it holds are declared, so
+        a client that checks capabilities before listing still asks for them.
+        """
+        argv = [sys.executable, "-m", "catalogaudit", "serve", str(self.path)]
+        argv += ["--max-seconds", str(max_seconds)]
+        if not isinstance(self.catalog.capture.get("serverCapabilities"), dict):
+            caps: dict[str, dict[str, Any]] = {CAPABILITY[n]: {} for n in self.listings}
+            argv += ["--capabilities", json.dumps(caps)]
+        return argv
+
+
+class Driver(Protocol):
+    """A real client, driven without a key or a model call."""
+
+    #: The profile id this driver checks (`python-sdk`, `ts-sdk`).
+    id: str
+
+    def version(self) -> str:
+        """The installed client's version; ClientNotFound when it is not installed."""
+        ...
+
+    def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
+        """Every target's list outcomes, in target order (one client process for all)."""
+        ...
+
+
+def targets(catalogs: Sequence[str | Path | dict[str, Any]], workdir: Path) -> list[Target]:
+    """Snapshot paths stay as they are; snapshot documents are written under `workdir`."""
+    from catalogaudit import loader
+
+    out: list[Target] = []
+    for n, item in enumerate(catalogs):
+        if isinstance(item, dict):
+            path = workdir / f"catalog-{n}.json"
+            path.write_text(jsonwire.written(item), encoding="utf-8")
+            label = str(item.get("capture", {}).get("inputs", [f"catalog-{n}"])[0])
+            doc = item
+        else:
+            loaded = loader.load(str(item))
+            if loaded.snapshot is None:
+                raise CatalogauditError(
+                    f"{item}: verify needs a snapshot (make one with `snapshot --from`)"
+                )
+            path, label, doc = Path(item), str(item), loaded.snapshot
+        out.append(Target(label, path, Catalog(doc, source=label)))
+    return out
+
+
+def observe(target: Target, outcomes: Sequence[ListOutcome]) -> list[Observation]:
+    """Per list and per item verdicts from a client's list outcomes.
+
+    A failed call drops every item, with the client's message on each. A call that succeeded
+    keeps the items the client returned; they are matched to the catalog's by identity in served
+    order, so a client that silently drops one item (Inspector) shows that item as dropped.
+    """
+    out: list[Observation] = []
+    for outcome in outcomes:
+        name = outcome.listing
+        items = target.catalog.items(name)
+        if outcome.items is None:
+            out.append(Observation(target.label, name, None, None, FAILED, outcome.error))
+            out.extend(
+                Observation(target.label, name, i.served_index, i.identity, DROPPED, outcome.error)
+                for i in items
+            )
+            continue
+        out.append(Observation(target.label, name, None, None, KEPT))
+        returned = [identity(name, v) for v in outcome.items]
+        for item in items:
+            if item.identity in returned:
+                returned.remove(item.identity)
+                verdict, why = KEPT, ""
+            else:
+                verdict, why = DROPPED, "not in the client's list result"
+            out.append(
+                Observation(target.label, name, item.served_index, item.identity, verdict, why)
+            )
+    return out
+
+
+def verify(
+    driver: Driver, catalogs: Sequence[str | Path | dict[str, Any]]
+) -> list[tuple[Target, list[Observation]]]:
+    """Run the driver's client over every catalog (one client process for all) and observe."""
+    with tempfile.TemporaryDirectory(prefix="catalogaudit-verify-") as tmp:
+        found = targets(catalogs, Path(tmp))
+        results = driver.run(found)
+        return [(t, observe(t, r)) for t, r in zip(found, results, strict=True)]

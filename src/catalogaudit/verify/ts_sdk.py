@@ -1,0 +1,75 @@
+"""The `ts-sdk` verify driver: the npm `@modelcontextprotocol/sdk` `Client` (measured on 1.32.2).
+
+A small node script shipped with the package (`ts_sdk_driver.mjs`) imports the SDK from the
+node_modules directory given by `--client-path` (default: `./node_modules`), so the verdict is
+that installed release's zod validation and no npm dependency is ours. One node process lists
+every catalog; a rejected list call is the whole list failed, with the SDK's message.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from catalogaudit.errors import CatalogauditError
+from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target
+
+SCRIPT = Path(__file__).with_name("ts_sdk_driver.mjs")
+
+
+class TsSdkDriver:
+    """Drives the TS SDK `Client` + `StdioClientTransport` in one node process."""
+
+    id = "ts-sdk"
+
+    def __init__(self, modules: str | None = None, timeout: float = 60) -> None:
+        self.modules = Path(modules or "node_modules").resolve()
+        self.timeout = timeout
+        node = shutil.which("node")
+        if node is None:
+            raise ClientNotFound("ts-sdk: node is not on PATH")
+        self.node = node
+
+    def _check(self) -> None:
+        package = self.modules / "@modelcontextprotocol" / "sdk" / "package.json"
+        if not package.is_file():
+            raise ClientNotFound(
+                f"ts-sdk: no @modelcontextprotocol/sdk under {self.modules} "
+                "(give the node_modules directory with --client-path)"
+            )
+
+    def version(self) -> str:
+        """The SDK's version from its package.json."""
+        self._check()
+        package = self.modules / "@modelcontextprotocol" / "sdk" / "package.json"
+        return str(json.loads(package.read_text(encoding="utf-8"))["version"])
+
+    def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
+        """List every target's listings with the SDK and parse its per-listing outcomes."""
+        self._check()
+        job = {
+            "timeout": self.timeout,
+            "targets": [{"argv": t.serve_argv(), "listings": t.listings} for t in targets],
+        }
+        proc = subprocess.run(
+            [self.node, str(SCRIPT), str(self.modules)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=self.timeout * (len(targets) + 1),
+        )
+        if proc.returncode != 0:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise CatalogauditError(f"ts-sdk driver failed (exit {proc.returncode}): {tail}")
+        return [
+            [ListOutcome(o["listing"], o.get("items"), o.get("error", "")) for o in outcomes]
+            for outcomes in json.loads(proc.stdout)
+        ]
+
+
+def driver(client_path: str | None) -> TsSdkDriver:
+    """The driver; `client_path` is a node_modules directory holding the SDK."""
+    return TsSdkDriver(client_path)

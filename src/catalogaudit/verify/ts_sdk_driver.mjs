@@ -1,0 +1,75 @@
+// The ts-sdk verify driver's child process: the npm @modelcontextprotocol/sdk Client lists
+// every catalog it is given, through StdioClientTransport (the client spawns the server).
+//
+// Usage: node ts_sdk_driver.mjs NODE_MODULES < job.json
+//   job: {"timeout": S, "targets": [{"argv": [...], "listings": [...]}, ...]}
+// Prints one JSON array: per target, per listing {"listing", "items"} or {"listing", "error"}.
+// The SDK is imported from NODE_MODULES (the --client-path), never from a bundled copy, so the
+// verdict is that release's zod validation.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const modules = process.argv[2];
+const sdk = join(modules, "@modelcontextprotocol", "sdk");
+const version = JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")).version;
+if (process.argv[3] === "--version") {
+  process.stdout.write(version + "\n");
+  process.exit(0);
+}
+const { Client } = await import(pathToFileURL(join(sdk, "dist/esm/client/index.js")).href);
+const { StdioClientTransport } = await import(
+  pathToFileURL(join(sdk, "dist/esm/client/stdio.js")).href
+);
+
+const METHODS = {
+  tools: ["listTools", "tools"],
+  prompts: ["listPrompts", "prompts"],
+  resources: ["listResources", "resources"],
+  resourceTemplates: ["listResourceTemplates", "resourceTemplates"],
+};
+
+function message(err) {
+  return `${err?.name ?? "Error"}: ${String(err?.message ?? err).replace(/\s+/g, " ").trim()}`;
+}
+
+async function one(target, timeoutMs) {
+  const [command, ...args] = target.argv;
+  const transport = new StdioClientTransport({ command, args, stderr: "ignore" });
+  const client = new Client({ name: "catalogaudit-verify", version: "0" });
+  const out = [];
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+    for (const name of target.listings) {
+      const [method, attr] = METHODS[name];
+      const items = [];
+      try {
+        let cursor;
+        do {
+          const page = await client[method](cursor ? { cursor } : undefined, {
+            timeout: timeoutMs,
+          });
+          items.push(...page[attr]);
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        out.push({ listing: name, items });
+      } catch (err) {
+        out.push({ listing: name, error: message(err) });
+      }
+    }
+  } catch (err) {
+    const done = new Set(out.map((o) => o.listing));
+    for (const name of target.listings) {
+      if (!done.has(name)) out.push({ listing: name, error: message(err) });
+    }
+  } finally {
+    await client.close().catch(() => {});
+  }
+  return out;
+}
+
+const job = JSON.parse(readFileSync(0, "utf8"));
+const timeoutMs = 1000 * (job.timeout ?? 60);
+const results = [];
+for (const target of job.targets) results.push(await one(target, timeoutMs));
+process.stdout.write(JSON.stringify(results) + "\n");
