@@ -33,7 +33,7 @@ def audit(
     client_capabilities: Annotated[str, typer.Option(help="none or full.")] = "none",
     timeout: Annotated[float, typer.Option(help="Seconds for the whole live capture.")] = 300.0,
     profile: Annotated[
-        List, typer.Option("--profile", help="ID[@VERSION]; repeatable. Default: spec.")
+        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
     ] = None,
     profile_setting: Annotated[
         List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")

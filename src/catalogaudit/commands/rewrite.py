@@ -43,7 +43,7 @@ def rewrite_command(
     ] = None,
     output_format: Annotated[str, typer.Option("--format", help="Report: text or json.")] = "text",
     profile: Annotated[
-        List, typer.Option("--profile", help="Re-audit with ID[@VERSION]; repeatable.")
+        List, typer.Option("--profile", help="Re-audit with ID or ID@VERSION; repeatable.")
     ] = None,
     profile_setting: Annotated[
         List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")

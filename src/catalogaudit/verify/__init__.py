@@ -11,7 +11,12 @@ from catalogaudit.errors import UsageError
 from catalogaudit.verify.base import Driver
 
 #: Profile id -> module under `catalogaudit.verify` with a `driver(client_path)` factory.
-DRIVERS: dict[str, str] = {"python-sdk": "python_sdk", "ts-sdk": "ts_sdk"}
+DRIVERS: dict[str, str] = {
+    "python-sdk": "python_sdk",
+    "ts-sdk": "ts_sdk",
+    "claude-code": "claude_code",
+    "codex": "codex",
+}
 
 
 def driver(client_id: str, client_path: str | None) -> Driver:

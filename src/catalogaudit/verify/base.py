@@ -21,6 +21,18 @@ from catalogaudit.catalog import Catalog
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.hashes import LISTINGS, identity
 
+#: Real clients try the internet at startup (update checks, telemetry, plugin sync). Nothing may
+#: leave this machine: every proxy-aware HTTP(S) request goes to a closed loopback port instead
+#: and fails at once. The MCP server itself is spawned over stdio and needs no network.
+OFFLINE_ENV: dict[str, str] = {
+    **dict.fromkeys(
+        ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"),
+        "http://127.0.0.1:9",
+    ),
+    "NO_PROXY": "",
+    "no_proxy": "",
+}
+
 #: Verdicts. A list is `kept` (the call succeeded) or `failed`; an item is `kept` or `dropped`.
 KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
 CAPABILITY = {

@@ -1,0 +1,155 @@
+"""The `claude-code` verify driver: the Claude Code CLI (npm `@anthropic-ai/claude-code`,
+measured on 2.1.328), driven with no key and no model call.
+
+Each catalog is added as a user-scope stdio server (`claude mcp add -s user NAME -- python -m
+catalogaudit serve SNAPSHOT`), then `claude mcp get NAME` health-checks it (discover probe,
+initialize if needed, tools/list) and prints `Status:` and `Issue:` lines. Its exit code is 0
+whatever happened, so the text is what we read. HOME and CLAUDE_CONFIG_DIR are a temporary
+folder, so the user's own configuration is neither read nor changed, and nonessential traffic
+and telemetry are off.
+
+Only the tool list is observed: `mcp get` reports whether tools/list succeeded, not which tools
+it returned. Claude Code validates the whole result at once (zod), so a connected server with no
+issue is taken to have kept every served tool; a failed fetch drops all of them, with Claude
+Code's `Issue:` text as the message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from catalogaudit.errors import CatalogauditError
+from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
+
+#: `Status: ✔ Connected` is the one healthy status; anything else failed the tool list.
+_STATUS = re.compile(r"^\s*Status:\s*(.*?)\s*$", re.MULTILINE)
+_ISSUE = re.compile(r"^\s*Issue:\s*(.*?)\s*$", re.MULTILINE)
+_HEALTHY = re.compile(r"^\W*Connected$")
+#: Variables that would point Claude Code at a real account, endpoint or configuration.
+_DROP = ("ANTHROPIC_", "CLAUDE_", "AWS_BEARER_TOKEN_BEDROCK")
+
+
+def executable(name: str, path: str | None) -> str:
+    """The client executable: `path` itself, `path/.bin/NAME` for a node_modules directory,
+    or NAME on PATH; ClientNotFound when there is none."""
+    if path is None:
+        found = shutil.which(name)
+        if found is None:
+            raise ClientNotFound(f"{name}: not on PATH (give it with --client-path)")
+        return found
+    given = Path(path)
+    if given.is_dir():
+        given = given / ".bin" / name
+    if not given.is_file() or not os.access(given, os.X_OK):
+        raise ClientNotFound(f"{name}: no executable at {given}")
+    return str(given.resolve())
+
+
+def server_argv(target: Target, max_seconds: float) -> list[str]:
+    """`target.serve_argv` with the snapshot path made absolute: the client runs in a
+    temporary directory, so a path relative to ours would not be found."""
+    relative = str(target.path)
+    absolute = str(target.path.resolve())
+    return [absolute if a == relative else a for a in target.serve_argv(max_seconds)]
+
+
+class ClaudeCodeDriver:
+    """Drives `claude mcp add` / `claude mcp get` in a throwaway HOME."""
+
+    id = "claude-code"
+
+    def __init__(self, claude: str | None = None, timeout: float = 60) -> None:
+        self.claude = executable("claude", claude)
+        self.timeout = timeout
+
+    def _env(self, home: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
+        env.update(
+            HOME=str(home),
+            CLAUDE_CONFIG_DIR=str(home / ".claude"),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_CACHE_HOME=str(home / ".cache"),
+            XDG_DATA_HOME=str(home / ".local" / "share"),
+            XDG_STATE_HOME=str(home / ".local" / "state"),
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_TELEMETRY="1",
+            DISABLE_AUTOUPDATER="1",
+            # Nothing listens there: no model call is made, and none could leave the machine.
+            ANTHROPIC_BASE_URL="http://127.0.0.1:9",
+            MCP_TIMEOUT=str(int(self.timeout * 1000)),
+            **OFFLINE_ENV,
+        )
+        return env
+
+    def _claude(self, args: list[str], env: dict[str, str], cwd: Path) -> str:
+        try:
+            proc = subprocess.run(
+                [self.claude, *args],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=cwd,
+                timeout=self.timeout + 30,
+                stdin=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise ClientNotFound(f"claude-code: cannot run {self.claude}: {exc.strerror}") from None
+        except subprocess.TimeoutExpired:
+            raise CatalogauditError(
+                f"claude-code: `claude {' '.join(args[:3])}` gave no answer in "
+                f"{self.timeout + 30:.0f} s"
+            ) from None
+        return proc.stdout + proc.stderr
+
+    def version(self) -> str:
+        """`claude --version` prints `2.1.328 (Claude Code)`."""
+        with tempfile.TemporaryDirectory(prefix="catalogaudit-claude-") as tmp:
+            out = self._claude(["--version"], self._env(Path(tmp)), Path(tmp)).strip()
+        found = re.match(r"(\d+\.\d+\.\d+\S*)", out)
+        if found is None:
+            raise ClientNotFound(f"claude-code: {self.claude} --version printed {out[:80]!r}")
+        return found.group(1)
+
+    def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
+        """Add every catalog as a server, health-check each, read its tool list verdict."""
+        untooled = [t.label for t in targets if "tools" not in t.listings]
+        if untooled:
+            raise CatalogauditError(
+                f"{untooled[0]}: no tool listing; the claude-code driver observes tools only"
+            )
+        results: list[list[ListOutcome]] = []
+        with tempfile.TemporaryDirectory(prefix="catalogaudit-claude-") as tmp:
+            home = Path(tmp)
+            (home / ".claude").mkdir()
+            env = self._env(home)
+            for n, target in enumerate(targets):
+                name = f"catalog-{n}"
+                argv = server_argv(target, self.timeout * 2)
+                added = self._claude(["mcp", "add", "-s", "user", name, "--", *argv], env, home)
+                if f"Added stdio MCP server {name}" not in added:
+                    raise CatalogauditError(f"claude-code: `claude mcp add` said: {added.strip()}")
+                results.append([self._tools(target, self._claude(["mcp", "get", name], env, home))])
+        return results
+
+    def _tools(self, target: Target, text: str) -> ListOutcome:
+        status = _STATUS.search(text)
+        if status is None:
+            raise CatalogauditError(
+                f"claude-code: no Status line from `claude mcp get`: {text[:200]}"
+            )
+        if _HEALTHY.match(status.group(1)):
+            return ListOutcome("tools", [i.value for i in target.catalog.items("tools")])
+        issue = _ISSUE.search(text)
+        message = f"{status.group(1)}: {issue.group(1)}" if issue else status.group(1)
+        return ListOutcome("tools", None, message)
+
+
+def driver(client_path: str | None) -> ClaudeCodeDriver:
+    """The driver; `client_path` is the `claude` executable or a node_modules directory."""
+    return ClaudeCodeDriver(client_path)
