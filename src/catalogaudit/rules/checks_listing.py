@@ -94,6 +94,20 @@ def item_count(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         )
 
 
+@check("listing-absent", {"listing": {"enum": list(LISTINGS)}})
+def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """The listing (default tools) was not served at all: the server answered its list method
+    with an error (usually -32601) or did not advertise it. An empty list is not absent.
+    A listing-level hit."""
+    listing = params.get("listing", "tools")
+    if catalog.present(listing):
+        return
+    answer = catalog.listing(listing).get("answer")
+    code = answer.get("code") if isinstance(answer, dict) else None
+    told = f"answered {code}" if isinstance(code, int) else "not served"
+    yield Hit(None, "", f"{listing}: the listing is absent ({told})", excerpt=told, listing=listing)
+
+
 @check(
     "cache-fields-required",
     {
