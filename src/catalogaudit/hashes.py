@@ -103,9 +103,13 @@ def combine(hashes: Iterable[str]) -> str:
     return sha256("".join(h + "\n" for h in hashes))
 
 
-def listing_hashes(listing: str, served_items: Sequence[Any]) -> dict[str, str]:
-    """Listing hashes of the three kinds from items in served order."""
-    per_item = [item_hashes(listing, item) for item in served_items]
+def listing_hashes(
+    listing: str, served_items: Sequence[Any], per_item: Sequence[ItemHashes] | None = None
+) -> dict[str, str]:
+    """Listing hashes of the three kinds from items in served order (pass `per_item` when the
+    item hashes are already computed, so no item is hashed twice)."""
+    if per_item is None:
+        per_item = [item_hashes(listing, item) for item in served_items]
     canonical_order = sorted(
         (
             identity_sort_key(identity(listing, item), h.canonical)

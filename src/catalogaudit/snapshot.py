@@ -108,7 +108,7 @@ def items_record(name: str, served: Sequence[Any]) -> dict[str, Any]:
         "items": [served[i] for i in order],
         "servedPositions": order,
         "itemHashes": [per_item[i].as_dict() for i in order],
-        "hashes": hashes.listing_hashes(name, served),
+        "hashes": hashes.listing_hashes(name, served, per_item),
     }
 
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, cli
+from conftest import ROOT, cli
+from oracle_common import asked_for, mismatches, scenario_snapshots  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.oracle
 
@@ -58,30 +59,12 @@ QUOTES = {
 CASES = [(c, s) for c, (_, _, measured) in CLIENTS.items() for s in sorted(measured)]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def asked_for(request: pytest.FixtureRequest) -> None:
-    """Skip unless a -m expression selected these tests or CATALOGAUDIT_ORACLE=1."""
-    if not request.config.getoption("markexpr") and os.environ.get("CATALOGAUDIT_ORACLE") != "1":
-        pytest.skip("oracle tests run with `pytest -m oracle` (or CATALOGAUDIT_ORACLE=1)")
-
-
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One snapshot per scenario; resource-only scenarios get an empty tool list as well."""
-    base = tmp_path_factory.mktemp("cli-oracle")
-    empty_tools = base / "empty-tools.txt"
-    empty_tools.write_text('{"tools": []}\n', encoding="utf-8")
-    out: dict[str, Path] = {}
-    for name in sorted({s for _, s in CASES}):
-        inputs = sorted((FIXTURES / "oracle" / name).glob("*.json"))
-        if not any(p.name == "tools.json" for p in inputs):
-            inputs.append(empty_tools)
-        args = [a for f in inputs for a in ("--from", str(f))]
-        path = base / f"{name}.json"
-        result = cli("snapshot", *args, "-o", str(path))
-        assert result.code == 0, str(result)
-        out[name] = path
-    return out
+    return scenario_snapshots(
+        tmp_path_factory.mktemp("cli-oracle"), sorted({s for _, s in CASES}), empty_tools=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -123,12 +106,7 @@ def test_profile_predicts_the_client(
     _, doc = verdicts[client]
     rows = [o for o in doc["observations"] if o["catalog"] == str(snapshots[scenario])]
     assert rows, f"{client} observed nothing for {scenario}"
-    wrong = [
-        f"{r['listing']}[{r['index']}] {r['identity']!r}: predicted {r['predicted']} "
-        f"({r['predictedBecause']}), observed {r['verdict']} ({r['message']})"
-        for r in rows
-        if not r["matches"]
-    ]
+    wrong = mismatches(rows)
     assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)
     lists = {r["listing"]: r["verdict"] for r in rows if r["index"] is None}
     assert lists == CLIENTS[client][2][scenario], lists

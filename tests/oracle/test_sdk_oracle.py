@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES, ROOT, cli
+from oracle_common import asked_for, mismatches, scenario_snapshots  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.oracle
 
@@ -37,26 +38,10 @@ CLIENTS = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def asked_for(request: pytest.FixtureRequest) -> None:
-    """Skip unless a -m expression selected these tests or CATALOGAUDIT_ORACLE=1."""
-    if not request.config.getoption("markexpr") and os.environ.get("CATALOGAUDIT_ORACLE") != "1":
-        pytest.skip("oracle tests run with `pytest -m oracle` (or CATALOGAUDIT_ORACLE=1)")
-
-
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One snapshot per scenario, made from its raw list results by `snapshot --from`."""
-    out: dict[str, Path] = {}
-    base = tmp_path_factory.mktemp("oracle")
-    for name in SCENARIOS:
-        inputs = sorted((FIXTURES / "oracle" / name).glob("*.json"))
-        args = [a for f in inputs for a in ("--from", str(f))]
-        path = base / f"{name}.json"
-        result = cli("snapshot", *args, "-o", str(path))
-        assert result.code == 0, str(result)
-        out[name] = path
-    return out
+    return scenario_snapshots(tmp_path_factory.mktemp("oracle"), SCENARIOS)
 
 
 @pytest.fixture(scope="module")
@@ -94,12 +79,7 @@ def test_profile_predicts_the_client(
     _, doc = verdicts[client]
     rows = _rows(doc, snapshots[scenario])
     assert rows, f"{client} observed nothing for {scenario}"
-    wrong = [
-        f"{r['listing']}[{r['index']}] {r['identity']!r}: predicted {r['predicted']} "
-        f"({r['predictedBecause']}), observed {r['verdict']} ({r['message']})"
-        for r in rows
-        if not r["matches"]
-    ]
+    wrong = mismatches(rows)
     assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)
     lists = {r["listing"]: r["verdict"] for r in rows if r["index"] is None}
     assert lists == MEASURED[scenario], lists

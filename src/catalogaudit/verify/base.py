@@ -9,6 +9,7 @@ only has to know how to drive its client.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -128,6 +129,37 @@ class Driver(Protocol):
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Every target's list outcomes, in target order (one client process for all)."""
         ...
+
+
+def run_job(
+    name: str, argv: Sequence[str], targets: Sequence[Target], timeout: float
+) -> list[list[ListOutcome]]:
+    """Run a one-shot SDK driver script: a JSON job on stdin, per-target outcomes on stdout.
+
+    The Python and TypeScript SDK drivers share this protocol, so the job, the time bound and
+    the parsing live once here.
+    """
+    job = {
+        "timeout": timeout,
+        "targets": [{"argv": t.serve_argv(), "listings": t.listings} for t in targets],
+    }
+    try:
+        proc = subprocess.run(
+            list(argv),
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout * (len(targets) + 1),
+        )
+    except subprocess.TimeoutExpired:
+        raise CatalogauditError(f"{name} driver got no answer in time") from None
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise CatalogauditError(f"{name} driver failed (exit {proc.returncode}): {tail}")
+    return [
+        [ListOutcome(o["listing"], o.get("items"), o.get("error", "")) for o in outcomes]
+        for outcomes in json.loads(proc.stdout)
+    ]
 
 
 def targets(catalogs: Sequence[str | Path | dict[str, Any]], workdir: Path) -> list[Target]:

@@ -8,14 +8,12 @@ the whole list, and its message is what we report.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target
+from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target, run_job
 
 SCRIPT = Path(__file__).with_name("python_sdk_client.py")
 
@@ -44,24 +42,7 @@ class PythonSdkDriver:
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """List every target's listings with the SDK and parse its per-listing outcomes."""
-        job = {
-            "timeout": self.timeout,
-            "targets": [{"argv": t.serve_argv(), "listings": t.listings} for t in targets],
-        }
-        proc = subprocess.run(
-            [self.python, str(SCRIPT)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=self.timeout * (len(targets) + 1),
-        )
-        if proc.returncode != 0:
-            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise CatalogauditError(f"python-sdk driver failed (exit {proc.returncode}): {tail}")
-        return [
-            [ListOutcome(o["listing"], o.get("items"), o.get("error", "")) for o in outcomes]
-            for outcomes in json.loads(proc.stdout)
-        ]
+        return run_job("python-sdk", [self.python, str(SCRIPT)], targets, self.timeout)
 
 
 def driver(client_path: str | None) -> PythonSdkDriver:

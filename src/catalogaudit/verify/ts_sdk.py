@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target
+from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target, run_job
 
 SCRIPT = Path(__file__).with_name("ts_sdk_driver.mjs")
 
@@ -50,24 +48,7 @@ class TsSdkDriver:
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """List every target's listings with the SDK and parse its per-listing outcomes."""
         self._check()
-        job = {
-            "timeout": self.timeout,
-            "targets": [{"argv": t.serve_argv(), "listings": t.listings} for t in targets],
-        }
-        proc = subprocess.run(
-            [self.node, str(SCRIPT), str(self.modules)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=self.timeout * (len(targets) + 1),
-        )
-        if proc.returncode != 0:
-            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise CatalogauditError(f"ts-sdk driver failed (exit {proc.returncode}): {tail}")
-        return [
-            [ListOutcome(o["listing"], o.get("items"), o.get("error", "")) for o in outcomes]
-            for outcomes in json.loads(proc.stdout)
-        ]
+        return run_job("ts-sdk", [self.node, str(SCRIPT), str(self.modules)], targets, self.timeout)
 
 
 def driver(client_path: str | None) -> TsSdkDriver:
