@@ -176,8 +176,8 @@ def test_no_version_means_the_newest_verified_and_says_so() -> None:
     assert profiles.resolve("codex", {}).label == "codex@0.169.0"
     assert profiles.resolve("claude-code", {}).label == "claude-code@2.1.328"
     assert profiles.resolve("openai", {}).label == "openai"  # unversioned
-    assert profiles.resolve("codex", {}).verified == "measured on 0.169.0 (2026-11-30)"
-    assert "unverified here" in profiles.resolve("codex-app", {}).verified
+    assert profiles.resolve("codex", {}).basis == "measured on 0.169.0 (2026-11-30)"
+    assert "unverified here" in profiles.resolve("codex-app", {}).basis
 
 
 def test_newer_than_measured_uses_the_nearest_lower_range_and_adds_an_info_finding(
@@ -193,7 +193,7 @@ def test_newer_than_measured_uses_the_nearest_lower_range_and_adds_an_info_findi
     r = profiles.resolve("context-forge@1.0.9", {})
     assert r.label == "context-forge@1.0.9" and str(r.effective) == "1.0.7.post20260921"
     assert r.newer_than_verified and any("newer than any verified" in n for n in r.notes)
-    assert r.verified == "unverified at 1.0.9; rules measured on 1.0.7.post20260921 (2026-11-30)"
+    assert r.basis == "unverified at 1.0.9; rules measured on 1.0.7.post20260921 (2026-11-30)"
     found, errors = profiles.run_profile(catalog, r, Context())
     assert not errors
     assert rows(found) == [
@@ -318,10 +318,10 @@ def test_profiles_verb_lists_and_shows() -> None:
     listing = cli("profiles", "--format", "json")
     assert listing.code == 0, str(listing)
     rows_ = {r["id"]: r for r in listing.json()}
-    assert rows_["context-forge"]["newestVerified"] == "1.0.7.post20260921"
+    assert rows_["context-forge"]["newest"] == "1.0.7.post20260921"
     assert rows_["codex"]["versions"] == ["0.148.0", "0.153.2", "0.169.0"]
     text = cli("profiles")
-    assert text.code == 0 and "context-forge" in text.stdout and "NEWEST VERIFIED" in text.stdout
+    assert text.code == 0 and "context-forge" in text.stdout and "VERIFIED" in text.stdout
     one = cli("profiles", "context-forge@1.0.0-beta.2", "--format", "json")
     assert one.code == 0, str(one)
     doc = one.json()

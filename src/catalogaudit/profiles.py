@@ -18,7 +18,15 @@ from packaging.version import InvalidVersion, Version
 from catalogaudit.catalog import Catalog
 from catalogaudit.errors import UsageError
 from catalogaudit.findings import Finding, RuleError, RuleMeta, Severity
-from catalogaudit.profiledata import Clause, Profile, Rule, contains, load_all
+from catalogaudit.profiledata import (
+    Clause,
+    Profile,
+    Rule,
+    VerifiedRun,
+    contains,
+    load_all,
+    load_verified,
+)
 from catalogaudit.rules.base import Context, Hit
 
 #: Profile ids that exist but are not data (the engine's own rules).
@@ -49,8 +57,8 @@ class ResolvedProfile:
         return out
 
     @property
-    def verified(self) -> str:
-        """How the rules at this version are known, for the compatibility matrix."""
+    def basis(self) -> str:
+        """How the rules at this version are known (measured, code read, reported, docs)."""
         p = self.profile
         prefix = f"unverified at {self.version}; rules " if self.newer_than_verified else ""
         for known in p.versions:
@@ -62,6 +70,33 @@ class ResolvedProfile:
             return "unverified (no verified version matches)"
         dates = sorted(r.last_verified for r in p.rules)
         return f"unversioned; sources last checked {dates[-1]}" if dates else "unversioned"
+
+    @property
+    def verified(self) -> str:
+        """What real `verify` runs say about this version, then how the rules are known."""
+        status = run_status(self.id, self.version)
+        return status if status.startswith("verified") else f"{status}; rules {self.basis}"
+
+
+def driver_ids() -> frozenset[str]:
+    """Profile ids that have a `catalogaudit verify` driver (the others cannot be verified)."""
+    from catalogaudit.verify import DRIVERS
+
+    return frozenset(DRIVERS)
+
+
+def run_status(pid: str, version: Version | None) -> str:
+    """`verified against ENFORCER VERSION on DATE`, or why the version is unverified."""
+    if pid not in driver_ids():
+        return "unverified (no verify driver)"
+    runs = load_verified().get(pid, ())
+    for run in reversed(runs):
+        if version is not None and run.version == version:
+            return f"verified against {run.enforcer} {run.version} on {run.date}"
+    if runs:
+        seen = ", ".join(str(r.version) for r in runs)
+        return f"unverified at {version} (verify runs passed on {seen})"
+    return "unverified (no verify run recorded)"
 
 
 def valid_ids() -> list[str]:
@@ -315,6 +350,20 @@ class ProfileSummary:
     newest: str | None
     rules: int
     confidence: Mapping[str, int]
+    driver: bool  # a `verify` driver exists for this enforcer
+    verified: tuple[VerifiedRun, ...]  # real runs that matched every prediction
+
+    @property
+    def verified_text(self) -> str:
+        """`codex 0.169.0 (2026-11-30)`, `6 versions 0.6.0 .. 1.0.7 (DATE)` or `unverified`."""
+        runs = self.verified
+        if not runs:
+            return "unverified" if self.driver else "unverified (no driver)"
+        dates = sorted({r.date for r in runs})
+        when = dates[-1] if len(dates) == 1 else f"{dates[0]} .. {dates[-1]}"
+        if len(runs) == 1:
+            return f"{runs[0].version} ({when})"
+        return f"{len(runs)} versions {runs[0].version} .. {runs[-1].version} ({when})"
 
     def as_dict(self) -> dict[str, Any]:
         """Plain form for `--format json`."""
@@ -323,10 +372,23 @@ class ProfileSummary:
             "enforcer": self.enforcer,
             "summary": self.summary,
             "versions": list(self.versions),
-            "newestVerified": self.newest,
+            "newest": self.newest,
             "rules": self.rules,
             "confidence": dict(sorted(self.confidence.items())),
+            "driver": self.driver,
+            "verified": [verified_dict(r) for r in self.verified],
         }
+
+
+def verified_dict(run: VerifiedRun) -> dict[str, Any]:
+    """A verified run as `{enforcer, version, date, scenarios, observations}`."""
+    return {
+        "enforcer": run.enforcer,
+        "version": str(run.version),
+        "date": run.date,
+        "scenarios": run.scenarios,
+        "observations": run.observations,
+    }
 
 
 def profile_summaries() -> list[ProfileSummary]:
@@ -339,7 +401,19 @@ def profile_summaries() -> list[ProfileSummary]:
             mix[r.confidence] = mix.get(r.confidence, 0) + 1
         versions = tuple(str(v.version) for v in p.versions)
         newest = str(p.newest.version) if p.newest else None
-        out.append(ProfileSummary(p.id, p.enforcer, p.summary, versions, newest, len(rules), mix))
+        out.append(
+            ProfileSummary(
+                p.id,
+                p.enforcer,
+                p.summary,
+                versions,
+                newest,
+                len(rules),
+                mix,
+                p.id in driver_ids(),
+                load_verified().get(p.id, ()),
+            )
+        )
     return out
 
 

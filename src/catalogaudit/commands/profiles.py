@@ -48,7 +48,7 @@ def profiles(
 def describe(spec: str) -> dict[str, Any]:
     """One profile as plain data; with `@VERSION` only what applies at that version."""
     from catalogaudit import profiles as core
-    from catalogaudit.profiledata import load_all
+    from catalogaudit.profiledata import load_all, load_verified
 
     pid = spec.partition("@")[0]
     if pid not in load_all():
@@ -63,7 +63,9 @@ def describe(spec: str) -> dict[str, Any]:
             {"version": str(v.version), "basis": v.basis, "date": v.date, "note": v.note}
             for v in p.versions
         ],
-        "newestVerified": str(p.newest.version) if p.newest else None,
+        "newest": str(p.newest.version) if p.newest else None,
+        "driver": p.id in core.driver_ids(),
+        "verified": [core.verified_dict(r) for r in load_verified().get(p.id, ())],
         "reads": [{"versions": str(s) or "*", "listings": list(n)} for s, n in p.reads],
         "settings": {
             k: {
@@ -132,13 +134,14 @@ def _rule(rule: Any, inc: Any, only: list[int] | None) -> dict[str, Any]:
 
 
 def _table(rows: list[Any]) -> str:
-    head = ("PROFILE", "NEWEST VERIFIED", "VERSIONS", "RULES", "CONFIDENCE", "ENFORCER")
+    head = ("PROFILE", "NEWEST", "VERSIONS", "RULES", "VERIFIED", "CONFIDENCE", "ENFORCER")
     body = [
         (
             r.id,
             r.newest or "unversioned",
             f"{r.versions[0]} .. {r.versions[-1]} ({len(r.versions)})" if r.versions else "-",
             str(r.rules),
+            r.verified_text,
             ", ".join(f"{k} {v}" for k, v in sorted(r.confidence.items())),
             r.enforcer,
         )
@@ -161,10 +164,19 @@ def _detail_text(d: dict[str, Any]) -> str:
         lines.append(f"  package: {pkg['registry']} {pkg['name']} ({pkg['url']})")
     if d["versions"]:
         seen = ", ".join(f"{v['version']} ({v['basis']})" for v in d["versions"])
-        lines.append(f"  verified versions: {seen}")
-        lines.append(f"  newest verified: {d['newestVerified']}")
+        lines.append(f"  rules known for: {seen}")
+        lines.append(f"  newest: {d['newest']}")
     else:
         lines.append("  unversioned")
+    if not d["driver"]:
+        lines.append("  verified: unverified (no verify driver exists for this enforcer)")
+    elif not d["verified"]:
+        lines.append("  verified: unverified (no verify run recorded)")
+    lines.extend(
+        f"  verified against {v['enforcer']} {v['version']} on {v['date']} "
+        f"({v['scenarios']} scenarios, {v['observations']} observations, all as predicted)"
+        for v in d["verified"]
+    )
     lines.extend(f"  reads {', '.join(r['listings'])} for {r['versions']}" for r in d["reads"])
     lines.extend(
         f"  setting {name} ({s['type']}, {s['versions']}): {s['description']}"

@@ -200,6 +200,42 @@ def schema_problems(doc: Any) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class VerifiedRun:
+    """A `catalogaudit verify` run of the real enforcer in which every observation equalled the
+    profile's prediction (recorded by scripts/refresh_verification.py, never by hand)."""
+
+    enforcer: str  # the verify driver's client id (`codex`, `context-forge`)
+    version: Version
+    date: str
+    scenarios: int
+    observations: int
+
+
+@cache
+def load_verified() -> dict[str, tuple[VerifiedRun, ...]]:
+    """Profile id -> its verified runs, oldest version first (`verified/verified.json`)."""
+    text = resources.files(__name__).joinpath("verified", "verified.json").read_text("utf-8")
+    doc = json.loads(text)
+    out: dict[str, tuple[VerifiedRun, ...]] = {}
+    for pid, runs in doc.get("profiles", {}).items():
+        try:
+            made = [
+                VerifiedRun(
+                    str(r["enforcer"]),
+                    Version(str(r["version"])),
+                    str(r["date"]),
+                    int(r["scenarios"]),
+                    int(r["observations"]),
+                )
+                for r in runs
+            ]
+        except (KeyError, TypeError, ValueError, InvalidVersion) as exc:
+            raise ProfileDataError(f"profiledata/verified/verified.json: {pid}: {exc}") from None
+        out[pid] = tuple(sorted(made, key=lambda r: r.version))
+    return out
+
+
 @cache
 def load_all() -> dict[str, Profile]:
     """Every profile by id, validated (cached: the data ships with the package)."""

@@ -7,8 +7,10 @@ Exit codes: 0 when every observation equals the profile's prediction, 1 on any m
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 from catalogaudit.errors import UsageError
@@ -17,6 +19,9 @@ from catalogaudit.verify.base import Observation, verify
 from catalogaudit.verify.predict import compare, predict
 
 FORMATS = ("text", "json")
+#: When set, every run appends its JSON report as one line to this file: the input of
+#: scripts/refresh_verification.py, which runs the differential suite with it set.
+LOG_ENV = "CATALOGAUDIT_VERIFICATION_LOG"
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,25 @@ def run(
     for target, observed in verify(drv, catalogs):
         rows.extend(Row(o, p) for o, p in compare(predict(target, profile), observed))
     code = 0 if all(r.matches for r in rows) else 1
+    log = os.environ.get(LOG_ENV)
+    if log:
+        _append(log, _json(cid, found, profile, rows))
     if output_format == "json":
         return _json(cid, found, profile, rows), code
     return _text(cid, found, rows), code
+
+
+def _append(path: str, report: str) -> None:
+    """One JSON line per run; a single O_APPEND write, so concurrent runs do not interleave."""
+    line = (
+        json.dumps({"date": datetime.now(timezone.utc).date().isoformat(), **json.loads(report)})
+        + "\n"
+    )
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def _json(cid: str, version: str, profile: str, rows: list[Row]) -> str:

@@ -1,0 +1,252 @@
+"""Refresh the record of which profiles the real enforcers confirm (issue 6).
+
+Runs the differential suite (`pytest -m oracle`) with `CATALOGAUDIT_VERIFICATION_LOG` set, so
+every `catalogaudit verify` run of the suite appends its JSON report to a log; then:
+
+- `src/catalogaudit/profiledata/verified/verified.json` gets, per profile, one
+  `{enforcer, version, date, scenarios, observations}` entry for every enforcer version whose
+  every observation equalled the profile's prediction (versions not run this time keep their
+  entry), and this run's mismatches;
+- `docs/verification.md` is rendered from that file and the ledger of mismatches found
+  earlier and fixed in the profile data (`fixtures/oracle/ledger.json`).
+
+`catalogaudit profiles` and `audit --matrix` read verified.json. Exit 0 when the suite passed
+and nothing mismatched; 1 otherwise (the files are still written: the mismatches are the news).
+
+    python scripts/refresh_verification.py              # run the suite, then record
+    python scripts/refresh_verification.py --log FILE   # record from an existing log
+    python scripts/refresh_verification.py --check      # docs/verification.md up to date?
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+VERIFIED = ROOT / "src" / "catalogaudit" / "profiledata" / "verified" / "verified.json"
+LEDGER = ROOT / "fixtures" / "oracle" / "ledger.json"
+DOC = ROOT / "docs" / "verification.md"
+ABOUT = (
+    "Written by scripts/refresh_verification.py from a `pytest -m oracle` run. One entry per "
+    "verify run (profile, enforcer version) in which every observation equalled the profile's "
+    "prediction. Do not edit by hand."
+)
+
+
+def scenario(label: str) -> str:
+    """The scenario a catalog stands for: the oracle tests name snapshots `<scenario>.json`."""
+    return Path(label).stem
+
+
+def _vkey(version: str) -> tuple[Any, ...]:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return (0, Version(version))
+    except InvalidVersion:
+        return (1, version)
+
+
+def aggregate(reports: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(client id, version) -> its runs summed: date, scenarios, observations, mismatches.
+
+    The profile id is the client id (a driver checks the profile of the same name).
+    """
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for rep in reports:
+        key = (str(rep["client"]["id"]), str(rep["client"]["version"]))
+        acc = out.setdefault(key, {"date": rep["date"], "scenarios": set(), "rows": 0, "bad": []})
+        acc["date"] = max(acc["date"], rep["date"])
+        for row in rep["observations"]:
+            acc["scenarios"].add(scenario(row["catalog"]))
+            acc["rows"] += 1
+            if not row["matches"]:
+                where = row["listing"] + ("" if row["index"] is None else f"[{row['index']}]")
+                if row.get("identity") is not None:
+                    where += f" {json.dumps(row['identity'], ensure_ascii=False)}"
+                acc["bad"].append(
+                    {
+                        "scenario": scenario(row["catalog"]),
+                        "profile": f"{key[0]}@{key[1]}",
+                        "subject": where,
+                        "predicted": row["predicted"],
+                        "predictedBecause": row["predictedBecause"],
+                        "observed": row["verdict"],
+                        "message": row["message"],
+                    }
+                )
+    return out
+
+
+def merge(previous: Mapping[str, Any], runs: Mapping[tuple[str, str], dict[str, Any]]) -> dict:
+    """The new verified.json: this run's clean versions replace or add entries, a version
+    that mismatched loses its entry, versions not run keep theirs."""
+    profiles: dict[str, list[dict[str, Any]]] = {
+        pid: [dict(e) for e in entries] for pid, entries in previous.get("profiles", {}).items()
+    }
+    for (cid, version), acc in runs.items():
+        kept = [e for e in profiles.get(cid, []) if e["version"] != version]
+        if not acc["bad"]:
+            kept.append(
+                {
+                    "enforcer": cid,
+                    "version": version,
+                    "date": acc["date"],
+                    "scenarios": len(acc["scenarios"]),
+                    "observations": acc["rows"],
+                }
+            )
+        profiles[cid] = sorted(kept, key=lambda e: _vkey(e["version"]))
+    mismatches = [m for _, acc in sorted(runs.items()) for m in acc["bad"]]
+    return {
+        "about": ABOUT,
+        "profiles": {pid: entries for pid, entries in sorted(profiles.items()) if entries},
+        "mismatches": mismatches,
+    }
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers: list[str]) -> str:
+    """docs/verification.md: verified runs, profiles without a driver, this run's mismatches,
+    and the ledger of mismatches found earlier with the data change that fixed each."""
+    lines = [
+        "# Verification against the real enforcers",
+        "",
+        "Generated by `python scripts/refresh_verification.py` from a run of the differential",
+        "suite (`pytest -m oracle`): every profile that has a `catalogaudit verify` driver is run",
+        "against the real program over the scenario matrix of `fixtures/oracle/` and seeded",
+        "random catalogs, and the profile's predicted verdict for every list and item is compared",
+        "with what the program did. Do not edit by hand; `catalogaudit profiles` and",
+        "`audit --matrix` show the same record.",
+        "",
+        "## Verified",
+        "",
+        "| profile | enforcer | version | date | scenarios | observations |",
+        "| --- | --- | --- | --- | ---: | ---: |",
+    ]
+    profiles = verified.get("profiles", {})
+    for pid, entries in sorted(profiles.items()):
+        lines.extend(
+            f"| `{pid}` | {e['enforcer']} | {e['version']} | {e['date']} | {e['scenarios']} "
+            f"| {e['observations']} |"
+            for e in entries
+        )
+    missing = [d for d in drivers if d not in profiles]
+    if missing:
+        lines += ["", "Drivers with no clean run recorded: " + ", ".join(missing) + "."]
+    lines += [
+        "",
+        "Every other profile is **unverified**: no driver can run its enforcer on this machine",
+        "without a key or a paid account (the Codex builds bundled with ChatGPT.app, the LLM",
+        "provider APIs, Claude Desktop, Cursor, VS Code, Copilot CLI, Gemini, Docker MCP",
+        "Gateway, opencode v2). Their rules carry the sources and confidence shown by",
+        "`catalogaudit profiles ID`.",
+        "",
+        "## Mismatches in the latest run",
+        "",
+    ]
+    fixes = {(e["scenario"], e["profile"]): e["change"] for e in ledger}
+    bad = verified.get("mismatches", [])
+    if not bad:
+        lines.append("None: every observation equalled the profile's prediction.")
+    else:
+        lines += [
+            "| scenario | profile | list / item | predicted | observed | client said | data change |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        lines.extend(
+            f"| {_cell(m['scenario'])} | `{m['profile']}` | {_cell(m['subject'])} "
+            f"| {m['predicted']} | {m['observed']} | {_cell(m['message'][:160])} "
+            f"| {_cell(fixes.get((m['scenario'], m['profile']), 'none yet: fix the profile data'))} |"
+            for m in bad
+        )
+    lines += [
+        "",
+        "## Mismatches found and fixed",
+        "",
+        "What verify runs found wrong in the profile data, and the change that fixed it",
+        "(`fixtures/oracle/ledger.json`).",
+        "",
+        "| date | scenario | profile | predicted | observed | data change |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    lines.extend(
+        f"| {e['date']} | {_cell(e['scenario'])} | `{e['profile']}` | {_cell(e['predicted'])} "
+        f"| {_cell(e['observed'])} | {_cell(e['change'])} |"
+        for e in ledger
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomic: a reader never sees half a file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def _drivers() -> list[str]:
+    sys.path.insert(0, str(ROOT / "src"))
+    from catalogaudit.verify import DRIVERS
+
+    return sorted(DRIVERS)
+
+
+def expected_doc() -> str:
+    """What docs/verification.md must say for the committed verified.json and ledger."""
+    verified = json.loads(VERIFIED.read_text(encoding="utf-8"))
+    ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
+    return render(verified, ledger, _drivers())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--log", help="record from this verification log instead of running")
+    ap.add_argument("--random", type=int, help="random catalogs per client (default: the suite's)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if docs/verification.md is stale")
+    args = ap.parse_args(argv)
+    if args.check:
+        stale = DOC.read_text(encoding="utf-8") != expected_doc()
+        print("docs/verification.md is stale" if stale else "docs/verification.md is up to date")
+        return int(stale)
+    suite_rc = 0
+    with tempfile.TemporaryDirectory(prefix="catalogaudit-refresh-") as tmp:
+        log = Path(args.log) if args.log else Path(tmp) / "verification.jsonl"
+        if not args.log:
+            env = {**os.environ, "CATALOGAUDIT_VERIFICATION_LOG": str(log)}
+            if args.random is not None:
+                env["CATALOGAUDIT_ORACLE_RANDOM"] = str(args.random)
+            cmd = [sys.executable, "-m", "pytest", "-q", "-m", "oracle", "-p", "no:cacheprovider"]
+            suite_rc = subprocess.call(cmd, cwd=ROOT, env=env)
+        if not log.is_file():
+            print(f"error: no verify run was logged ({log})", file=sys.stderr)
+            return 2
+        reports = [json.loads(line) for line in log.read_text("utf-8").splitlines() if line]
+    previous = json.loads(VERIFIED.read_text(encoding="utf-8"))
+    verified = merge(previous, aggregate(reports))
+    _write(VERIFIED, json.dumps(verified, indent=2, ensure_ascii=False) + "\n")
+    ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
+    _write(DOC, render(verified, ledger, _drivers()))
+    runs = sum(len(v) for v in verified["profiles"].values())
+    print(
+        f"{len(reports)} verify runs; {runs} verified profile versions; "
+        f"{len(verified['mismatches'])} mismatches; wrote {VERIFIED.relative_to(ROOT)} "
+        f"and {DOC.relative_to(ROOT)}"
+    )
+    return 0 if suite_rc == 0 and not verified["mismatches"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
