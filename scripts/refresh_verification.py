@@ -162,15 +162,17 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
         lines.append("None: every observation equalled the profile's prediction.")
     else:
         lines += [
-            "| scenario | profile | list / item | predicted | observed | client said | data change |",
+            "| scenario | profile | list / item | predicted | observed | client said "
+            "| data change |",
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
-        lines.extend(
-            f"| {_cell(m['scenario'])} | `{m['profile']}` | {_cell(m['subject'])} "
-            f"| {m['predicted']} | {m['observed']} | {_cell(m['message'][:160])} "
-            f"| {_cell(fixes.get((m['scenario'], m['profile']), 'none yet: fix the profile data'))} |"
-            for m in bad
-        )
+        for m in bad:
+            change = fixes.get((m["scenario"], m["profile"]), "none yet: fix the profile data")
+            lines.append(
+                f"| {_cell(m['scenario'])} | `{m['profile']}` | {_cell(m['subject'])} "
+                f"| {m['predicted']} | {m['observed']} | {_cell(m['message'][:160])} "
+                f"| {_cell(change)} |"
+            )
     lines += [
         "",
         "## Mismatches found and fixed",
