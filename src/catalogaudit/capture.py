@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from catalogaudit import protocol
 from catalogaudit.errors import UsageError
 from catalogaudit.findings import Finding, Severity
 from catalogaudit.hashes import LISTINGS
@@ -106,9 +107,19 @@ def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Tran
 
 
 def capture(
-    target: Target, choice: ProtocolChoice, caps: dict[str, Any], limits: Limits
+    target: Target,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    *,
+    legacy_probe: bool = False,
 ) -> Capture:
-    """Run one capture; the transport is closed on every path (no orphan processes)."""
+    """Run one capture; the transport is closed on every path (no orphan processes).
+
+    With `legacy_probe`, a modern session is followed by a fresh one (a new server process
+    over stdio, a new session over HTTP) that only sends a legacy `initialize`, so the snapshot
+    says whether clients that never send `server/discover` can reach the server at all.
+    """
     deadline = time.monotonic() + limits.total_timeout
     transport = open_transport(target, limits, "roots" in caps)
     try:
@@ -118,7 +129,26 @@ def capture(
         }
     finally:
         transport.close()
-    return Capture(target, session, listings, _hygiene(transport))
+    found = _hygiene(transport)
+    if legacy_probe and session.era == "modern":
+        session.legacy = _probe_legacy(target, caps, limits, deadline)
+    return Capture(target, session, listings, found)
+
+
+def _probe_legacy(
+    target: Target, caps: dict[str, Any], limits: Limits, deadline: float
+) -> dict[str, Any]:
+    from catalogaudit.errors import ServerError
+
+    transport = open_transport(target, limits, "roots" in caps)
+    try:
+        return protocol.legacy_probe(transport, caps, limits, deadline)
+    except ServerError as exc:
+        # NOTE: a server that dies on a legacy initialize is unreachable for those clients
+        # too; that is the fact recorded, not a failed capture.
+        return {"answered": False, "offered": protocol.LATEST_LEGACY, "reason": str(exc)}
+    finally:
+        transport.close()
 
 
 def _hygiene(transport: Transport) -> list[Finding]:

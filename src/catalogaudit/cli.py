@@ -84,6 +84,15 @@ def snapshot(
     no_wire: Annotated[
         bool, typer.Option("--no-wire", help="Omit the wire section (loses served bytes).")
     ] = False,
+    legacy_probe: Annotated[
+        bool,
+        typer.Option(
+            "--legacy-probe",
+            help="After a 2026-07-28 capture, start a fresh session and record whether the "
+            "server also answers a legacy initialize (clients that never send "
+            "server/discover need it).",
+        ),
+    ] = False,
     from_: Annotated[
         list[str] | None,
         typer.Option("--from", help="Static input (file, -, git:REF:PATH). Repeatable."),
@@ -114,6 +123,7 @@ def snapshot(
         max_pages=max_pages,
         max_message_size=max_message_size,
         wire=not no_wire,
+        legacy_probe=legacy_probe,
         static_inputs=tuple(from_ or ()),
         output=output,
     )

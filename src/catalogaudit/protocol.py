@@ -87,6 +87,8 @@ class Session:
     handshake_text: str | None = None
     supported_versions: Any = None
     findings: list[Finding] = field(default_factory=list)
+    #: What a legacy `initialize` got from a modern server in a fresh session (`legacy_probe`).
+    legacy: dict[str, Any] | None = None
 
     def meta(self) -> dict[str, Any]:
         """The per-request `_meta` of 2026-07-28 (P:2026-07-28/basic/index "_meta")."""
@@ -293,3 +295,40 @@ def _initialize(
         handshake_text=reply.result_text,
         findings=findings,
     )
+
+
+def legacy_probe(
+    transport: Transport, caps: dict[str, Any], limits: Limits, deadline: float | None = None
+) -> dict[str, Any]:
+    """Whether a modern server also answers a legacy `initialize`, in a fresh session.
+
+    Clients that never probe `server/discover` (Codex 0.169.0, the TS SDK 1.32.2, opencode,
+    Inspector: compat-rules.md "Measured with real clients") meet a server only through
+    `initialize`; a 2026-only server answers it with -32022 (P:2026-07-28/basic/versioning) and
+    those clients fail. The result is what `capture.protocol.legacy` records: `answered`, the
+    version `offered` and the `version` answered, or the `error` (code and message) or
+    `reason` (silence) instead. Nothing is listed, and the session ends with the transport.
+    """
+    transport.set_protocol(None, False)
+    params = {"protocolVersion": LATEST_LEGACY, "capabilities": caps, "clientInfo": CLIENT_INFO}
+    out: dict[str, Any] = {"answered": False, "offered": LATEST_LEGACY}
+    timeout = min(limits.startup_timeout, DISCOVER_PROBE_TIMEOUT)
+    try:
+        timeout = _within(transport, "initialize", timeout, deadline)
+        reply = transport.request("initialize", params, timeout)
+    except ServerTimeout:
+        out["reason"] = f"initialize got no answer within {seconds(timeout)}"
+        return out
+    if not reply.ok:
+        err = reply.error or {}
+        out["error"] = {
+            k: err[k] for k in ("code", "message") if isinstance(err.get(k), (int, str))
+        }
+        return out
+    result = reply.result if isinstance(reply.result, dict) else {}
+    version = result.get("protocolVersion")
+    if not isinstance(version, str):
+        out["reason"] = "the initialize result has no protocolVersion string"
+        return out
+    out.update(answered=True, version=version)
+    return out

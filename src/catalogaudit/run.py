@@ -37,6 +37,8 @@ class SnapshotOptions:
     max_pages: int = 1000
     max_message_size: int = 64 * 1024 * 1024
     wire: bool = True
+    #: After a modern capture, ask a fresh session whether legacy `initialize` is answered.
+    legacy_probe: bool = False
     static_inputs: tuple[str, ...] = ()
     output: str = "-"
 
@@ -93,7 +95,9 @@ def snapshot(o: SnapshotOptions) -> int:
         target = _target(o)
         limits = _limits(o)
         if o.runs == 1:
-            doc = snap.build(capture(target, choice, caps, limits), wire=o.wire)
+            doc = snap.build(
+                capture(target, choice, caps, limits, legacy_probe=o.legacy_probe), wire=o.wire
+            )
         else:
             docs = _runs(o, target, choice, caps, limits)
             doc = snap.merge_runs(docs, restarts=target.url is None, wire=o.wire)
@@ -143,7 +147,9 @@ def _runs(
         task = progress.add_task(f"capturing {o.runs} {label}", total=o.runs)
 
         def one(i: int) -> None:
-            results[i] = snap.build(capture(target, choice, caps, limits), wire=o.wire)
+            results[i] = snap.build(
+                capture(target, choice, caps, limits, legacy_probe=o.legacy_probe), wire=o.wire
+            )
             progress.advance(task)
 
         _parallel(one, o.runs, o.jobs)

@@ -9,7 +9,11 @@ Eras (P:2026-07-28/basic/versioning): `legacy` answers `initialize` (counter-off
 captured version, P:<rev>/basic/lifecycle "Version Negotiation") and -32601 to
 `server/discover`; `modern` answers `server/discover`, checks every request's `_meta`
 (-32602 when missing, -32022 for an unsupported version) and rejects `initialize` with -32022;
-`dual` answers both; `as-captured` is the era the snapshot negotiated.
+`dual` answers both; `as-captured` is the era the snapshot negotiated, or both eras when a
+modern capture recorded that the server also answered a legacy `initialize`
+(`capture.protocol.legacy`, `snapshot --legacy-probe`). `--initialize-version V` makes every
+InitializeResult name V whatever the client offered, e.g. a server that answers `initialize`
+with `2026-07-28` (scenario K of compat-rules.md "Measured with real clients").
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ class ServeOptions:
     host: str = "127.0.0.1"
     sse: bool = False
     max_seconds: float | None = None
+    #: The protocolVersion every InitializeResult names (None: echo or counter-offer).
+    initialize_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,11 +74,26 @@ class Replay:
         proto = capture.get("protocol", {})
         self.captured_era = proto.get("era", "legacy")
         self.negotiated = str(proto.get("negotiated") or LATEST_LEGACY)
+        probe = proto.get("legacy")
+        probe = probe if isinstance(probe, dict) else {}
         mode = options.protocol
         if mode == "as-captured":
-            mode = self.captured_era
+            both = self.captured_era == "modern" and probe.get("answered") is True
+            mode = "dual" if both else self.captured_era
         self.legacy = mode in ("legacy", "dual")
         self.modern = mode in ("modern", "dual")
+        self.init_version = options.initialize_version
+        if self.init_version is not None and not self.legacy:
+            raise UsageError(
+                "--initialize-version needs an initialize to answer: use --protocol legacy "
+                "or dual (this snapshot is served modern-only)"
+            )
+        if self.init_version is None and self.captured_era == "modern":
+            # NOTE: the legacy probe saw a counter-offer (not an echo of what it offered):
+            # replay it to every client, as that server would.
+            answered, offered = probe.get("version"), probe.get("offered")
+            if isinstance(answered, str) and isinstance(offered, str) and answered != offered:
+                self.init_version = answered
         self.supported = (
             [self.negotiated] if self.captured_era == "modern" else list(MODERN_VERSIONS)
         )
@@ -84,6 +105,10 @@ class Replay:
         self._discover: str
         if self.captured_era == "legacy" and isinstance(handshake, str):
             self._init_text = _with_caps(handshake, options.capabilities, caps_text)
+            if self.init_version is not None:
+                self._init_text = serve_pages.replace_member(
+                    self._init_text, "protocolVersion", jsonwire.dump_string(self.init_version)
+                )
         if self.captured_era == "modern" and isinstance(handshake, str):
             self._discover = _with_caps(handshake, options.capabilities, caps_text)
         else:
@@ -167,6 +192,8 @@ class Replay:
             # NOTE: no captured InitializeResult (modern or static capture): speak any legacy
             # revision the client asks for, else counter-offer the newest one.
             version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
+            if self.init_version is not None:
+                version = self.init_version
             text = serve_pages.initialize_text(self._capture, str(version), self._caps_text)
         # A captured InitializeResult names the captured version: served as-is, it echoes a
         # client that asked for it and counter-offers it to any other (lifecycle rules).
@@ -259,6 +286,8 @@ def load(options: ServeOptions) -> Replay:
         raise UsageError("--page-size must be at least 1")
     if options.max_seconds is not None and options.max_seconds <= 0:
         raise UsageError("--max-seconds must be positive")
+    if options.initialize_version is not None and not options.initialize_version.strip():
+        raise UsageError("--initialize-version must name a version such as 2026-07-28")
     loaded = loader.load(options.snapshot)
     if loaded.form != "snapshot" or loaded.snapshot is None:
         raise InputError(f"{loaded.name}: not a catalogaudit snapshot (serve replays snapshots)")

@@ -60,6 +60,8 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
         cap["instructions"] = session.instructions
     if session.supported_versions is not None:
         cap["supportedVersions"] = session.supported_versions
+    if session.legacy is not None:
+        cap["protocol"]["legacy"] = session.legacy
     if not wire:
         cap["wireLost"] = WIRE_LOST
     findings = [*session.findings, *capture.findings]

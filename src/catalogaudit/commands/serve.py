@@ -76,10 +76,21 @@ def register(app: typer.Typer) -> None:
             Optional[float],  # noqa: UP045
             typer.Option(help="Stop (exit 0) after this many seconds."),
         ] = None,
+        initialize_version: Annotated[
+            Optional[str],  # noqa: UP045
+            typer.Option(
+                metavar="VERSION",
+                help="Answer every initialize with this protocolVersion, whatever the client "
+                "offered (e.g. 2026-07-28 in a legacy handshake). Needs --protocol legacy or "
+                "dual (or a snapshot served with a legacy handshake).",
+            ),
+        ] = None,
     ) -> None:
         """Replay a snapshot as a live MCP server over stdio, or Streamable HTTP with --http.
 
         Page texts and the handshake are served exactly as captured (wire section).
+        As captured, a modern snapshot whose capture recorded that the server also answered a
+        legacy initialize (snapshot --legacy-probe) answers both eras.
 
         Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
         """
@@ -95,5 +106,6 @@ def register(app: typer.Typer) -> None:
             host=host,
             sse=sse,
             max_seconds=max_seconds,
+            initialize_version=initialize_version,
         )
         raise typer.Exit(serve.run(options))
