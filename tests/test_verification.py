@@ -215,3 +215,24 @@ def test_verify_appends_its_report_to_the_log(tmp_path: Path) -> None:
     entry = json.loads(lines[1])
     assert entry["client"]["id"] == "python-sdk" and entry["matches"] is True
     assert {o["verdict"] for o in entry["observations"]} == {"failed", "dropped"}
+
+
+def test_request_time_effects_predict_no_loss_at_listing(tmp_path: Path) -> None:
+    """CC-NAME-001 fails the conversation later, when the name is sent to the model; Claude Code
+    still lists the tool (found by the random catalogs: predicted dropped, observed kept)."""
+    from catalogaudit.verify.base import targets
+    from catalogaudit.verify.predict import predict
+
+    raw = tmp_path / "tools.json"
+    long_name = "build_" + "y" * 70
+    raw.write_text(
+        json.dumps({"tools": [{"name": long_name, "inputSchema": {"type": "object"}}]}),
+        encoding="utf-8",
+    )
+    snap = tmp_path / "long.json"
+    assert cli("snapshot", "--from", str(raw), "-o", str(snap)).code == 0
+    (target,) = targets([snap], tmp_path)
+    audit = cli("audit", "--profile", "claude-code@2.1.328", "--format", "json", str(snap))
+    assert "CC-NAME-001" in audit.stdout  # the audit still reports it, as an error
+    verdicts = [(o.index, o.verdict) for o in predict(target, "claude-code@2.1.328")]
+    assert verdicts == [(None, "kept"), (0, "kept")]

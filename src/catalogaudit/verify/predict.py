@@ -30,11 +30,21 @@ LIST_WIDE = re.compile(
     r"lose all of it|shows no resources",
     re.IGNORECASE,
 )
+#: Effects that happen later, when a model request is built or sent (the API refuses it, the
+#: conversation fails): the client still lists the item, so a list call shows no loss.
+REQUEST_TIME = re.compile(
+    r"refuses the (?:whole )?request|conversation fails|turn fails|every (?:chat|prompt) fails|"
+    r"chat dies",
+    re.IGNORECASE,
+)
 _ITEM_POINTER = re.compile(r"^/listings/([A-Za-z]+)/items/(\d+)(?:/|$)")
 
 
 def scope(effect: str) -> str:
-    """`server`, `list` or `item`: how much one error finding with this effect costs."""
+    """`server`, `list`, `item` or `request` (nothing a list call can show): how much one
+    error finding with this effect costs at listing time."""
+    if REQUEST_TIME.search(effect):
+        return "request"
     if SERVER_WIDE.search(effect):
         return "server"
     if LIST_WIDE.search(effect):
@@ -61,6 +71,8 @@ def predict(target: Target, profile: str) -> list[Observation]:
         where = _ITEM_POINTER.match(finding.location.pointer if finding.location else "")
         listing = where.group(1) if where else finding.kind
         reach = scope(_effect(finding))
+        if reach == "request":
+            continue
         if reach == "server" or listing not in LISTINGS:
             for name in listed:
                 failed.setdefault(name, why)
