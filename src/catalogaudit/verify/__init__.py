@@ -16,16 +16,23 @@ DRIVERS: dict[str, str] = {
     "ts-sdk": "ts_sdk",
     "claude-code": "claude_code",
     "codex": "codex",
+    "context-forge": "context_forge",
 }
 
 
-def driver(client_id: str, client_path: str | None) -> Driver:
-    """The driver for a profile id; a usage error names the ids that have one."""
+def driver(client_id: str, client_path: str | None, version: str | None = None) -> Driver:
+    """The driver for a profile id; a usage error names the ids that have one. A driver
+    module with a `driver_at(client_path, version)` factory installs releases side by side
+    (context-forge) and is handed the version asked for."""
     from importlib import import_module
 
     if client_id not in DRIVERS:
         raise UsageError(
             f"--client {client_id}: no verify driver; drivers exist for {', '.join(DRIVERS)}"
         )
-    made: Driver = import_module(f"catalogaudit.verify.{DRIVERS[client_id]}").driver(client_path)
+    module = import_module(f"catalogaudit.verify.{DRIVERS[client_id]}")
+    if version and hasattr(module, "driver_at"):
+        at: Driver = module.driver_at(client_path, version)
+        return at
+    made: Driver = module.driver(client_path)
     return made

@@ -46,9 +46,9 @@ def run(
     if not catalogs:
         raise UsageError("give snapshot files to verify")
     cid, at, asked = client.partition("@")
-    drv = make_driver(cid, client_path)
+    drv = make_driver(cid, client_path, asked or None)
     found = drv.version()
-    if at and asked != found:
+    if at and not _same_version(asked, found):
         raise UsageError(f"--client {client}: {cid} {found} is installed, not {asked}")
     profile = f"{cid}@{found}"
     rows: list[Row] = []
@@ -74,6 +74,16 @@ def _append(path: str, report: str) -> None:
         os.write(fd, line.encode("utf-8"))
     finally:
         os.close(fd)
+
+
+def _same_version(asked: str, found: str) -> bool:
+    """PEP 440 equality where both parse (`1.0.0-beta.2` is `1.0.0b2`), else the text."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(asked) == Version(found)
+    except InvalidVersion:
+        return asked == found
 
 
 def _json(cid: str, version: str, profile: str, rows: list[Row]) -> str:

@@ -1,0 +1,236 @@
+"""Child-process script: a ContextForge release registers every catalog it is given.
+
+Run as `RELEASE-VENV/bin/python context_forge_client.py` with a JSON job on stdin:
+`{"timeout": S, "gateway": NAME, "targets": [{"argv": [...], "listings": [...]}, ...]}`,
+where `argv` starts `catalogaudit serve SNAPSHOT --http 0`. Prints one JSON array (per target,
+per listing: `{"listing", "kept": [served indexes]}` or `{"listing", "error"}`).
+
+Each catalog goes through the release's own `GatewayService.register_gateway` (Streamable
+HTTP discovery, ToolCreate/ResourceCreate/PromptCreate validation, the database models and
+their `before_insert` listeners) into an in-memory SQLite database that is emptied between
+catalogs. What the release stored is what it kept; a registration that raised failed every
+listing it reads. The SDK's list calls are recorded so stored rows map back to served
+positions (the SDK normalises resource URIs). It imports nothing from catalogaudit: it runs
+under the release's own interpreter and dependencies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+#: The SDK list call -> (listing, attribute of its result).
+CALLS = {
+    "list_tools": ("tools", "tools"),
+    "list_prompts": ("prompts", "prompts"),
+    "list_resources": ("resources", "resources"),
+    "list_resource_templates": ("resourceTemplates", "resourceTemplates"),
+}
+
+
+#: Also wrapped, to learn the capabilities the release saw.
+_INITIALIZE = "initialize"
+
+
+def _module(name: str) -> Any:
+    """A module of the release (imported by name: catalogaudit's own tools never see it)."""
+    import importlib
+
+    return importlib.import_module(name)
+
+
+def message(exc: BaseException) -> str:
+    """The outer message, then the innermost cause (ContextForge's own words)."""
+    seen = [exc]
+    inner: BaseException = exc
+    while True:
+        group = getattr(inner, "exceptions", None)
+        nxt = group[0] if group else inner.__cause__ or inner.__context__
+        if nxt is None or nxt in seen:
+            break
+        seen.append(nxt)
+        inner = nxt
+    parts: list[str] = []
+    for e in (exc, inner):
+        lines = [ln.strip() for ln in str(e).splitlines() if "errors.pydantic.dev" not in ln]
+        text = " / ".join(ln for ln in lines if ln) or type(e).__name__
+        if text not in parts:
+            parts.append(text)
+    return ": ".join(parts)
+
+
+class Recorder:
+    """Wraps the SDK's `ClientSession` list calls and keeps what each returned, in order."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, list[Any]] = {}
+        self.capabilities: dict[str, Any] = {}
+
+    def install(self) -> None:
+        from mcp import ClientSession
+
+        for method, (listing, attr) in CALLS.items():
+            original = getattr(ClientSession, method, None)
+            if original is not None:
+                setattr(ClientSession, method, self._wrap(original, listing, attr))
+        initialize = ClientSession.initialize
+
+        async def recorded(session: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await initialize(session, *args, **kwargs)
+            caps = result.capabilities.model_dump(by_alias=True, exclude_none=True)
+            self.capabilities = caps
+            return result
+
+        setattr(ClientSession, _INITIALIZE, recorded)
+
+    def _wrap(self, original: Any, listing: str, attr: str) -> Any:
+        async def recorded(session: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await original(session, *args, **kwargs)
+            self.seen.setdefault(listing, []).extend(getattr(result, attr, None) or [])
+            return result
+
+        return recorded
+
+
+def reads() -> set[str]:
+    """The listings this release's discovery code asks for at all (its own source says)."""
+    import inspect
+
+    source = inspect.getsource(_module("mcpgateway.services.gateway_service"))
+    return {listing for method, (listing, _) in CALLS.items() if f".{method}(" in source}
+
+
+def _key(listing: str, item: Any) -> str:
+    """How the release stores an item: the stripped name, URI or URI template."""
+    if listing == "tools" or listing == "prompts":
+        value = item.name
+    elif listing == "resources":
+        value = item.uri
+    else:
+        value = item.uriTemplate
+    return str(value).strip()
+
+
+def _stored(db: Any) -> dict[str, list[str]]:
+    """Every stored tool name, prompt name and resource URI (templates are resources)."""
+    models = _module("mcpgateway.db")
+    Prompt, Resource, Tool = models.Prompt, models.Resource, models.Tool  # noqa: N806
+
+    def names(model: Any) -> list[str]:
+        col = getattr(model, "original_name", None) or model.name
+        return [str(v) for (v,) in db.query(col).all()]
+
+    uris = [str(v) for (v,) in db.query(Resource.uri).all()]
+    templates = [str(v) for (v,) in db.query(Resource.uri).all()]
+    if hasattr(Resource, "uri_template"):
+        templates += [str(v) for (v,) in db.query(Resource.uri_template).all() if v]
+    return {
+        "tools": names(Tool),
+        "prompts": names(Prompt),
+        "resources": uris,
+        "resourceTemplates": templates,
+    }
+
+
+def _kept(listing: str, served: list[Any], stored: list[str]) -> list[int]:
+    left = list(stored)
+    out: list[int] = []
+    for n, item in enumerate(served):
+        key = _key(listing, item)
+        if key in left:
+            left.remove(key)
+            out.append(n)
+    return out
+
+
+def _start(argv: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """Start `catalogaudit serve --http 0` and read the URL it listens on."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    if not line.startswith("listening on "):
+        proc.kill()
+        raise RuntimeError(f"catalogaudit serve did not start: {line.strip()!r}")
+    return proc, line.split("listening on ", 1)[1].strip()
+
+
+def _listing(name: str, recorder: Recorder, stored: dict[str, list[str]]) -> dict[str, Any]:
+    if name not in recorder.seen:
+        cap = "prompts" if name == "prompts" else "tools" if name == "tools" else "resources"
+        value = json.dumps(recorder.capabilities.get(cap))
+        why = f"ContextForge never requested it (server capabilities.{cap} = {value})"
+        return {"listing": name, "error": why}
+    return {"listing": name, "kept": _kept(name, recorder.seen[name], stored[name])}
+
+
+async def one(
+    target: dict[str, Any], job: dict[str, Any], recorder: Recorder, read: set[str]
+) -> list[Any]:
+    """Register one catalog and report, per listing, what the release kept."""
+    models = _module("mcpgateway.db")
+    create = _module("mcpgateway.schemas").GatewayCreate
+    service = _module("mcpgateway.services.gateway_service").GatewayService
+    models.Base.metadata.drop_all(bind=models.engine)
+    models.Base.metadata.create_all(bind=models.engine)
+    recorder.seen.clear()
+    recorder.capabilities = {}
+    server, url = _start(target["argv"])
+    db = models.SessionLocal()
+    listings = [n for n in target["listings"] if n in read]
+    unread = [{"listing": n, "unread": True} for n in target["listings"] if n not in read]
+    try:
+        gateway = create(name=job["gateway"], url=url, transport="STREAMABLEHTTP")
+        await asyncio.wait_for(service().register_gateway(db, gateway), job["timeout"])
+    except BaseException as exc:  # the verdict we are here to observe
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        why = message(exc)
+        return [{"listing": name, "error": why} for name in listings] + unread
+    else:
+        stored = _stored(db)
+        return [_listing(n, recorder, stored) for n in listings] + unread
+    finally:
+        db.close()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main() -> int:
+    """Read the job, register every target in turn (one interpreter for the whole batch)."""
+    job = json.load(sys.stdin)
+    job.setdefault("timeout", 60)
+    job.setdefault("gateway", "g")
+    out = sys.stdout
+    # ContextForge logs (and 0.6.0 prints) on stdout: keep it for the JSON answer only.
+    sys.stdout = sys.stderr
+    logging.disable(logging.CRITICAL if os.environ.get("CF_QUIET", "1") == "1" else 0)
+    try:
+        _module("mcpgateway")
+    except ImportError:
+        print(json.dumps({"missing": "mcpgateway"}), file=out)
+        return 3
+    recorder = Recorder()
+    recorder.install()
+    read = reads()
+    start = time.monotonic()
+
+    async def run() -> list[list[Any]]:
+        return [await one(t, job, recorder, read) for t in job["targets"]]
+
+    results = asyncio.run(run())
+    print(f"context-forge: {len(results)} catalogs in {time.monotonic() - start:.1f}s", flush=True)
+    print(json.dumps(results), file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
