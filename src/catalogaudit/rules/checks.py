@@ -13,6 +13,7 @@ from typing import Any
 
 # NOTE: importing the modules registers their checks; the order fixes nothing but the docs.
 from catalogaudit.rules import (
+    checks_handshake,
     checks_keywords,
     checks_listing,
     checks_names,
@@ -34,6 +35,7 @@ __all__ = [
     "PARAMS",
     "CheckFn",
     "CheckSpec",
+    "checks_handshake",
     "checks_keywords",
     "checks_listing",
     "checks_names",

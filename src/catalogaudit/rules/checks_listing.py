@@ -121,8 +121,12 @@ def cache_fields_required(
 ) -> Iterator[Hit]:
     """On a catalog negotiated at one of `revisions` (default 2026-07-28), every page of every
     listing needs `ttlMs` (a number >= 0) and `cacheScope` (`public` or `private`), and with
-    `result_type` a `resultType`. Page-level hits."""
+    `result_type` a `resultType`. Page-level hits. A handshake-era session is skipped even
+    when its `initialize` named 2026-07-28: the cache hints belong to the stateless era."""
     if catalog.revision not in params.get("revisions", ("2026-07-28",)):
+        return
+    proto = catalog.capture.get("protocol")
+    if isinstance(proto, dict) and proto.get("handshake") == "initialize":
         return
     for listing in params.get("listings") or LISTINGS:
         if not catalog.present(listing):
