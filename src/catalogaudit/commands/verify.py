@@ -24,14 +24,16 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--client",
-                help="Client: python-sdk, ts-sdk, codex or claude-code, optionally with @VERSION.",
+                help="Client: python-sdk, ts-sdk, codex, claude-code, opencode or inspector, "
+                "optionally with @VERSION.",
             ),
         ],
         client_path: Annotated[
             Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
             typer.Option(
                 help="python-sdk: a Python with mcp; ts-sdk: a node_modules dir; codex, "
-                "claude-code: the executable or a node_modules dir (default: on PATH)."
+                "claude-code, opencode, inspector: the executable or a node_modules dir "
+                "(default: on PATH)."
             ),
         ] = None,
         output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",

@@ -17,6 +17,8 @@ DRIVERS: dict[str, str] = {
     "claude-code": "claude_code",
     "codex": "codex",
     "context-forge": "context_forge",
+    "opencode": "opencode",
+    "inspector": "inspector",
 }
 
 
