@@ -16,6 +16,7 @@ and nothing mismatched; 1 otherwise (the files are still written: the mismatches
     python scripts/refresh_verification.py              # run the suite, then record
     python scripts/refresh_verification.py --log FILE   # record from an existing log
     python scripts/refresh_verification.py --check      # docs/verification.md up to date?
+    python scripts/refresh_verification.py --render     # re-render it (after a ledger edit)
 """
 
 from __future__ import annotations
@@ -218,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", help="record from this verification log instead of running")
     ap.add_argument("--random", type=int, help="random catalogs per client (default: the suite's)")
     ap.add_argument("--check", action="store_true", help="exit 1 if docs/verification.md is stale")
+    ap.add_argument("--render", action="store_true", help="only re-render docs/verification.md")
     args = ap.parse_args(argv)
+    if args.render:
+        _write(DOC, expected_doc())
+        return 0
     if args.check:
         stale = DOC.read_text(encoding="utf-8") != expected_doc()
         print("docs/verification.md is stale" if stale else "docs/verification.md is up to date")
