@@ -2,47 +2,68 @@
 
 The profile is run through the ordinary audit engine (`audit.audit` with that one profile), so
 the prediction is exactly what `catalogaudit audit --profile` says. Only error findings predict
-a loss. Whether one bad item costs the item or the whole list is read from the rule data: the
-`effect` text each profile rule carries (and which every finding message ends with). An effect
-that says the list, every list or the whole server is lost fails lists; any other error effect
-drops only the item the finding is about.
+a loss. How much one finding costs is the rule's `scope` in the profile data, which may vary by
+version range and listing (ContextForge up to 0.8.0 fails the whole gateway for one bad tool,
+later skips it):
+
+* `item`: the item is dropped;
+* `item-and-later`: the item and every later item of its listing are dropped (an import loop
+  that aborts);
+* `list`: the listing fails (for a catalog-level finding on a server capability, the listings
+  of that capability);
+* `server`: every listing the client reads fails;
+* `request`: nothing at listing time (the model API refuses the request later).
+
+A profile's `all_dropped` entries say what happens when every item of a listing is dropped
+(ContextForge from 0.9.0 refuses a server whose every tool fails validation). A rule without
+`scope` falls back to reading its `effect` text with the regexes below, so a rule added
+without one still predicts something; the profile data tests require the field.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 from catalogaudit.audit import AuditOptions, audit
 from catalogaudit.findings import Finding, Severity
 from catalogaudit.hashes import LISTINGS
-from catalogaudit.verify.base import DROPPED, FAILED, KEPT, Observation, Target
+from catalogaudit.profiledata import contains, load_all, raw_files
+from catalogaudit.verify.base import CAPABILITY, DROPPED, FAILED, KEPT, Observation, Target
 
-#: Effects that cost every list the client reads (the server fails, or every call fails).
+#: The scopes, smallest first.
+SCOPES = ("request", "item", "item-and-later", "list", "server")
+#: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
     r"whole server|fails the server|every list call|every tool and resource|"
     r"tools of every configured server",
     re.IGNORECASE,
 )
-#: Effects that cost the listing the item is in.
+#: Fallback: effects that cost the listing the item is in.
 LIST_WIDE = re.compile(
     r"\bat all\b|whole (?:\w+ )?list|fails the (?:whole )?list|no (?:tools|resources|prompts)\b|"
     r"lose all of it|shows no resources",
     re.IGNORECASE,
 )
-#: Effects that happen later, when a model request is built or sent (the API refuses it, the
-#: conversation fails): the client still lists the item, so a list call shows no loss.
+#: Fallback: effects that happen when a model request is built or sent; the client still
+#: lists the item, so a list call shows no loss.
 REQUEST_TIME = re.compile(
     r"refuses the (?:whole )?request|conversation fails|turn fails|every (?:chat|prompt) fails|"
     r"chat dies",
     re.IGNORECASE,
 )
 _ITEM_POINTER = re.compile(r"^/listings/([A-Za-z]+)/items/(\d+)(?:/|$)")
+_CAPABILITY_POINTER = re.compile(r"^/capture/serverCapabilities/([^/]+)$")
 
 
 def scope(effect: str) -> str:
-    """`server`, `list`, `item` or `request` (nothing a list call can show): how much one
-    error finding with this effect costs at listing time."""
+    """The fallback reading of an `effect` text: `request`, `server`, `list` or `item`."""
     if REQUEST_TIME.search(effect):
         return "request"
     if SERVER_WIDE.search(effect):
@@ -50,6 +71,79 @@ def scope(effect: str) -> str:
     if LIST_WIDE.search(effect):
         return "list"
     return "item"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One `scope` entry: at these versions, for these listings (None: all), this scope."""
+
+    versions: SpecifierSet
+    listings: frozenset[str] | None
+    scope: str
+
+    def applies(self, version: Version | None, listing: str | None) -> bool:
+        """Whether the entry covers a finding at this version on this listing."""
+        if self.listings is not None and listing not in self.listings:
+            return False
+        return contains(self.versions, version)
+
+
+def entries(raw: Any) -> tuple[Reach, ...]:
+    """A `scope` (or `all_dropped`) value as entries: a bare scope name or a list of
+    `{versions, listings, scope}` objects, first match wins."""
+    if isinstance(raw, str):
+        return (Reach(SpecifierSet(""), None, raw),)
+    return tuple(
+        Reach(
+            SpecifierSet(e.get("versions", "")),
+            frozenset(e["listings"]) if "listings" in e else None,
+            e["scope"],
+        )
+        for e in raw
+    )
+
+
+@cache
+def _data() -> tuple[dict[str, tuple[Reach, ...]], dict[str, tuple[Reach, ...]]]:
+    """Rule id -> scope entries, and profile id -> all_dropped entries."""
+    rules: dict[str, tuple[Reach, ...]] = {}
+    dropped: dict[str, tuple[Reach, ...]] = {}
+    for doc in raw_files().values():
+        for rule in doc["rules"]:
+            if "scope" in rule:
+                rules[rule["id"]] = entries(rule["scope"])
+        if "all_dropped" in doc:
+            dropped[doc["id"]] = entries(doc["all_dropped"])
+    return rules, dropped
+
+
+def reach(rule_id: str, version: Version | None, listing: str | None, effect: str) -> str:
+    """How much one error finding of this rule costs at this version on this listing."""
+    for entry in _data()[0].get(rule_id, ()):
+        if entry.applies(version, listing):
+            return entry.scope
+    return scope(effect)
+
+
+def _versions(profile: str) -> tuple[Version | None, dict[str, Version | None]]:
+    """The profile's effective version, and the version each of its rules runs at (an
+    included rule runs at its owner's version, as `profiles.applicable` does)."""
+    from catalogaudit.profiles import resolve
+
+    pid = profile.partition("@")[0]
+    if pid not in load_all():
+        return None, {}
+    resolved = resolve(profile, {})
+    at: dict[str, Version | None] = {r.id: resolved.effective for r in resolved.profile.rules}
+    for inc in resolved.profile.includes:
+        owner = load_all()[inc.rule.owner]
+        if inc.version == "same":
+            at[inc.rule.id] = resolved.effective
+        elif inc.version == "newest":
+            at[inc.rule.id] = owner.newest.version if owner.newest is not None else None
+        else:
+            at[inc.rule.id] = Version(inc.version)
+    return resolved.effective, at
 
 
 def _effect(finding: Finding) -> str:
@@ -63,26 +157,75 @@ def predict(target: Target, profile: str) -> list[Observation]:
     report = audit(catalog, AuditOptions(profiles=(profile,)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     listed = target.listings
+    effective, at = _versions(profile)
     by_index = {name: {i.index: i for i in catalog.items(name)} for name in LISTINGS}
     failed: dict[str, str] = {}
     dropped: dict[tuple[str, int], str] = {}
     for finding in errors:
         why = f"{finding.rule_id}: {finding.message}"
-        where = _ITEM_POINTER.match(finding.location.pointer if finding.location else "")
+        pointer = finding.location.pointer if finding.location else ""
+        where = _ITEM_POINTER.match(pointer)
         listing = where.group(1) if where else finding.kind
-        reach = scope(_effect(finding))
-        if reach == "request":
+        cost = reach(
+            finding.rule_id,
+            at.get(finding.rule_id, effective),
+            listing if listing in LISTINGS else None,
+            _effect(finding),
+        )
+        if cost == "request":
             continue
-        if reach == "server" or listing not in LISTINGS:
+        if listing not in LISTINGS:
+            cap = _CAPABILITY_POINTER.match(pointer)
+            names = [n for n in listed if cap is None or cost != "list" or _of(n, cap.group(1))]
+            for name in names:
+                failed.setdefault(name, why)
+        elif cost == "server":
             for name in listed:
                 failed.setdefault(name, why)
-        elif reach == "list":
+        elif cost == "list" or (cost == "item-and-later" and where is None):
             failed.setdefault(listing, why)
         elif where is not None:
             item = by_index[listing].get(int(where.group(2)))
-            if item is not None:
-                dropped.setdefault((listing, item.served_index), why)
+            if item is None:
+                continue
+            later = [
+                i.served_index
+                for i in catalog.items(listing)
+                if cost == "item-and-later" and i.served_index > item.served_index
+            ]
+            for served in (item.served_index, *later):
+                dropped.setdefault((listing, served), why)
+    _all_dropped(target, profile, effective, failed, dropped)
     return list(_verdicts(target, listed, failed, dropped))
+
+
+def _of(listing: str, capability: str) -> bool:
+    return CAPABILITY[listing] == capability
+
+
+def _all_dropped(
+    target: Target,
+    profile: str,
+    version: Version | None,
+    failed: dict[str, str],
+    dropped: Mapping[tuple[str, int], str],
+) -> None:
+    """Apply the profile's `all_dropped` entries: a listing whose every item is dropped."""
+    rules = _data()[1].get(profile.partition("@")[0], ())
+    for name in target.listings:
+        items = target.catalog.items(name)
+        if name in failed or not items:
+            continue
+        reasons = [dropped.get((name, i.served_index)) for i in items]
+        if not all(reasons):
+            continue
+        for entry in rules:
+            if entry.applies(version, name):
+                why = f"every item of {name} is dropped ({reasons[0]})"
+                hit = target.listings if entry.scope == "server" else [name]
+                for other in hit:
+                    failed.setdefault(other, why)
+                break
 
 
 def _verdicts(
