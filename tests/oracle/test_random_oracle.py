@@ -46,6 +46,25 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool]]] = {
     "opencode": ("opencode@1.18.33", str(MODULES), _bin("opencode")),
     "inspector": ("inspector@2.12.0", str(MODULES), _bin("mcp-inspector")),
 }
+
+
+def _context_forge(version: str) -> Callable[[], bool]:
+    def installed() -> bool:
+        from catalogaudit.verify.context_forge_install import cache_root
+        from catalogaudit.verify.context_forge_install import installed as done
+
+        return done(cache_root(), version)
+
+    return installed
+
+
+#: ContextForge: every release line the suite measures, from its cached venv.
+CLIENTS.update(
+    {
+        f"context-forge@{v}": (f"context-forge@{v}", None, _context_forge(v))
+        for v in ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7")
+    }
+)
 CASES = [c for c in CLIENTS if c.partition("@")[0] in DRIVERS]
 
 
