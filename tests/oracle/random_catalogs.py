@@ -19,7 +19,7 @@ from typing import Any
 DEFAULT_SEED = 20261130
 
 _WORDS = ("read", "write", "list", "sync", "fetch", "build", "scan", "echo", "plan", "grep")
-_BAD_PROSE = ("; then", " && ", " || ", " | ", "$(date)", "`x`", "a > b", "<b> ")
+_BAD_PROSE = ("; then ", " && ", " || ", " | ", " $(date) ", " `x` ", " a > b ", " <b> ")
 
 
 def _schema(rng: random.Random) -> dict[str, Any] | None:
@@ -47,7 +47,7 @@ def _description(rng: random.Random) -> str | None:
         return None
     text = f"{rng.choice(_WORDS).capitalize()} the {rng.choice(_WORDS)} data"
     if roll < 0.35:
-        text += rng.choice(_BAD_PROSE) + rng.choice(_WORDS)
+        text += rng.choice(_BAD_PROSE) + rng.choice(_WORDS)  # each carries its own spaces
     elif roll < 0.42:
         text += " " + "x" * rng.choice((3000, 5000))
     return text
