@@ -1,7 +1,8 @@
 """Differential oracle (issue 6): the opencode and inspector profiles against the real clients.
 
-opencode 1.18.33 (its `opencode-linux-x64` binary package) and MCP Inspector 2.12.0 come from
-tests/package.json (`npm ci --prefix tests`). Each is driven with no key and no model call
+opencode 1.18.33 (its `opencode-linux-x64` binary package, run through the tests/opencode-bin
+shim as node_modules/.bin/opencode) and MCP Inspector 2.12.0 come from tests/package.json
+(`npm ci --prefix tests`). Each is driven with no key and no model call
 (`opencode serve` and its /mcp, /experimental/resource and /command routes; `mcp-inspector
 --cli` per listing, on Node 22) against `catalogaudit serve`, over scenarios B-F of
 fixtures/oracle/, in one `catalogaudit verify` run per client. The profile's prediction must
@@ -40,7 +41,7 @@ EXTRA = {
 CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
     "opencode": (
         "opencode@1.18.33",
-        "opencode-linux-x64/bin/opencode",
+        ".bin/opencode",
         {
             "B-array-input-schema": {"tools": "failed"},
             "C-priority-lexemes": {"resources": "kept"},

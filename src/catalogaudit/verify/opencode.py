@@ -61,7 +61,8 @@ _USER = "catalogaudit"
 
 def executable(path: str | None) -> str:
     """The opencode binary: `path` itself; in a node_modules directory `.bin/opencode` (from
-    `opencode-ai`) or the platform package's `opencode-*/bin/opencode`; else on PATH."""
+    `opencode-ai`, or tests/opencode-bin's shim) or a platform package's
+    `opencode-*/bin/opencode`; else on PATH."""
     if path is None:
         found = shutil.which("opencode")
         if found is None:
