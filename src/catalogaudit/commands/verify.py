@@ -36,7 +36,13 @@ def register(app: typer.Typer) -> None:
                 "(default: on PATH)."
             ),
         ] = None,
-        output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+        output_format: Annotated[
+            str, typer.Option("--format", help="text, json, markdown, junit or github.")
+        ] = "text",
+        output: Annotated[
+            str,
+            typer.Option("-o", "--output", help="Report file, written atomically ('-' stdout)."),
+        ] = "-",
     ) -> None:
         """Run a real client against `catalogaudit serve` and compare with its profile.
 
@@ -48,5 +54,10 @@ def register(app: typer.Typer) -> None:
         from catalogaudit.verify import report
 
         text, code = report.run(client, catalogs, client_path, output_format)
-        typer.echo(text, nl=False)
+        if output == "-":
+            typer.echo(text, nl=False)
+        else:
+            from catalogaudit.snapshot import write_atomic
+
+            write_atomic(output, text)
         raise typer.Exit(code)

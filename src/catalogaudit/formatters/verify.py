@@ -1,0 +1,218 @@
+"""`catalogaudit verify` reports: text, JSON, Markdown, JUnit XML and GitHub annotations.
+
+The input is the run's rows (each observation with the profile's prediction for it); nothing
+here does I/O. Client messages and item names come from the client and the server, so every
+format makes them inert the same way the audit formats do (`visible`, Markdown escaping, the
+workflow-command escaping), and a line of server text can never forge a line of the report.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.formatters.base import plural, visible
+from catalogaudit.formatters.github import command
+from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.verify.base import FAILED, KEPT, Observation
+
+FORMATS = ("text", "json", "markdown", "junit", "github")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One observation, the prediction for it, and whether they agree."""
+
+    observed: Observation
+    predicted: Observation | None
+
+    @property
+    def matches(self) -> bool:
+        """Predicted and observed verdicts are equal (messages differ by nature)."""
+        return self.predicted is not None and self.predicted.verdict == self.observed.verdict
+
+
+@dataclass(frozen=True)
+class VerifyRun:
+    """What one `verify` run found: the client, the profile it checked, and every row."""
+
+    client: str
+    version: str
+    rows: Sequence[Row]
+
+    @property
+    def profile(self) -> str:
+        """The profile the prediction used (the client's id at the installed version)."""
+        return f"{self.client}@{self.version}"
+
+    @property
+    def mismatches(self) -> int:
+        """Rows whose observed verdict is not the predicted one."""
+        return sum(not r.matches for r in self.rows)
+
+
+def _subject(o: Observation) -> str:
+    if o.index is None:
+        return f"{o.listing} list"
+    name = "" if o.identity is None else " " + json.dumps(o.identity, ensure_ascii=False)
+    return f"{o.listing}[{o.index}]{name}"
+
+
+def _failed_lists(run: VerifyRun) -> set[tuple[str, str]]:
+    """(catalog, listing) pairs whose list call failed: their items carry the same message."""
+    return {
+        (r.observed.catalog, r.observed.listing)
+        for r in run.rows
+        if r.observed.index is None and r.observed.verdict == FAILED
+    }
+
+
+def _with_list(o: Observation, failed: set[tuple[str, str]]) -> bool:
+    """An item lost because its whole list failed (said once, on the list's line)."""
+    return o.index is not None and (o.catalog, o.listing) in failed
+
+
+def _summary(run: VerifyRun) -> str:
+    return (
+        f"{plural(len(run.rows), 'observation')}, "
+        f"{run.mismatches} mismatch{'es' if run.mismatches != 1 else ''} with the profile"
+    )
+
+
+def as_json(run: VerifyRun) -> str:
+    """The JSON report (its shape is what scripts/refresh_verification.py reads)."""
+    doc: dict[str, Any] = {
+        "client": {"id": run.client, "version": run.version},
+        "profile": run.profile,
+        "matches": run.mismatches == 0,
+        "observations": [
+            {
+                **r.observed.as_dict(),
+                "predicted": r.predicted.verdict if r.predicted else None,
+                "predictedBecause": r.predicted.message if r.predicted else "",
+                "matches": r.matches,
+            }
+            for r in run.rows
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_text(run: VerifyRun) -> str:
+    """Per catalog, every list and item: observed, predicted, ok or MISMATCH, the client's words."""
+    lines = [f"{run.client} {run.version} (profile {run.profile})"]
+    catalog = None
+    for r in run.rows:
+        o = r.observed
+        if o.catalog != catalog:
+            catalog = o.catalog
+            lines.append(f"{visible(catalog, keep='')}:")
+        subject = _subject(o) if o.index is None else "  " + _subject(o)
+        mark = "ok" if r.matches else "MISMATCH"
+        predicted = r.predicted.verdict if r.predicted else "no prediction"
+        line = f"  {visible(subject, keep='')}: {o.verdict} (predicted {predicted}) {mark}"
+        if o.index is None and o.message:
+            line += f"\n      client: {visible(o.message, keep='')}"
+        if not r.matches and r.predicted and r.predicted.message:
+            line += f"\n      profile: {visible(r.predicted.message, keep='')}"
+        lines.append(line)
+    lines.append(_summary(run))
+    return "\n".join(lines) + "\n"
+
+
+def as_markdown(run: VerifyRun) -> str:
+    """A table of what the client lost and every mismatch, for a PR comment or a job summary."""
+    lines = [
+        f"## {escape_text(run.client)} {escape_text(run.version)}: what the real client did",
+        "",
+        _summary(run) + ".",
+        "",
+    ]
+    shown = [r for r in run.rows if r.observed.verdict != KEPT or not r.matches]
+    if not shown:
+        lines.append("The client kept every list and item, as the profile predicted.")
+        return "\n".join(lines) + "\n"
+    lines += [
+        "| catalog | list / item | observed | predicted | client said |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    failed = _failed_lists(run)
+    for r in shown:
+        o = r.observed
+        said = "with the list" if _with_list(o, failed) else escape_text(o.message[:300]) or "-"
+        predicted = r.predicted.verdict if r.predicted else "none"
+        if not r.matches:
+            predicted = f"**{predicted} (mismatch)**"
+        lines.append(
+            f"| {code(o.catalog, in_table=True)} | {code(_subject(o), in_table=True)} "
+            f"| {o.verdict} | {predicted} | {said} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def as_junit(run: VerifyRun) -> str:
+    """A suite per catalog, a case per list and item; a mismatch is a `<failure>`."""
+    root = ET.Element("testsuites", name=f"catalogaudit verify {run.profile}")
+    suites: dict[str, ET.Element] = {}
+    for r in run.rows:
+        o = r.observed
+        suite = suites.get(o.catalog)
+        if suite is None:
+            suite = ET.SubElement(root, "testsuite", name=visible(o.catalog, keep=""))
+            suites[o.catalog] = suite
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=run.profile,
+            name=visible(f"{_subject(o)}: {o.verdict}", keep=""),
+        )
+        if not r.matches:
+            predicted = r.predicted.verdict if r.predicted else "no prediction"
+            failure = ET.SubElement(
+                case, "failure", message=f"observed {o.verdict}, predicted {predicted}"
+            )
+            failure.text = visible(
+                f"client: {o.message}\nprofile: {r.predicted.message if r.predicted else ''}"
+            )
+    for suite in suites.values():
+        cases = list(suite)
+        suite.set("tests", str(len(cases)))
+        suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
+    root.set("tests", str(len(run.rows)))
+    root.set("failures", str(run.mismatches))
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def as_github(run: VerifyRun) -> str:
+    """One workflow command per loss the client showed (a warning) or mismatch (an error)."""
+    lines = []
+    failed = _failed_lists(run)
+    for r in run.rows:
+        o = r.observed
+        if r.matches and (o.verdict == KEPT or _with_list(o, failed)):
+            continue
+        name = "warning" if r.matches else "error"
+        predicted = r.predicted.verdict if r.predicted else "no prediction"
+        message = visible(
+            f"{run.client} {run.version}: {_subject(o)} {o.verdict} (predicted {predicted})"
+            + (f": {o.message}" if o.message else ""),
+            keep="",
+        )
+        lines.append(command(name, {"file": visible(o.catalog, keep="")}, message))
+    lines.append(command("notice", {}, f"{run.profile}: {_summary(run)}"))
+    return "\n".join(lines) + "\n"
+
+
+def format_verify(run: VerifyRun, fmt: str) -> str:
+    """Render in one of `FORMATS` (the caller has checked the name)."""
+    render = {
+        "text": as_text,
+        "json": as_json,
+        "markdown": as_markdown,
+        "junit": as_junit,
+        "github": as_github,
+    }[fmt]
+    return render(run)
