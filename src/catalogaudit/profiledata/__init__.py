@@ -215,7 +215,7 @@ class VerifiedRun:
 @cache
 def load_verified() -> dict[str, tuple[VerifiedRun, ...]]:
     """Profile id -> its verified runs, oldest version first (`verified/verified.json`)."""
-    text = resources.files(__name__).joinpath("verified", "verified.json").read_text("utf-8")
+    text = resources.files(__name__).joinpath("verified/verified.json").read_text("utf-8")
     doc = json.loads(text)
     out: dict[str, tuple[VerifiedRun, ...]] = {}
     for pid, runs in doc.get("profiles", {}).items():
