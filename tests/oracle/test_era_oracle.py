@@ -2,9 +2,11 @@
 
 G: a server answering `server/discover` and `initialize`, whose 2026-07-28 results lack
 `ttlMs`/`cacheScope`; H: a 2026-only server without cache hints; K: an `initialize` answered
-with protocolVersion 2026-07-28 (compat-rules.md "Measured with real clients"). Each is
-`catalogaudit serve` of one small catalog (fixtures/oracle-era/catalog) with the options that
-play it, captured by `catalogaudit snapshot --legacy-probe`, so the snapshot records the era,
+with protocolVersion 2026-07-28 (compat-rules.md "Measured with real clients"); and R, found by
+`verify` (Python mcp 2.3.0 also requires `resultType`): a 2026-07-28 tool list with `ttlMs` and
+`cacheScope` but no `resultType`. Each is `catalogaudit serve` of a small catalog
+(fixtures/oracle-era/) with the options that play it, captured by `catalogaudit snapshot
+--legacy-probe`, so the snapshot records the era,
 version and handshake a real client meets, and whether the server also answers a legacy
 `initialize`. Served as captured, each snapshot plays its scenario again, so `verify` needs no
 extra serve options.
@@ -19,6 +21,7 @@ Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -29,17 +32,20 @@ from conftest import FIXTURES, PYTHON, ROOT, cli
 from oracle_common import asked_for, mismatches  # noqa: F401 - fixture
 
 from catalogaudit.verify import DRIVERS
+from catalogaudit.verify.base import CAPABILITY
 
 pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
-CATALOG = FIXTURES / "oracle-era" / "catalog"
-CAPS = '{"tools":{},"resources":{}}'
-#: scenario -> the `catalogaudit serve` options that play it.
-SCENARIOS: dict[str, tuple[str, ...]] = {
-    "G": ("--protocol", "dual", "--cache-hints", "absent"),
-    "H": ("--protocol", "modern", "--cache-hints", "absent"),
-    "K": ("--protocol", "legacy", "--initialize-version", "2026-07-28"),
+ERA = FIXTURES / "oracle-era"
+ALL = ("tools", "resources", "resourceTemplates")
+#: scenario -> (catalog folder, its `snapshot --from` revision, the `serve` options that play
+#: it, the listings it serves).
+SCENARIOS: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
+    "G": ("catalog", "auto", ("--protocol", "dual", "--cache-hints", "absent"), ALL),
+    "H": ("catalog", "auto", ("--protocol", "modern", "--cache-hints", "absent"), ALL),
+    "K": ("catalog", "auto", ("--protocol", "legacy", "--initialize-version", "2026-07-28"), ALL),
+    "R": ("no-result-type", "2026-07-28", ("--protocol", "dual"), ("tools",)),
 }
 KEPT, FAILED = "kept", "failed"
 
@@ -48,11 +54,11 @@ def _bin(name: str) -> Callable[[], bool]:
     return lambda: (MODULES / ".bin" / name).is_file()
 
 
-def _everywhere(verdict: str, listings: tuple[str, ...]) -> dict[str, str]:
-    return dict.fromkeys(listings, verdict)
+def _everywhere(verdict: str, client: str, scenario: str) -> dict[str, str]:
+    served = SCENARIOS[scenario][3]
+    return dict.fromkeys((n for n in CLIENTS[client][3] if n in served), verdict)
 
 
-ALL = ("tools", "resources", "resourceTemplates")
 #: client -> (`--client` spec, `--client-path`, installed?, the lists its driver observes,
 #: per scenario the measured list verdict and the words a failed list's message must quote).
 CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool], tuple[str, ...]]] = {
@@ -74,41 +80,50 @@ MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("codex", "G"): (KEPT, ()),
     ("codex", "H"): (FAILED, ("MCP startup failed", "-32022", "Unsupported protocol version")),
     ("codex", "K"): (KEPT, ()),
+    ("codex", "R"): (KEPT, ()),
     # Claude Code sends discover first, adopts 2026-07-28 and tolerates missing hints.
     ("claude-code", "G"): (KEPT, ()),
     ("claude-code", "H"): (KEPT, ()),
     ("claude-code", "K"): (FAILED, ("protocol version is not supported: 2026-07-28",)),
+    ("claude-code", "R"): (KEPT, ()),
     # The TS SDK speaks initialize only.
     ("ts-sdk", "G"): (KEPT, ()),
     ("ts-sdk", "H"): (FAILED, ("-32022", "Unsupported protocol version")),
     ("ts-sdk", "K"): (FAILED, ("Server's protocol version is not supported: 2026-07-28",)),
+    ("ts-sdk", "R"): (KEPT, ()),
     # Python mcp 2.3.0 accepts a discover result without hints, then every list call fails.
     ("python-sdk", "G"): (FAILED, ("ttlMs", "cacheScope", "Field required")),
     ("python-sdk", "H"): (FAILED, ("ttlMs", "cacheScope", "Field required")),
     ("python-sdk", "K"): (FAILED, ("Unsupported protocol version from the server: 2026-07-28",)),
+    # Found by verify (2026-11-30): resultType is required too.
+    ("python-sdk", "R"): (FAILED, ("resultType", "Field required")),
     # opencode never sends discover.
     ("opencode", "G"): (KEPT, ()),
     ("opencode", "H"): (FAILED, ("-32022",)),
     ("opencode", "K"): (FAILED, ()),
+    ("opencode", "R"): (KEPT, ()),
     # Inspector --cli: legacy only; H and K exit 1.
     ("inspector", "G"): (KEPT, ()),
     ("inspector", "H"): (FAILED, ()),
     ("inspector", "K"): (FAILED, ()),
+    ("inspector", "R"): (KEPT, ()),
 }
 CASES = [(c, s) for c in CLIENTS if c in DRIVERS for s in sorted(SCENARIOS) if (c, s) in MEASURED]
 
 
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each scenario served from the era catalog and captured with the legacy probe."""
+    """Each scenario served from its catalog and captured with the legacy probe."""
     base = tmp_path_factory.mktemp("era-oracle")
-    inputs = [a for f in sorted(CATALOG.glob("*.json")) for a in ("--from", str(f))]
-    made = cli("snapshot", *inputs, "-o", str(base / "base.json"))
-    assert made.code == 0, str(made)
     out: dict[str, Path] = {}
-    for name, opts in SCENARIOS.items():
-        serve = [PYTHON, "-m", "catalogaudit", "serve", str(base / "base.json")]
-        serve += ["--max-seconds", "60", "--capabilities", CAPS, *opts]
+    for name, (folder, revision, opts, served) in SCENARIOS.items():
+        inputs = [a for f in sorted((ERA / folder).glob("*.json")) for a in ("--from", str(f))]
+        static = base / f"{name}-static.json"
+        made = cli("snapshot", *inputs, "--protocol", revision, "-o", str(static))
+        assert made.code == 0, str(made)
+        caps = json.dumps({CAPABILITY[n]: {} for n in served})
+        serve = [PYTHON, "-m", "catalogaudit", "serve", str(static)]
+        serve += ["--max-seconds", "60", "--capabilities", caps, *opts]
         path = base / f"{name}.json"
         made = cli("snapshot", "--legacy-probe", "-o", str(path), "--", *serve)
         assert made.code == 0, str(made)
@@ -135,14 +150,20 @@ def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]
 
 
 def test_the_snapshots_record_what_a_client_meets(snapshots: dict[str, Path]) -> None:
-    """G and H are 2026-07-28 captures that differ only in the legacy answer; K is legacy."""
-    import json
-
+    """G and H are 2026-07-28 captures that differ only in the legacy answer; K is legacy;
+    R is 2026-07-28 with both cache hints and no resultType."""
     proto = {n: json.loads(p.read_text())["capture"]["protocol"] for n, p in snapshots.items()}
     assert (proto["G"]["era"], proto["G"]["legacy"]["answered"]) == ("modern", True)
     assert (proto["H"]["era"], proto["H"]["legacy"]["answered"]) == ("modern", False)
     assert proto["H"]["legacy"]["error"]["code"] == -32022
     assert (proto["K"]["era"], proto["K"]["negotiated"]) == ("legacy", "2026-07-28")
+    assert (proto["R"]["era"], proto["R"]["legacy"]["answered"]) == ("modern", True)
+    page = json.loads(snapshots["R"].read_text())["listings"]["tools"]["pages"][0]["fields"]
+    assert (page.get("ttlMs"), page.get("cacheScope"), "resultType" in page) == (
+        0,
+        "private",
+        False,
+    )
 
 
 @pytest.mark.parametrize(("client", "scenario"), CASES)
@@ -162,7 +183,7 @@ def test_profile_predicts_the_client(
     assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)
     verdict, quotes = MEASURED[(client, scenario)]
     lists = {r["listing"]: r["verdict"] for r in rows if r["index"] is None}
-    assert lists == _everywhere(verdict, CLIENTS[client][3]), lists
+    assert lists == _everywhere(verdict, client, scenario), lists
     for r in rows:
         if r["index"] is None and r["verdict"] == FAILED:
             assert r["message"], "a failed list must quote the client's own message"
