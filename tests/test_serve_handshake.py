@@ -186,3 +186,16 @@ def test_without_the_probe_nothing_is_recorded(base: Path, tmp_path: Path) -> No
     assert doc["capture"]["protocol"]["era"] == "modern"
     assert "legacy" not in doc["capture"]["protocol"]
     validate_snapshot(doc)
+
+
+@pytest.mark.parametrize(("protocol", "answered"), [("dual", True), ("modern", False)])
+def test_the_probe_over_http(base: Path, tmp_path: Path, protocol: str, answered: bool) -> None:
+    """Over Streamable HTTP the probe is a fresh session (an initialize POST, no session id)."""
+    from test_serve import serving_http
+
+    with serving_http(base, "--capabilities", CAPS, "--protocol", protocol) as url:
+        doc, _ = snapshot_ok(tmp_path, "--legacy-probe", "--url", url)
+    legacy = doc["capture"]["protocol"]["legacy"]
+    assert legacy["answered"] is answered
+    if not answered:
+        assert legacy["error"]["code"] == -32022
