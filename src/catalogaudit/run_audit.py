@@ -61,6 +61,9 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
                 parse_protocol(so.protocol),
                 client_capabilities(so.client_capabilities),
                 _limits(so),
+                # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
+                # initialize, so initialize-only clients' profiles can say (`handshake`).
+                legacy_probe=True,
             ),
             wire=True,
         )
