@@ -71,6 +71,13 @@ def prefix_name(params: Mapping[str, Any], ctx: Context) -> str | None:
         "unit": {"enum": ["chars", "bytes"]},
         "min_prefix": {"type": "integer", "minimum": 0},
         "action": {"enum": ["reject", "hash", "filter"]},
+        "raw_max": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Names longer than this (whitespace-stripped) are refused earlier by "
+            "another clause and never reach this limit (ContextForge's validator before its "
+            "database listener).",
+        },
     },
     required=["format", "max"],
 )
@@ -88,7 +95,7 @@ def qualified_name_length(
     kind = params.get("prefix", "server")
     for item in items(catalog, params, ("tools",)):
         name = item.value.get("name") if isinstance(item.value, dict) else None
-        if not isinstance(name, str):
+        if not isinstance(name, str) or len(name.strip()) > params.get("raw_max", len(name)):
             continue
         qualified = params["format"].replace("{prefix}", prefix).replace("{tool}", fn(name))
         n = _length(qualified, unit)

@@ -34,8 +34,11 @@ CALLS = {
 }
 
 
+#: Servers already killed, reaped before exit.
+STOPPED: list[subprocess.Popen[str]] = []
 #: Also wrapped, to learn the capabilities the release saw.
 _INITIALIZE = "initialize"
+_DISCOVER = "connect_to_streamablehttp_server"
 
 
 def _module(name: str) -> Any:
@@ -45,24 +48,36 @@ def _module(name: str) -> Any:
     return importlib.import_module(name)
 
 
-def message(exc: BaseException) -> str:
-    """The outer message, then the innermost cause (ContextForge's own words)."""
-    seen = [exc]
-    inner: BaseException = exc
-    while True:
-        group = getattr(inner, "exceptions", None)
-        nxt = group[0] if group else inner.__cause__ or inner.__context__
-        if nxt is None or nxt in seen:
-            break
-        seen.append(nxt)
-        inner = nxt
-    parts: list[str] = []
-    for e in (exc, inner):
-        lines = [ln.strip() for ln in str(e).splitlines() if "errors.pydantic.dev" not in ln]
-        text = " / ".join(ln for ln in lines if ln) or type(e).__name__
-        if text not in parts:
-            parts.append(text)
-    return ": ".join(parts)
+def _chain(exc: BaseException) -> list[BaseException]:
+    """The exception and its causes, outermost first; an exception group stands for its
+    first member (the SDK's task groups and `except*` re-raises wrap everything in one)."""
+    out: list[BaseException] = []
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        members = getattr(at, "exceptions", None)
+        if isinstance(members, tuple) and members:
+            at = members[0]
+            continue
+        out.append(at)
+        at = at.__cause__ or at.__context__
+    return out
+
+
+def _text(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if "errors.pydantic.dev" not in ln]
+    return " / ".join(ln for ln in lines if ln) or type(exc).__name__
+
+
+def message(exc: BaseException, raised: BaseException | None = None) -> str:
+    """The outermost message, then the innermost cause (ContextForge's own words), found
+    through the exception chain or else through what discovery raised."""
+    chain = _chain(exc) or [exc]
+    if len(chain) == 1 and raised is not None and raised is not exc:
+        chain += _chain(raised)
+    outer, inner = _text(chain[0]), _text(chain[-1])
+    return outer if inner in outer else f"{outer}: {inner}"
 
 
 class Recorder:
@@ -71,6 +86,9 @@ class Recorder:
     def __init__(self) -> None:
         self.seen: dict[str, list[Any]] = {}
         self.capabilities: dict[str, Any] = {}
+        #: What the discovery function raised: a release may re-raise a bare
+        #: GatewayConnectionError whose chain no longer holds the cause.
+        self.raised: BaseException | None = None
 
     def install(self) -> None:
         from mcp import ClientSession
@@ -88,6 +106,17 @@ class Recorder:
             return result
 
         setattr(ClientSession, _INITIALIZE, recorded)
+        service = _module("mcpgateway.services.gateway_service").GatewayService
+        discover = service.connect_to_streamablehttp_server
+
+        async def discovered(gateway: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await discover(gateway, *args, **kwargs)
+            except BaseException as exc:
+                self.raised = exc
+                raise
+
+        setattr(service, _DISCOVER, discovered)
 
     def _wrap(self, original: Any, listing: str, attr: str) -> Any:
         async def recorded(session: Any, *args: Any, **kwargs: Any) -> Any:
@@ -169,6 +198,19 @@ def _listing(name: str, recorder: Recorder, stored: dict[str, list[str]]) -> dic
     return {"listing": name, "kept": _kept(name, recorder.seen[name], stored[name])}
 
 
+def _reset(models: Any) -> None:
+    """An empty database: the tables once, then every row deleted between catalogs (the
+    schema DDL costs more than a registration)."""
+    meta = models.Base.metadata
+    if not getattr(_reset, "done", False):
+        meta.create_all(bind=models.engine)
+        _reset.done = True  # type: ignore[attr-defined]
+        return
+    with models.engine.begin() as conn:
+        for table in reversed(meta.sorted_tables):
+            conn.execute(table.delete())
+
+
 async def one(
     target: dict[str, Any], job: dict[str, Any], recorder: Recorder, read: set[str]
 ) -> list[Any]:
@@ -176,10 +218,10 @@ async def one(
     models = _module("mcpgateway.db")
     create = _module("mcpgateway.schemas").GatewayCreate
     service = _module("mcpgateway.services.gateway_service").GatewayService
-    models.Base.metadata.drop_all(bind=models.engine)
-    models.Base.metadata.create_all(bind=models.engine)
+    _reset(models)
     recorder.seen.clear()
     recorder.capabilities = {}
+    recorder.raised = None
     server, url = _start(target["argv"])
     db = models.SessionLocal()
     listings = [n for n in target["listings"] if n in read]
@@ -190,18 +232,15 @@ async def one(
     except BaseException as exc:  # the verdict we are here to observe
         if isinstance(exc, KeyboardInterrupt):
             raise
-        why = message(exc)
+        why = message(exc, recorder.raised)
         return [{"listing": name, "error": why} for name in listings] + unread
     else:
         stored = _stored(db)
         return [_listing(n, recorder, stored) for n in listings] + unread
     finally:
         db.close()
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        server.kill()  # reaped at the end: waiting here costs more than the registration
+        STOPPED.append(server)
 
 
 def main() -> int:
@@ -227,6 +266,8 @@ def main() -> int:
         return [await one(t, job, recorder, read) for t in job["targets"]]
 
     results = asyncio.run(run())
+    for server in STOPPED:
+        server.wait()
     print(f"context-forge: {len(results)} catalogs in {time.monotonic() - start:.1f}s", flush=True)
     print(json.dumps(results), file=out)
     return 0

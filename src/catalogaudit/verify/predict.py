@@ -12,7 +12,8 @@ later skips it):
 * `list`: the listing fails (for a catalog-level finding on a server capability, the listings
   of that capability);
 * `server`: every listing the client reads fails;
-* `request`: nothing at listing time (the model API refuses the request later).
+* `request`: nothing at listing time (the model API refuses the request later);
+* `none`: the item is kept, changed (ContextForge retries a bad resource as a minimal object).
 
 A profile's `all_dropped` entries say what happens when every item of a listing is dropped
 (ContextForge from 0.9.0 refuses a server whose every tool fails validation). A rule without
@@ -38,7 +39,7 @@ from catalogaudit.profiledata import contains, load_all, raw_files
 from catalogaudit.verify.base import CAPABILITY, DROPPED, FAILED, KEPT, Observation, Target
 
 #: The scopes, smallest first.
-SCOPES = ("request", "item", "item-and-later", "list", "server")
+SCOPES = ("none", "request", "item", "item-and-later", "list", "server")
 #: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
     r"whole server|fails the server|every list call|every tool and resource|"
@@ -172,7 +173,7 @@ def predict(target: Target, profile: str) -> list[Observation]:
             listing if listing in LISTINGS else None,
             _effect(finding),
         )
-        if cost == "request":
+        if cost in ("request", "none"):
             continue
         if listing not in LISTINGS:
             cap = _CAPABILITY_POINTER.match(pointer)
