@@ -9,6 +9,10 @@ fixtures/oracle/, in one `catalogaudit verify` run per client. The profile's pre
 equal the observation for every list and item, and the list verdicts must equal the "Measured
 with real clients" table, so a profile and a driver wrong the same way still fail.
 
+The item-shape scenarios of fixtures/oracle-npm/ (S1-S6: items the MCP SDK's list-item
+schemas reject, a non-object outputSchema, prompt names that collide as opencode commands) were
+found with these drivers after the table; their verdicts are asserted the same way.
+
 Two more catalogs check what the table says in words: "B+" is scenario B's tools with scenario
 C's resources and two prompts (opencode fails the whole server, "its resources too"; 1.18.33
 reads prompts as commands, so they go as well), and "C+" is scenario C with the same prompts
@@ -31,6 +35,7 @@ pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
 SCENARIOS = sorted(p.name for p in (FIXTURES / "oracle").iterdir() if p.is_dir())
+SHAPES = sorted(p.name for p in (FIXTURES / "oracle-npm").iterdir() if p.is_dir())
 PROMPTS = '{"prompts": [{"name": "ask", "description": "A prompt."}, {"name": "plain"}]}\n'
 #: Extra catalogs: name -> the fixtures/oracle/ files they are made of (plus PROMPTS).
 EXTRA = {
@@ -52,6 +57,13 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
             "F-resource-without-uri": {"resources": "failed"},
             "B+": {"tools": "failed", "resources": "failed", "prompts": "failed"},
             "C+": {"resources": "kept", "prompts": "kept"},
+            "S1-tool-shapes": {"tools": "failed"},
+            # opencode re-requests tools/list without outputSchema validation.
+            "S2-output-schema-array": {"tools": "kept"},
+            "S3-resource-shapes": {"resources": "failed"},
+            "S4-prompt-shapes": {"prompts": "failed"},
+            "S5-prompt-names": {"prompts": "kept"},
+            # S6: opencode lists templates but no route shows them, so nothing is observed.
         },
     ),
     "inspector": (
@@ -65,6 +77,12 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
             "F-resource-without-uri": {"resources": "kept"},
             "B+": {"tools": "kept", "resources": "kept", "prompts": "kept"},
             "C+": {"resources": "kept", "prompts": "kept"},
+            "S1-tool-shapes": {"tools": "kept"},
+            "S2-output-schema-array": {"tools": "kept"},
+            "S3-resource-shapes": {"resources": "kept"},
+            "S4-prompt-shapes": {"prompts": "kept"},
+            "S5-prompt-names": {"prompts": "kept"},
+            "S6-template-shapes": {"resourceTemplates": "kept"},
         },
     ),
 }
@@ -77,23 +95,42 @@ QUOTES = {
     ("opencode", "B+", "tools"): "Failed to get tools",
     ("opencode", "B+", "resources"): "Failed to get tools",
     ("opencode", "B+", "prompts"): "Failed to get tools",
+    ("opencode", "S1-tool-shapes", "tools"): "Failed to get tools",
+    ("opencode", "S3-resource-shapes", "resources"): "failed to get resources",
+    ("opencode", "S4-prompt-shapes", "prompts"): "failed to get prompts",
 }
-#: Inspector drops invalid items one by one, silently: (scenario, listing, index) it drops.
-INSPECTOR_DROPS = {
-    ("B-array-input-schema", "tools", 1),
-    ("D-no-input-schema", "tools", 1),
-    ("E-priority-2", "resources", 1),
-    ("F-resource-without-uri", "resources", 1),
-    ("B+", "tools", 1),
+#: Items missing from a list that was kept: (scenario, listing, served index). Inspector drops
+#: invalid items one by one, silently; opencode makes one command of colliding prompt names.
+DROPS = {
+    "inspector": {
+        ("B-array-input-schema", "tools", 1),
+        ("D-no-input-schema", "tools", 1),
+        ("E-priority-2", "resources", 1),
+        ("F-resource-without-uri", "resources", 1),
+        ("B+", "tools", 1),
+        *(("S1-tool-shapes", "tools", i) for i in (1, 2, 3, 4)),
+        ("S2-output-schema-array", "tools", 1),
+        *(("S3-resource-shapes", "resources", i) for i in (1, 2, 3, 4)),
+        *(("S4-prompt-shapes", "prompts", i) for i in (1, 2, 3)),
+        *(("S6-template-shapes", "resourceTemplates", i) for i in (1, 2)),
+    },
+    "opencode": {("S5-prompt-names", "prompts", 1), ("S5-prompt-names", "prompts", 3)},
 }
 CASES = [(c, s) for c, (_, _, measured) in CLIENTS.items() for s in sorted(measured)]
 
 
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One snapshot per scenario of fixtures/oracle/, and the two extra catalogs."""
+    """One snapshot per scenario of fixtures/oracle/ and fixtures/oracle-npm/, and the two
+    extra catalogs."""
     base = tmp_path_factory.mktemp("npm-oracle")
     out = scenario_snapshots(base, SCENARIOS)
+    for name in SHAPES:
+        inputs = sorted((FIXTURES / "oracle-npm" / name).glob("*.json"))
+        path = base / f"{name}.json"
+        result = cli("snapshot", *[a for f in inputs for a in ("--from", str(f))], "-o", str(path))
+        assert result.code == 0, str(result)
+        out[name] = path
     prompts = base / "prompts.txt"
     prompts.write_text(PROMPTS, encoding="utf-8")
     for name, files in EXTRA.items():
@@ -154,19 +191,22 @@ def test_profile_predicts_the_client(
             assert QUOTES[(client, scenario, r["listing"])] in r["message"], r["message"]
             items = [o for o in rows if o["listing"] == r["listing"] and o["index"] is not None]
             assert items and all(o["verdict"] == "dropped" for o in items)
-    if client == "inspector":
-        dropped = {
-            (scenario, r["listing"], r["index"])
-            for r in rows
-            if r["index"] is not None and r["verdict"] == "dropped"
-        }
-        assert dropped == {d for d in INSPECTOR_DROPS if d[0] == scenario}
+    dropped = {
+        (scenario, r["listing"], r["index"])
+        for r in rows
+        if r["index"] is not None and r["verdict"] == "dropped" and lists[r["listing"]] == "kept"
+    }
+    assert dropped == {d for d in DROPS[client] if d[0] == scenario}
 
 
 def test_every_oracle_scenario_is_run() -> None:
     """The measured matrix is never shrunk: every fixtures/oracle/ scenario runs per client."""
-    for _, _, measured in CLIENTS.values():
+    for cid, (_, _, measured) in CLIENTS.items():
         assert set(SCENARIOS) <= set(measured)
+        # opencode exposes no resource templates, so S6 is Inspector's only.
+        assert set(SHAPES) - set(measured) <= (
+            {"S6-template-shapes"} if cid == "opencode" else set()
+        )
 
 
 def test_exit_code_says_whether_everything_matched(

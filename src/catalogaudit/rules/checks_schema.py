@@ -70,14 +70,22 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
 def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The field must be present (and of `type` when given). With `parent_optional`, only
     items that have the parent object are checked (e.g. `additionalProperties` of an
-    `inputSchema` that exists)."""
+    `inputSchema` that exists). A field under an array wildcard (`/arguments/*/name`) is
+    required in every element of that array."""
     field = params["field"]
     parent, _, name = field.rpartition("/")
     for item in items(catalog, params):
         if params.get("parent_optional") and not list(select(item.value, parent or "")):
             continue
+        if parent.endswith("/*"):
+            # Every element of an array (a non-array there is another check's business).
+            for at, array in select(item.value, parent[:-2]):
+                for i, element in enumerate(array if isinstance(array, list) else []):
+                    if not isinstance(element, dict) or name not in element:
+                        where = f"{at}/{i}/{name}"
+                        yield Hit(item, where, f"{item.label} has no {where[1:]}", excerpt=name)
         found = list(select(item.value, field))
-        if not found:
+        if not found and "*" not in parent:
             yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=name)
             continue
         wanted = params.get("type")

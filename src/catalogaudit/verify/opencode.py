@@ -10,8 +10,9 @@ then its HTTP API is read:
 * `GET /mcp`: status per server. opencode lists tools when it connects, so a failed server
   (`"Failed to get tools"`, opencode's own text) is every listing it reads failed.
 * `GET /experimental/resource`: the resources it kept, keyed `cN:uri`, per server.
-* `GET /command`: MCP prompts become commands named `cN:prompt` (source `mcp`), so 1.18.33
-  reads prompts too (the reference table says tools and resources only).
+* `GET /command`: MCP prompts become commands named `cN:prompt` (source `mcp`; the prompt
+  name with `[^a-zA-Z0-9_-]` replaced by `_`, one command per name), so 1.18.33 reads prompts
+  too (the reference table says tools and resources only).
 
 A failed resources/list or prompts/list does not show in those replies (the server is simply
 missing from them); opencode's warning on stderr (`message="failed to get resources"
@@ -57,6 +58,7 @@ _FAILED = re.compile(
     r'message="failed to get (resources|prompts)" clientName=(\S+) error="((?:[^"\\]|\\.)*)"'
 )
 _USER = "catalogaudit"
+_SANITIZE = re.compile(r"[^a-zA-Z0-9_-]")
 
 
 def executable(path: str | None) -> str:
@@ -260,15 +262,32 @@ def _outcomes(
             ]
             out.append(ListOutcome(listing, kept))
         else:
-            kept = [
-                {**c, "name": str(c["name"])[len(prefix) :]}
+            named = {
+                str(c.get("name"))[len(prefix) :]
                 for c in commands
                 if isinstance(c, dict)
                 and c.get("source") == "mcp"
                 and str(c.get("name", "")).startswith(prefix)
-            ]
-            out.append(ListOutcome(listing, kept))
+            }
+            out.append(ListOutcome(listing, _prompts_kept(target, named)))
     return out
+
+
+def _prompts_kept(target: Target, commands: set[str]) -> list[Any]:
+    """The served prompts behind opencode's command names (`cN:` stripped).
+
+    opencode names a prompt's command with `[^a-zA-Z0-9_-]` replaced by `_` and keeps one
+    command per name, so prompts that collide after that become one command. The first served
+    prompt with that name counts as kept and the others as dropped (the convention of the
+    `name-collision` check, which reports every item after the first).
+    """
+    kept: list[Any] = []
+    for item in target.catalog.items("prompts"):
+        name = item.value.get("name") if isinstance(item.value, dict) else None
+        if isinstance(name, str) and _SANITIZE.sub("_", name) in commands:
+            commands.discard(_SANITIZE.sub("_", name))
+            kept.append(item.value)
+    return kept
 
 
 def _seed_plugin_dependency(config_dir: Path) -> None:
