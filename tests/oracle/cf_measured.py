@@ -95,6 +95,11 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
         "0.6.0 0.9.0 1.0.0rc1 1.0.0 1.0.7": {"tools": "failed"},
         "1.0.0b2": {"tools": ()},
     },
+    # The MCP SDK each release bundles (mcp 1.13.1 to 1.29.0) validates the whole list result.
+    "cf-sdk-no-input-schema": {ALL: {"tools": "failed"}},
+    "cf-sdk-priority": {ALL: {"tools": (), "resources": "failed"}},
+    "cf-sdk-priority-lexemes": {ALL: {"tools": (), "resources": ()}},
+    "cf-sdk-resource-no-uri": {ALL: {"tools": (), "resources": "failed"}},
     "cf-template-plus": {
         # 0.6.0 never asks for resources/templates/list: the listing is not observed there.
         "0.6.0": {"tools": (), "resources": ()},
@@ -121,6 +126,9 @@ QUOTES: dict[tuple[str, str], str] = {
     ("cf-name-qualified-255", "1.0.0"): "Tool name exceeds maximum length of 255",
     ("cf-name-rules", "0.6.0"): "Tool name must start with a letter",
     ("cf-schema-meta", "1.0.7"): "Invalid tool input schema",
+    ("cf-sdk-no-input-schema", "0.6.0"): "ListToolsResult / tools.1.inputSchema / Field required",
+    ("cf-sdk-priority", "1.0.7"): "resources.1.annotations.priority",
+    ("cf-sdk-resource-no-uri", "0.9.0"): "resources.1.uri / Field required",
 }
 
 

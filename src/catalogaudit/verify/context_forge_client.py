@@ -86,6 +86,8 @@ class Recorder:
     def __init__(self) -> None:
         self.seen: dict[str, list[Any]] = {}
         self.capabilities: dict[str, Any] = {}
+        #: Listing -> why the SDK's list call raised (the release logs it and goes on).
+        self.failed: dict[str, str] = {}
         #: What the discovery function raised: a release may re-raise a bare
         #: GatewayConnectionError whose chain no longer holds the cause.
         self.raised: BaseException | None = None
@@ -120,7 +122,11 @@ class Recorder:
 
     def _wrap(self, original: Any, listing: str, attr: str) -> Any:
         async def recorded(session: Any, *args: Any, **kwargs: Any) -> Any:
-            result = await original(session, *args, **kwargs)
+            try:
+                result = await original(session, *args, **kwargs)
+            except Exception as exc:  # the SDK refused the list result: the list is lost
+                self.failed[listing] = message(exc)
+                raise
             self.seen.setdefault(listing, []).extend(getattr(result, attr, None) or [])
             return result
 
@@ -190,6 +196,8 @@ def _start(argv: list[str]) -> tuple[subprocess.Popen[str], str]:
 
 
 def _listing(name: str, recorder: Recorder, stored: dict[str, list[str]]) -> dict[str, Any]:
+    if name in recorder.failed:
+        return {"listing": name, "error": recorder.failed[name]}
     if name not in recorder.seen:
         cap = "prompts" if name == "prompts" else "tools" if name == "tools" else "resources"
         value = json.dumps(recorder.capabilities.get(cap))
@@ -222,6 +230,7 @@ async def one(
     recorder.seen.clear()
     recorder.capabilities = {}
     recorder.raised = None
+    recorder.failed = {}
     server, url = _start(target["argv"])
     db = models.SessionLocal()
     listings = [n for n in target["listings"] if n in read]
