@@ -10,7 +10,8 @@ equal the observation for every list and item, and the list verdicts must equal 
 with real clients" table, so a profile and a driver wrong the same way still fail.
 
 The item-shape scenarios of fixtures/oracle-npm/ (S1-S6: items the MCP SDK's list-item
-schemas reject, a non-object outputSchema, prompt names that collide as opencode commands) were
+schemas reject, a non-object outputSchema, prompt names that collide as opencode commands,
+duplicate resource uris) were
 found with these drivers after the table; their verdicts are asserted the same way.
 
 Two more catalogs check what the table says in words: "B+" is scenario B's tools with scenario
@@ -64,6 +65,7 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
             "S4-prompt-shapes": {"prompts": "failed"},
             "S5-prompt-names": {"prompts": "kept"},
             # S6: opencode lists templates but no route shows them, so nothing is observed.
+            "S7-duplicate-uris": {"resources": "kept"},
         },
     ),
     "inspector": (
@@ -83,6 +85,7 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
             "S4-prompt-shapes": {"prompts": "kept"},
             "S5-prompt-names": {"prompts": "kept"},
             "S6-template-shapes": {"resourceTemplates": "kept"},
+            "S7-duplicate-uris": {"resources": "kept"},
         },
     ),
 }
@@ -100,7 +103,8 @@ QUOTES = {
     ("opencode", "S4-prompt-shapes", "prompts"): "failed to get prompts",
 }
 #: Items missing from a list that was kept: (scenario, listing, served index). Inspector drops
-#: invalid items one by one, silently; opencode makes one command of colliding prompt names.
+#: invalid items one by one, silently; opencode makes one command of colliding prompt names
+#: and one entry of resources with the same uri.
 DROPS = {
     "inspector": {
         ("B-array-input-schema", "tools", 1),
@@ -114,7 +118,11 @@ DROPS = {
         *(("S4-prompt-shapes", "prompts", i) for i in (1, 2, 3)),
         *(("S6-template-shapes", "resourceTemplates", i) for i in (1, 2)),
     },
-    "opencode": {("S5-prompt-names", "prompts", 1), ("S5-prompt-names", "prompts", 3)},
+    "opencode": {
+        ("S5-prompt-names", "prompts", 1),
+        ("S5-prompt-names", "prompts", 3),
+        ("S7-duplicate-uris", "resources", 1),
+    },
 }
 CASES = [(c, s) for c, (_, _, measured) in CLIENTS.items() for s in sorted(measured)]
 
