@@ -24,8 +24,8 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option(
                 "--client",
-                help="Client: python-sdk, ts-sdk, codex, claude-code, opencode or inspector, "
-                "optionally with @VERSION.",
+                help="Client: python-sdk, ts-sdk, codex, claude-code, opencode, inspector or "
+                "context-forge, optionally with @VERSION.",
             ),
         ],
         client_path: Annotated[
@@ -33,7 +33,9 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 help="python-sdk: a Python with mcp; ts-sdk: a node_modules dir; codex, "
                 "claude-code, opencode, inspector: the executable or a node_modules dir "
-                "(default: on PATH)."
+                "(default: on PATH); context-forge: a release venv or a directory of them "
+                "(default: ~/.cache/catalogaudit/context-forge/VERSION, made by "
+                "`python -m catalogaudit.verify.context_forge_install VERSION`)."
             ),
         ] = None,
         output_format: Annotated[
