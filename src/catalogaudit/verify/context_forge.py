@@ -6,12 +6,13 @@ catalog in turn through `GatewayService.register_gateway` (`context_forge_client
 HTTP discovery against `catalogaudit serve --http 0` on 127.0.0.1, the pydantic `*Create`
 validators, and the database models with their insert listeners on a throwaway SQLite file.
 There is no gateway server, no Redis and no network: every other address goes to a closed
-loopback proxy.
+loopback proxy (checked with `strace -f -e trace=connect`: only 127.0.0.1 and nscd).
 
-Settings are the release's defaults except what running it at all needs: a JWT secret and
-passwords (1.0.x refuses placeholders), SSRF protection allowing loopback (1.0.x blocks it,
-and the catalog is served there), an in-process cache, a gateway named `g` (a one-character
-name is what the profile assumes when `GATEWAY_NAME` is not given).
+Validation settings are the release's defaults (inherited VALIDATION_* and similar variables
+are dropped). What running it at all needs is set: a JWT secret and passwords (1.0.x refuses
+placeholders), SSRF protection allowing loopback (1.0.x blocks it, and the catalog is served
+there), an in-process cache, UI, admin API, plugins and OpenTelemetry off, and a gateway named
+`g` (a one-character name is what the profile assumes when `GATEWAY_NAME` is not given).
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@ per listing: `{"listing", "kept": [served indexes]}` or `{"listing", "error"}`).
 
 Each catalog goes through the release's own `GatewayService.register_gateway` (Streamable
 HTTP discovery, ToolCreate/ResourceCreate/PromptCreate validation, the database models and
-their `before_insert` listeners) into an in-memory SQLite database that is emptied between
-catalogs. What the release stored is what it kept; a registration that raised failed every
-listing it reads. The SDK's list calls are recorded so stored rows map back to served
-positions (the SDK normalises resource URIs). It imports nothing from catalogaudit: it runs
-under the release's own interpreter and dependencies.
+their `before_insert` listeners) into the SQLite database `DATABASE_URL` names (a throwaway
+file: 0.6.0's engine options do not fit SQLite's in-memory pool), emptied between catalogs.
+What the release stored is what it kept; a registration that raised failed every listing it
+reads; a list call the release's MCP SDK refused fails that listing. The SDK's list calls are
+recorded so stored rows map back to served positions (the SDK normalises resource URIs). It
+imports nothing from catalogaudit: it runs under the release's own interpreter and
+dependencies. `CATALOGAUDIT_CF_LOG=1` lets the release's own logging through to stderr.
 """
 
 from __future__ import annotations
@@ -162,7 +164,7 @@ def _stored(db: Any) -> dict[str, list[str]]:
         return [str(v) for (v,) in db.query(col).all()]
 
     uris = [str(v) for (v,) in db.query(Resource.uri).all()]
-    templates = [str(v) for (v,) in db.query(Resource.uri).all()]
+    templates = list(uris)  # 0.9.0 stores a template as a resource whose uri is the template
     if hasattr(Resource, "uri_template"):
         templates += [str(v) for (v,) in db.query(Resource.uri_template).all() if v]
     return {
@@ -260,7 +262,8 @@ def main() -> int:
     out = sys.stdout
     # ContextForge logs (and 0.6.0 prints) on stdout: keep it for the JSON answer only.
     sys.stdout = sys.stderr
-    logging.disable(logging.CRITICAL if os.environ.get("CF_QUIET", "1") == "1" else 0)
+    if os.environ.get("CATALOGAUDIT_CF_LOG") != "1":
+        logging.disable(logging.CRITICAL)
     try:
         _module("mcpgateway")
     except ImportError:
