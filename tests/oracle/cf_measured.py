@@ -132,6 +132,16 @@ QUOTES: dict[tuple[str, str], str] = {
 }
 
 
+#: What a dropped item's message must quote: the release's own reason for that item.
+ITEM_QUOTES: dict[tuple[str, str, str], str] = {
+    ("cf-desc-forbidden", "0.9.0", "semicolon"): "Description contains unsafe characters: ';'",
+    ("cf-desc-forbidden", "1.0.7", "dollar"): "Description contains unsafe characters: '$('",
+    ("cf-mime", "1.0.7", "file:///b.csv"): "MIME type 'text/csv' is not in the allowed list",
+    ("cf-prompt-colon", "1.0.0", "git:commit"): "Prompt name can only contain letters",
+    ("cf-uri-dotdot", "0.6.0", "note:a/../b"): "cannot contain directory traversal",
+}
+
+
 def measured(scenario: str, release: str) -> dict[str, Verdict]:
     """The measured verdict of every listing of a scenario on a release."""
     for releases, verdicts in MEASURED[scenario].items():

@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cf_measured import MEASURED, QUOTES, RELEASES, SCENARIOS, Verdict, inputs, measured
+from cf_measured import (
+    ITEM_QUOTES,
+    MEASURED,
+    QUOTES,
+    RELEASES,
+    SCENARIOS,
+    Verdict,
+    inputs,
+    measured,
+)
 from conftest import cli
 from oracle_common import asked_for, mismatches  # noqa: F401 - fixture
 from random_catalogs import DEFAULT_SEED, write
@@ -123,6 +132,10 @@ def test_profile_predicts_the_release(
     quote = QUOTES.get((scenario, release))
     if quote is not None:
         assert any(quote in r["message"] for r in rows if r["index"] is None), rows
+    for r in rows:
+        said = ITEM_QUOTES.get((scenario, release, r["identity"] or ""))
+        if said is not None:
+            assert r["verdict"] == "dropped" and said in r["message"], r
 
 
 @pytest.mark.parametrize("release", RELEASES)

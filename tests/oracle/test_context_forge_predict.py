@@ -213,3 +213,16 @@ def test_child_matches_stored_rows_to_served_positions() -> None:
     assert child._kept("tools", served, ["a", "b"]) == [0, 1]
     uris = [SimpleNamespace(uri="file:///b"), SimpleNamespace(uri="file:///a")]
     assert child._kept("resources", uris, ["file:///a"]) == [1]
+
+
+def test_outcomes_carry_the_release_reason_for_a_dropped_item(tmp_path: Path) -> None:
+    from catalogaudit.verify.base import observe
+
+    t = target("cf-prompt-colon", tmp_path)
+    answer = [
+        {"listing": "tools", "kept": []},
+        {"listing": "prompts", "kept": [0], "reasons": {"1": "PromptCreate: bad name"}},
+    ]
+    rows = {(o.listing, o.index): o for o in observe(t, cf.outcomes(t, answer))}
+    assert rows[("prompts", 1)].message == "PromptCreate: bad name"
+    assert rows[("prompts", 2)].message == "not in the client's list result"

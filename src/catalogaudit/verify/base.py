@@ -12,8 +12,8 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -87,6 +87,8 @@ class ListOutcome:
     listing: str
     items: list[Any] | None
     error: str = ""
+    #: Served index -> the client's own reason for leaving that item out, when it gives one.
+    reasons: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,8 @@ def observe(target: Target, outcomes: Sequence[ListOutcome]) -> list[Observation
                 returned.remove(item.identity)
                 verdict, why = KEPT, ""
             else:
-                verdict, why = DROPPED, "not in the client's list result"
+                why = outcome.reasons.get(item.served_index, "not in the client's list result")
+                verdict = DROPPED
             out.append(
                 Observation(target.label, name, item.served_index, item.identity, verdict, why)
             )

@@ -143,8 +143,9 @@ class ContextForgeDriver:
 
 def outcomes(target: Target, answer: list[dict[str, Any]]) -> list[ListOutcome]:
     """The script's per-listing answer as list outcomes: kept positions become the served
-    items themselves (the SDK rewrites some URIs, so stored values are not matched here);
-    a listing the release never reads is left out, as unobserved."""
+    items themselves (the SDK rewrites some URIs, so stored values are not matched here), with
+    the release's reason for each left-out one; a listing the release never reads is left out,
+    as unobserved."""
     out: list[ListOutcome] = []
     for one in answer:
         name = one["listing"]
@@ -154,7 +155,8 @@ def outcomes(target: Target, answer: list[dict[str, Any]]) -> list[ListOutcome]:
             out.append(ListOutcome(name, None, one["error"]))
             continue
         served = sorted(target.catalog.items(name), key=lambda i: i.served_index)
-        out.append(ListOutcome(name, [served[k].value for k in one["kept"]]))
+        why = {served[int(k)].served_index: text for k, text in one.get("reasons", {}).items()}
+        out.append(ListOutcome(name, [served[k].value for k in one["kept"]], reasons=why))
     return out
 
 

@@ -3,7 +3,8 @@
 Run as `RELEASE-VENV/bin/python context_forge_client.py` with a JSON job on stdin:
 `{"timeout": S, "gateway": NAME, "targets": [{"argv": [...], "listings": [...]}, ...]}`,
 where `argv` starts `catalogaudit serve SNAPSHOT --http 0`. Prints one JSON array (per target,
-per listing: `{"listing", "kept": [served indexes]}` or `{"listing", "error"}`).
+per listing: `{"listing", "kept": [served indexes], "reasons": {index: why}}` or
+`{"listing", "error"}`).
 
 Each catalog goes through the release's own `GatewayService.register_gateway` (Streamable
 HTTP discovery, ToolCreate/ResourceCreate/PromptCreate validation, the database models and
@@ -197,6 +198,29 @@ def _start(argv: list[str]) -> tuple[subprocess.Popen[str], str]:
     return proc, line.split("listening on ", 1)[1].strip()
 
 
+def _why(listing: str, item: Any) -> str:
+    """Why the release left a served item out, in its own words: the item run through the
+    release's own create model again (its verdict came from the database, not from this)."""
+    schemas = _module("mcpgateway.schemas")
+    data = item.model_dump(by_alias=True, exclude_none=True)
+    if listing == "tools":
+        model = schemas.ToolCreate
+    elif listing == "prompts":
+        model, data["template"] = schemas.PromptCreate, data.get("template", "")
+    else:
+        model, data["content"] = schemas.ResourceCreate, ""
+        data["uri"] = str(data.get("uri") or data.get("uriTemplate"))
+        if listing == "resourceTemplates":
+            data["uri_template"] = data["uri"]
+    try:
+        model.model_validate(data)
+    except Exception as exc:  # the message is what we are after
+        return f"{model.__name__}: {message(exc)}"
+    if listing == "tools":
+        return "not stored by ContextForge"
+    return "not stored: ContextForge stopped importing this listing at an earlier item"
+
+
 def _listing(name: str, recorder: Recorder, stored: dict[str, list[str]]) -> dict[str, Any]:
     if name in recorder.failed:
         return {"listing": name, "error": recorder.failed[name]}
@@ -205,7 +229,10 @@ def _listing(name: str, recorder: Recorder, stored: dict[str, list[str]]) -> dic
         value = json.dumps(recorder.capabilities.get(cap))
         why = f"ContextForge never requested it (server capabilities.{cap} = {value})"
         return {"listing": name, "error": why}
-    return {"listing": name, "kept": _kept(name, recorder.seen[name], stored[name])}
+    served = recorder.seen[name]
+    kept = _kept(name, served, stored[name])
+    reasons = {str(n): _why(name, item) for n, item in enumerate(served) if n not in kept}
+    return {"listing": name, "kept": kept, "reasons": reasons}
 
 
 def _reset(models: Any) -> None:
