@@ -7,8 +7,8 @@ of fixtures/oracle-cf/ becomes a snapshot, all of them go through one `catalogau
 per release (one interpreter for the batch, two releases at a time), and the profile's
 prediction must equal the observation for every list and item. The verdicts measured on the
 releases are asserted too (`MEASURED`), so a profile and a driver wrong the same way still fail.
-The seeded random catalogs of the suite go through the same runs. A mismatch is fixed in the
-profile data, never here.
+The seeded random catalogs reach the same releases through test_random_oracle.py. A mismatch is
+fixed in the profile data, never here.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1. A release that
 is not installed skips its tests locally and fails them under CI.
@@ -34,15 +34,12 @@ from cf_measured import (
 )
 from conftest import cli
 from oracle_common import asked_for, mismatches  # noqa: F401 - fixture
-from random_catalogs import DEFAULT_SEED, write
 
 from catalogaudit.verify.context_forge_install import cache_root, installed
 
 pytestmark = pytest.mark.oracle
 
 CASES = [(r, s) for r in RELEASES for s in SCENARIOS]
-COUNT = int(os.environ.get("CATALOGAUDIT_ORACLE_RANDOM", "8"))
-SEED = int(os.environ.get("CATALOGAUDIT_ORACLE_SEED", str(DEFAULT_SEED)))
 
 
 @pytest.fixture(scope="module")
@@ -60,29 +57,9 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def randoms(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The seeded random catalogs of the differential suite (`CATALOGAUDIT_ORACLE_RANDOM`,
-    `CATALOGAUDIT_ORACLE_SEED`), each with a tool list, since ContextForge always lists tools."""
-    base = tmp_path_factory.mktemp("random-cf")
-    out = []
-    for seed in range(SEED, SEED + COUNT):
-        found = write(seed, base / f"random-{seed}")
-        if not any(p.name == "tools.json" for p in found):
-            found.append(base / f"random-{seed}" / "tools.json")
-            found[-1].write_text('{"tools": []}\n', encoding="utf-8")
-        path = base / f"random-{seed}.json"
-        made = cli("snapshot", *[a for f in found for a in ("--from", str(f))], "-o", str(path))
-        assert made.code == 0, str(made)
-        out.append(path)
-    return out
-
-
-@pytest.fixture(scope="module")
-def verdicts(
-    snapshots: dict[str, Path], randoms: list[Path]
-) -> dict[str, tuple[int, dict[str, Any]]]:
-    """Each installed release's `verify --format json` over every scenario and random catalog
-    (one release process for all of them), two releases at a time."""
+def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]]:
+    """Each installed release's `verify --format json` over every scenario (one release
+    process for all of them), two releases at a time."""
     root = cache_root()
     missing = [r for r in RELEASES if not installed(root, r)]
     if missing and os.environ.get("CI"):
@@ -90,7 +67,7 @@ def verdicts(
             f"ContextForge {', '.join(missing)} not installed under {root}: .ci/run must "
             f"run `python -m catalogaudit.verify.context_forge_install`"
         )
-    paths = [str(snapshots[n]) for n in SCENARIOS] + [str(p) for p in randoms]
+    paths = [str(snapshots[n]) for n in SCENARIOS]
 
     def run(release: str) -> tuple[int, dict[str, Any]]:
         spec = f"context-forge@{release}"
@@ -136,25 +113,6 @@ def test_profile_predicts_the_release(
         said = ITEM_QUOTES.get((scenario, release, r["identity"] or ""))
         if said is not None:
             assert r["verdict"] == "dropped" and said in r["message"], r
-
-
-@pytest.mark.parametrize("release", RELEASES)
-def test_profile_predicts_the_release_on_random_catalogs(
-    release: str, randoms: list[Path], verdicts: dict[str, tuple[int, dict[str, Any]]]
-) -> None:
-    """The seeded random catalogs: every list and item as predicted (replay with the seed)."""
-    if release not in verdicts:
-        pytest.skip(f"install it: python -m catalogaudit.verify.context_forge_install {release}")
-    _, doc = verdicts[release]
-    wrong = {
-        p.stem: mismatches(o for o in doc["observations"] if o["catalog"] == str(p))
-        for p in randoms
-    }
-    wrong = {k: v for k, v in wrong.items() if v}
-    assert not wrong, (
-        "profile data disagrees with the release (replay with the seed):\n"
-        + "\n".join(f"{name}: {line}" for name, lines in wrong.items() for line in lines)
-    )
 
 
 def test_every_scenario_is_measured_on_every_release() -> None:
