@@ -46,3 +46,28 @@ def mismatches(rows: Iterable[dict[str, Any]]) -> list[str]:
         for r in rows
         if not r["matches"]
     ]
+
+
+def not_installed(what: str) -> None:
+    """A client that is not installed: a failure under CI (`.ci/run` installs every client);
+    elsewhere the caller leaves it out and its tests skip."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is not installed: .ci/run must install it")
+
+
+def verify_json(
+    spec: str, paths: Iterable[Path | str], client_path: str | None = None, timeout: float = 600
+) -> tuple[int, dict[str, Any]]:
+    """One `catalogaudit verify --format json` run (one client process for every catalog);
+    its exit code must say match (0) or mismatch (1), never an error."""
+    extra = ["--client-path", client_path] if client_path else []
+    result = cli(
+        "verify", "--client", spec, *extra, "--format", "json", *map(str, paths), timeout=timeout
+    )
+    assert result.code in (0, 1), str(result)
+    return result.code, result.json()
+
+
+def observed(doc: dict[str, Any], snapshot: Path | str) -> list[dict[str, Any]]:
+    """The rows of one catalog in a verify JSON report."""
+    return [o for o in doc["observations"] if o["catalog"] == str(snapshot)]

@@ -16,13 +16,19 @@ Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, cli
-from oracle_common import asked_for, mismatches, scenario_snapshots  # noqa: F401 - fixture
+from conftest import ROOT
+from oracle_common import (  # noqa: F401 - asked_for is a fixture
+    asked_for,
+    mismatches,
+    not_installed,
+    observed,
+    scenario_snapshots,
+    verify_json,
+)
 
 pytestmark = pytest.mark.oracle
 
@@ -73,23 +79,9 @@ def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]
     out: dict[str, tuple[int, dict[str, Any]]] = {}
     for cid, (spec, exe, measured) in CLIENTS.items():
         if not (MODULES / ".bin" / exe).is_file():
-            if os.environ.get("CI"):
-                pytest.fail("tests/node_modules missing: .ci/run must run `npm ci --prefix tests`")
+            not_installed(f"{cid} (npm ci --prefix tests)")
             continue
-        paths = [str(snapshots[n]) for n in sorted(measured)]
-        result = cli(
-            "verify",
-            "--client",
-            spec,
-            "--client-path",
-            str(MODULES),
-            "--format",
-            "json",
-            *paths,
-            timeout=600,
-        )
-        assert result.code in (0, 1), str(result)
-        out[cid] = (result.code, result.json())
+        out[cid] = verify_json(spec, [snapshots[n] for n in sorted(measured)], str(MODULES))
     return out
 
 
@@ -104,7 +96,7 @@ def test_profile_predicts_the_client(
     if client not in verdicts:
         pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
     _, doc = verdicts[client]
-    rows = [o for o in doc["observations"] if o["catalog"] == str(snapshots[scenario])]
+    rows = observed(doc, snapshots[scenario])
     assert rows, f"{client} observed nothing for {scenario}"
     wrong = mismatches(rows)
     assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)
@@ -126,8 +118,8 @@ def test_claude_code_drops_the_whole_tool_list_where_codex_keeps_both(
     if set(verdicts) != set(CLIENTS):
         pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
     b = str(snapshots["B-array-input-schema"])
-    claude = [o for o in verdicts["claude-code"][1]["observations"] if o["catalog"] == b]
-    codex = [o for o in verdicts["codex"][1]["observations"] if o["catalog"] == b]
+    claude = observed(verdicts["claude-code"][1], b)
+    codex = observed(verdicts["codex"][1], b)
     tools = [(o["identity"], o["verdict"]) for o in claude if o["index"] is not None]
     assert tools == [("good", "dropped"), ("listish", "dropped")]
     (lst,) = [o for o in claude if o["index"] is None]

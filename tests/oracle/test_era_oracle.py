@@ -22,14 +22,19 @@ Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import FIXTURES, PYTHON, ROOT, cli
-from oracle_common import asked_for, mismatches  # noqa: F401 - fixture
+from oracle_common import (  # noqa: F401 - asked_for is a fixture
+    asked_for,
+    mismatches,
+    not_installed,
+    observed,
+    verify_json,
+)
 
 from catalogaudit.verify import DRIVERS
 from catalogaudit.verify.base import CAPABILITY
@@ -138,14 +143,9 @@ def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]
     for cid in sorted({c for c, _ in CASES}):
         spec, path, installed, _ = CLIENTS[cid]
         if not installed():
-            if os.environ.get("CI"):
-                pytest.fail("tests/node_modules missing: .ci/run must run `npm ci --prefix tests`")
+            not_installed(f"{cid} (npm ci --prefix tests)")
             continue
-        extra = ["--client-path", path] if path else []
-        paths = [str(snapshots[n]) for n in sorted(SCENARIOS)]
-        result = cli("verify", "--client", spec, *extra, "--format", "json", *paths, timeout=600)
-        assert result.code in (0, 1), str(result)
-        out[cid] = (result.code, result.json())
+        out[cid] = verify_json(spec, [snapshots[n] for n in sorted(SCENARIOS)], path)
     return out
 
 
@@ -177,7 +177,7 @@ def test_profile_predicts_the_client(
     if client not in verdicts:
         pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
     _, doc = verdicts[client]
-    rows = [o for o in doc["observations"] if o["catalog"] == str(snapshots[scenario])]
+    rows = observed(doc, snapshots[scenario])
     assert rows, f"{client} observed nothing for {scenario}"
     wrong = mismatches(rows)
     assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)

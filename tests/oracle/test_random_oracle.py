@@ -13,11 +13,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import ROOT, cli
-from oracle_common import asked_for, mismatches  # noqa: F401 - fixture
+from oracle_common import (  # noqa: F401 - asked_for is a fixture
+    asked_for,
+    mismatches,
+    not_installed,
+    observed,
+    verify_json,
+)
 from random_catalogs import DEFAULT_SEED, write
 
 from catalogaudit.verify import DRIVERS
@@ -86,21 +91,12 @@ def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def test_profile_predicts_the_client_on_random_catalogs(client: str, catalogs: list[Path]) -> None:
     spec, path, installed = CLIENTS[client]
     if not installed():
-        if os.environ.get("CI"):
-            pytest.fail(f"{client} is not installed: .ci/run must install it")
+        not_installed(client)
         pytest.skip(f"{client} is not installed")
-    extra = ["--client-path", path] if path else []
-    result = cli(
-        "verify", "--client", spec, *extra, "--format", "json", *map(str, catalogs), timeout=900
-    )
-    assert result.code in (0, 1), str(result)
-    doc: dict[str, Any] = result.json()
+    _, doc = verify_json(spec, catalogs, path, timeout=900)
     seen = {o["catalog"] for o in doc["observations"]}
     assert seen == {str(c) for c in catalogs}, "the client observed fewer catalogs than given"
-    wrong = {
-        Path(c).stem: mismatches(o for o in doc["observations"] if o["catalog"] == c)
-        for c in sorted(seen)
-    }
+    wrong = {Path(c).stem: mismatches(observed(doc, c)) for c in sorted(seen)}
     wrong = {k: v for k, v in wrong.items() if v}
     assert not wrong, (
         "profile data disagrees with the client (replay with the seed):\n"

@@ -12,13 +12,18 @@ selects them) or CATALOGAUDIT_ORACLE=1; a plain `pytest` collects and skips them
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, cli
-from oracle_common import asked_for, mismatches, scenario_snapshots  # noqa: F401 - fixture
+from conftest import FIXTURES, ROOT
+from oracle_common import (  # noqa: F401 - asked_for is a fixture
+    asked_for,
+    mismatches,
+    not_installed,
+    scenario_snapshots,
+    verify_json,
+)
 
 pytestmark = pytest.mark.oracle
 
@@ -50,14 +55,9 @@ def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]
     out: dict[str, tuple[int, dict[str, Any]]] = {}
     for cid, (spec, path) in CLIENTS.items():
         if cid == "ts-sdk" and not (Path(path or "") / "@modelcontextprotocol" / "sdk").is_dir():
-            if os.environ.get("CI"):
-                pytest.fail("tests/node_modules missing: .ci/run must run `npm ci --prefix tests`")
+            not_installed("the TS SDK (npm ci --prefix tests)")
             continue
-        extra = ["--client-path", path] if path else []
-        paths = [str(snapshots[n]) for n in SCENARIOS]
-        result = cli("verify", "--client", spec, *extra, "--format", "json", *paths, timeout=600)
-        assert result.code in (0, 1), str(result)
-        out[cid] = (result.code, result.json())
+        out[cid] = verify_json(spec, [snapshots[n] for n in SCENARIOS], path)
     return out
 
 
