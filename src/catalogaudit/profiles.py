@@ -133,7 +133,7 @@ def resolve(spec: str, settings: Mapping[str, str]) -> ResolvedProfile:
         if newest is not None:
             notes.append(
                 f"{pid}: no version given; using {newest.version}, the newest version its "
-                f"rules were verified on ({newest.basis}, {newest.date})"
+                f"rules cover ({newest.basis}, {newest.date})"
             )
     effective, newer = version, False
     if version is not None and newest is not None and version > newest.version:
