@@ -71,3 +71,13 @@ def verify_json(
 def observed(doc: dict[str, Any], snapshot: Path | str) -> list[dict[str, Any]]:
     """The rows of one catalog in a verify JSON report."""
     return [o for o in doc["observations"] if o["catalog"] == str(snapshot)]
+
+
+def predicted_rows(doc: dict[str, Any], snapshot: Path | str, who: str) -> list[dict[str, Any]]:
+    """One catalog's rows, asserted non-empty and equal to the profile's prediction (a
+    mismatch is fixed in the profile data, never here)."""
+    rows = observed(doc, snapshot)
+    assert rows, f"{who} observed nothing for {Path(snapshot).stem}"
+    wrong = mismatches(rows)
+    assert not wrong, f"profile data disagrees with {who}:\n" + "\n".join(wrong)
+    return rows

@@ -19,8 +19,8 @@ import pytest
 from conftest import FIXTURES, ROOT
 from oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
-    mismatches,
     not_installed,
+    predicted_rows,
     scenario_snapshots,
     verify_json,
 )
@@ -61,10 +61,6 @@ def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]
     return out
 
 
-def _rows(doc: dict[str, Any], snapshot: Path) -> list[dict[str, Any]]:
-    return [o for o in doc["observations"] if o["catalog"] == str(snapshot)]
-
-
 @pytest.mark.parametrize("client", sorted(CLIENTS))
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_profile_predicts_the_client(
@@ -77,10 +73,7 @@ def test_profile_predicts_the_client(
     if client not in verdicts:
         pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
     _, doc = verdicts[client]
-    rows = _rows(doc, snapshots[scenario])
-    assert rows, f"{client} observed nothing for {scenario}"
-    wrong = mismatches(rows)
-    assert not wrong, "profile data disagrees with the client:\n" + "\n".join(wrong)
+    rows = predicted_rows(doc, snapshots[scenario], client)
     lists = {r["listing"]: r["verdict"] for r in rows if r["index"] is None}
     assert lists == MEASURED[scenario], lists
     for r in rows:
