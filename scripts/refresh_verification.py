@@ -193,15 +193,21 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
 
 
 def _write(path: Path, text: str) -> None:
-    """Atomic: a reader never sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    """Atomic, as every file catalogaudit writes: a reader never sees half a file."""
+    _src()
+    from catalogaudit.snapshot import write_atomic
+
+    write_atomic(str(path), text)
+
+
+def _src() -> None:
+    """Import catalogaudit from this checkout even when it is not installed."""
+    if str(ROOT / "src") not in sys.path:
+        sys.path.insert(0, str(ROOT / "src"))
 
 
 def _drivers() -> list[str]:
-    sys.path.insert(0, str(ROOT / "src"))
+    _src()
     from catalogaudit.verify import DRIVERS
 
     return sorted(DRIVERS)

@@ -82,9 +82,9 @@ def _summary(run: VerifyRun) -> str:
     )
 
 
-def as_json(run: VerifyRun) -> str:
-    """The JSON report (its shape is what scripts/refresh_verification.py reads)."""
-    doc: dict[str, Any] = {
+def verify_document(run: VerifyRun) -> dict[str, Any]:
+    """The JSON report as data (its shape is what scripts/refresh_verification.py reads)."""
+    return {
         "client": {"id": run.client, "version": run.version},
         "profile": run.profile,
         "matches": run.mismatches == 0,
@@ -98,7 +98,11 @@ def as_json(run: VerifyRun) -> str:
             for r in run.rows
         ],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def as_json(run: VerifyRun) -> str:
+    """The JSON report."""
+    return json.dumps(verify_document(run), indent=2, ensure_ascii=False) + "\n"
 
 
 def as_text(run: VerifyRun) -> str:

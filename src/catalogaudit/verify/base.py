@@ -9,6 +9,8 @@ only has to know how to drive its client.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,6 +133,47 @@ class Driver(Protocol):
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Every target's list outcomes, in target order (one client process for all)."""
         ...
+
+
+def home_env(inherited: Mapping[str, str], home: Path, **extra: str) -> dict[str, str]:
+    """A client's environment: what it may inherit, a throwaway HOME with every XDG directory
+    under it (so no user configuration, cache or login is read), the client's own settings,
+    and the offline proxies last, so no setting can undo them."""
+    return {
+        **inherited,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        **extra,
+        **OFFLINE_ENV,
+    }
+
+
+def executable(name: str, path: str | None, also: Sequence[str] = ()) -> str:
+    """The client executable: `path` itself; in a node_modules directory `.bin/NAME` (or the
+    first file matching one of the `also` globs); else NAME on PATH. ClientNotFound if none."""
+    if path is None:
+        found = shutil.which(name)
+        if found is None:
+            raise ClientNotFound(f"{name}: not on PATH (give it with --client-path)")
+        return found
+    given = Path(path)
+    if given.is_dir():
+        candidates = [given / ".bin" / name, *(m for g in also for m in sorted(given.glob(g)))]
+        given = next((c for c in candidates if c.is_file()), candidates[0])
+    if not given.is_file() or not os.access(given, os.X_OK):
+        raise ClientNotFound(f"{name}: no executable at {given}")
+    return str(given.resolve())
+
+
+def server_argv(target: Target, max_seconds: float) -> list[str]:
+    """`target.serve_argv` with the snapshot path made absolute: clients run in a temporary
+    directory, so a path relative to ours would not be found."""
+    relative = str(target.path)
+    absolute = str(target.path.resolve())
+    return [absolute if a == relative else a for a in target.serve_argv(max_seconds)]
 
 
 def run_job(

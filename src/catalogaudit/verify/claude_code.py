@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
+from catalogaudit.verify.base import (
+    ClientNotFound,
+    ListOutcome,
+    Target,
+    executable,
+    home_env,
+    server_argv,
+)
 
 #: `Status: ✔ Connected` is the one healthy status; anything else failed the tool list.
 _STATUS = re.compile(r"^\s*Status:\s*(.*?)\s*$", re.MULTILINE)
@@ -33,30 +39,6 @@ _ISSUE = re.compile(r"^\s*Issue:\s*(.*?)\s*$", re.MULTILINE)
 _HEALTHY = re.compile(r"^\W*Connected$")
 #: Variables that would point Claude Code at a real account, endpoint or configuration.
 _DROP = ("ANTHROPIC_", "CLAUDE_", "AWS_BEARER_TOKEN_BEDROCK")
-
-
-def executable(name: str, path: str | None) -> str:
-    """The client executable: `path` itself, `path/.bin/NAME` for a node_modules directory,
-    or NAME on PATH; ClientNotFound when there is none."""
-    if path is None:
-        found = shutil.which(name)
-        if found is None:
-            raise ClientNotFound(f"{name}: not on PATH (give it with --client-path)")
-        return found
-    given = Path(path)
-    if given.is_dir():
-        given = given / ".bin" / name
-    if not given.is_file() or not os.access(given, os.X_OK):
-        raise ClientNotFound(f"{name}: no executable at {given}")
-    return str(given.resolve())
-
-
-def server_argv(target: Target, max_seconds: float) -> list[str]:
-    """`target.serve_argv` with the snapshot path made absolute: the client runs in a
-    temporary directory, so a path relative to ours would not be found."""
-    relative = str(target.path)
-    absolute = str(target.path.resolve())
-    return [absolute if a == relative else a for a in target.serve_argv(max_seconds)]
 
 
 class ClaudeCodeDriver:
@@ -69,23 +51,18 @@ class ClaudeCodeDriver:
         self.timeout = timeout
 
     def _env(self, home: Path) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
-        env.update(
-            HOME=str(home),
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
+        return home_env(
+            inherited,
+            home,
             CLAUDE_CONFIG_DIR=str(home / ".claude"),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_CACHE_HOME=str(home / ".cache"),
-            XDG_DATA_HOME=str(home / ".local" / "share"),
-            XDG_STATE_HOME=str(home / ".local" / "state"),
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             DISABLE_TELEMETRY="1",
             DISABLE_AUTOUPDATER="1",
             # Nothing listens there: no model call is made, and none could leave the machine.
             ANTHROPIC_BASE_URL="http://127.0.0.1:9",
             MCP_TIMEOUT=str(int(self.timeout * 1000)),
-            **OFFLINE_ENV,
         )
-        return env
 
     def _claude(self, args: list[str], env: dict[str, str], cwd: Path) -> str:
         try:

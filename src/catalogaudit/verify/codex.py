@@ -30,8 +30,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
-from catalogaudit.verify.claude_code import executable, server_argv
+from catalogaudit.verify.base import (
+    ClientNotFound,
+    ListOutcome,
+    Target,
+    executable,
+    home_env,
+    server_argv,
+)
 
 #: Listings Codex reads (never prompts).
 READS = ("tools", "resources", "resourceTemplates")
@@ -59,18 +65,15 @@ class CodexDriver:
         self.timeout = timeout
 
     def _env(self, home: Path) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
-        env.update(
-            HOME=str(home),
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
+        return home_env(
+            inherited,
+            home,
             CODEX_HOME=str(home / "codex"),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_CACHE_HOME=str(home / ".cache"),
             # Resource-list failures are only logged, at warn level.
             RUST_LOG="warn",
             NO_COLOR="1",
         )
-        env.update(OFFLINE_ENV)
-        return env
 
     def version(self) -> str:
         """`codex --version` prints `codex-cli 0.169.0`."""

@@ -24,8 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
-from catalogaudit.verify.claude_code import server_argv
+from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target, home_env, server_argv
 
 #: Listing -> the `--method` that lists it (and the key of its result).
 METHODS = {
@@ -85,16 +84,7 @@ class InspectorDriver:
         if len(self.argv) == 2:
             # The launcher may start its CLI with `node` from PATH: make that ours too.
             env["PATH"] = os.pathsep.join([str(Path(self.argv[0]).parent), env.get("PATH", "")])
-        env.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_CACHE_HOME=str(home / ".cache"),
-            XDG_DATA_HOME=str(home / ".local" / "share"),
-            MCP_CATALOG_PATH=str(home / "mcp.json"),
-            NO_COLOR="1",
-            **OFFLINE_ENV,
-        )
-        return env
+        return home_env(env, home, MCP_CATALOG_PATH=str(home / "mcp.json"), NO_COLOR="1")
 
     def _inspector(self, args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
         try:

@@ -33,7 +33,6 @@ import os
 import queue
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -46,8 +45,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
-from catalogaudit.verify.claude_code import server_argv
+from catalogaudit.verify.base import ClientNotFound, ListOutcome, Target, home_env, server_argv
+from catalogaudit.verify.base import executable as find_executable
 
 #: Listings opencode 1.18.33 reads and exposes (templates are read but never exposed).
 READS = ("tools", "resources", "prompts")
@@ -65,18 +64,7 @@ def executable(path: str | None) -> str:
     """The opencode binary: `path` itself; in a node_modules directory `.bin/opencode` (from
     `opencode-ai`, or tests/opencode-bin's shim) or a platform package's
     `opencode-*/bin/opencode`; else on PATH."""
-    if path is None:
-        found = shutil.which("opencode")
-        if found is None:
-            raise ClientNotFound("opencode: not on PATH (give it with --client-path)")
-        return found
-    given = Path(path)
-    if given.is_dir():
-        candidates = [given / ".bin" / "opencode", *sorted(given.glob("opencode-*/bin/opencode"))]
-        given = next((c for c in candidates if c.is_file()), candidates[0])
-    if not given.is_file() or not os.access(given, os.X_OK):
-        raise ClientNotFound(f"opencode: no executable at {given}")
-    return str(given.resolve())
+    return find_executable("opencode", path, also=("opencode-*/bin/opencode",))
 
 
 class OpencodeDriver:
@@ -90,13 +78,9 @@ class OpencodeDriver:
         self.password = secrets.token_urlsafe(16)
 
     def _env(self, home: Path) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k in _KEEP}
-        env.update(
-            HOME=str(home),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_DATA_HOME=str(home / ".local" / "share"),
-            XDG_CACHE_HOME=str(home / ".cache"),
-            XDG_STATE_HOME=str(home / ".local" / "state"),
+        return home_env(
+            {k: v for k, v in os.environ.items() if k in _KEEP},
+            home,
             OPENCODE_DISABLE_MODELS_FETCH="1",
             OPENCODE_DISABLE_AUTOUPDATE="1",
             OPENCODE_DISABLE_SHARE="1",
@@ -108,9 +92,7 @@ class OpencodeDriver:
             OPENCODE_SERVER_USERNAME=_USER,
             OPENCODE_SERVER_PASSWORD=self.password,
             NO_COLOR="1",
-            **OFFLINE_ENV,
         )
-        return env
 
     def version(self) -> str:
         """`opencode --version` prints `1.18.33`."""

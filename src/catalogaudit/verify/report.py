@@ -10,9 +10,10 @@ import json
 import os
 from collections.abc import Sequence
 from datetime import datetime, timezone
+from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters.verify import FORMATS, Row, VerifyRun, as_json, format_verify
+from catalogaudit.formatters.verify import FORMATS, Row, VerifyRun, format_verify, verify_document
 from catalogaudit.verify import driver as make_driver
 from catalogaudit.verify.base import verify
 from catalogaudit.verify.predict import compare, predict
@@ -42,16 +43,14 @@ def run(
     result = VerifyRun(cid, found, tuple(rows))
     log = os.environ.get(LOG_ENV)
     if log:
-        _append(log, as_json(result))
+        _append(log, verify_document(result))
     return format_verify(result, output_format), 0 if result.mismatches == 0 else 1
 
 
-def _append(path: str, report: str) -> None:
+def _append(path: str, report: dict[str, Any]) -> None:
     """One JSON line per run; a single O_APPEND write, so concurrent runs do not interleave."""
-    line = (
-        json.dumps({"date": datetime.now(timezone.utc).date().isoformat(), **json.loads(report)})
-        + "\n"
-    )
+    today = datetime.now(timezone.utc).date().isoformat()
+    line = json.dumps({"date": today, **report}, ensure_ascii=False) + "\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, line.encode("utf-8"))
