@@ -66,19 +66,24 @@ def load(explicit: str | None = None, cwd: Path | None = None) -> tuple[dict[str
             if path.name == "pyproject.toml"
             else data
         )
-        return _checked(table, str(path)), str(path)
+        return _checked(table, path, base), str(path)
     own = base / "catalogaudit.toml"
     if own.exists():
-        return _checked(_toml(own), str(own)), str(own)
+        return _checked(_toml(own), own, base), str(own)
     pyproject = base / "pyproject.toml"
     if pyproject.exists():
         table = _toml(pyproject).get("tool", {}).get("catalogaudit")
         if isinstance(table, dict):
-            return _checked(table, str(pyproject)), str(pyproject)
+            return _checked(table, pyproject, base), str(pyproject)
     return {}, ""
 
 
-def _checked(table: Any, where: str) -> dict[str, Any]:
+#: Keys that name an input file: they must stay inside the configuration's directory.
+PATH_KEYS = ("snapshot", "baseline")
+
+
+def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
+    where = str(path)
     if not isinstance(table, dict):
         raise UsageError(f"{where}: the catalogaudit configuration must be a table")
     for key, value in table.items():
@@ -91,7 +96,35 @@ def _checked(table: Any, where: str) -> dict[str, Any]:
             raise UsageError(f"{where}: {key} must be a {want.__name__}")
         if key == "server":
             _check_server(value, where)
+    for key in PATH_KEYS:
+        if key in table:
+            table[key] = _inside(table[key], key, path, cwd)
     return table
+
+
+def _inside(value: str, key: str, config: Path, cwd: Path) -> str:
+    """A path from a configuration file, relative to that file's directory and inside it.
+
+    A repository's configuration may come from a pull request, so it must not make catalogaudit
+    read (or, through git options, write) anything outside the repository.
+    """
+    where = f"{config}: {key}"
+    if value.startswith("git:"):
+        if value[4:].startswith("-"):
+            raise UsageError(f"{where}: a git ref cannot start with '-'")
+        return value
+    if not value or value == "-":
+        raise UsageError(f"{where} must name a file in the repository, not {value!r}")
+    root = config.resolve().parent if config.is_absolute() else (cwd / config).resolve().parent
+    candidate = Path(value)
+    if candidate.is_absolute():
+        raise UsageError(f"{where} must be a path relative to {config.name}, not {value!r}")
+    target = (root / candidate).resolve()
+    if not target.is_relative_to(root):
+        raise UsageError(f"{where}: {value!r} is outside the directory of {config.name}")
+    if root == cwd.resolve():
+        return value
+    return str(root / candidate)
 
 
 def _check_server(server: Any, where: str) -> None:

@@ -45,25 +45,11 @@ class Loaded:
 
 
 def read_bytes(spec: str) -> bytes:
-    """Read `-` (stdin), `git:REF:PATH` (via `git show`) or a file path."""
+    """Read `-` (stdin), `git:REF:PATH` (a blob of the current repository) or a file path."""
     if spec == "-":
         return sys.stdin.buffer.read(MAX_INPUT + 1)
     if spec.startswith("git:"):
-        ref, sep, path = spec[4:].partition(":")
-        if not sep or not ref or not path:
-            raise InputError(f"{spec}: expected git:REF:PATH")
-        try:
-            proc = subprocess.run(
-                ["git", "show", f"{ref}:{path}"], capture_output=True, timeout=60, check=False
-            )
-        except FileNotFoundError:
-            raise InputError(f"{spec}: git is not installed") from None
-        except subprocess.TimeoutExpired:
-            raise InputError(f"{spec}: git show timed out") from None
-        if proc.returncode != 0:
-            why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise InputError(f"{spec}: {why[0] if why else 'git show failed'}")
-        return proc.stdout
+        return _git_blob(spec)
     try:
         with open(spec, "rb") as fh:
             data = fh.read(MAX_INPUT + 1)
@@ -76,6 +62,37 @@ def read_bytes(spec: str) -> bytes:
     if len(data) > MAX_INPUT:
         raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
     return data
+
+
+def _git_blob(spec: str) -> bytes:
+    """The blob at `git:REF:PATH`, read with plumbing that takes no options from the input.
+
+    A ref starting with `-` would be an option to git (`--output=FILE` writes a file), so it
+    is refused, and `--end-of-options` makes git read whatever follows as the object name.
+    """
+    ref, sep, path = spec[4:].partition(":")
+    if not sep or not ref or not path:
+        raise InputError(f"{spec}: expected git:REF:PATH")
+    if ref.startswith("-"):
+        raise InputError(f"{spec}: a git ref cannot start with '-'")
+    try:
+        proc = subprocess.run(
+            ["git", "cat-file", "blob", "--end-of-options", f"{ref}:{path}"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise InputError(f"{spec}: git is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{spec}: git timed out") from None
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"{spec}: {why[0] if why else 'git cat-file failed'}")
+    if len(proc.stdout) > MAX_INPUT:
+        raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
+    return proc.stdout
 
 
 def load(spec: str) -> Loaded:
