@@ -33,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "bench" / "tools100.json"
-MCP_SCHEMA = ROOT / "src" / "catalogaudit" / "schemas" / "mcp" / "2025-11-25.schema.json"
+MCP_SCHEMA = ROOT / "src" / "catalogaudit" / "rules" / "spec" / "mcp" / "2025-11-25.schema.json"
 BIN = Path(sys.executable).parent
 
 WORDS = (

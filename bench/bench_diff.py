@@ -108,7 +108,7 @@ def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 def load(old: Path, new: Path) -> Any:
     """Both inputs through the shared loader, as `catalogaudit diff` reads them."""
-    from catalogaudit.commands.diff import load_inputs
+    from catalogaudit.cli.diff import load_inputs
 
     return load_inputs([str(old), str(new)])[0]
 
@@ -117,8 +117,8 @@ def ours(old: Any, new: Any) -> Any:
     """`diff` on loaded inputs (run 1 of each, as the CLI does): hash comparison,
     classification, deep diff of the changed items, the JSON report. Fresh sides every time,
     so nothing parsed or hashed in an earlier run is reused."""
-    from catalogaudit import diff
-    from catalogaudit.compare import Side
+    from catalogaudit.diff import items as diff
+    from catalogaudit.diff.sides import Side
     from catalogaudit.formatters.diff import as_json
 
     fresh = [Side(s.label, s.capture, s.listings, s.wire) for s in (old, new)]
@@ -134,8 +134,9 @@ def naive(old: Any, new: Any) -> Any:
 
 
 def snapshot_of(raw: Path, out: Path) -> None:
-    from catalogaudit import loader, snapshot, static
-    from catalogaudit.protocol import parse_protocol
+    from catalogaudit.intake import loader, static
+    from catalogaudit.snapshot import build as snapshot
+    from catalogaudit.wire.handshake import parse_protocol
 
     doc = snapshot.build(static.merge([(str(raw), loader.load(str(raw)))], parse_protocol("auto")))
     out.write_text(snapshot.render(doc), encoding="utf-8")

@@ -38,7 +38,9 @@ sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402 - bench/generate.py, next to this file
 
-from catalogaudit import canonical, hashes, jsonwire  # noqa: E402
+from catalogaudit.canonical import hashes  # noqa: E402
+from catalogaudit.canonical import jcs as canonical  # noqa: E402
+from catalogaudit.model import jsonwire  # noqa: E402
 
 RUNS = 3
 

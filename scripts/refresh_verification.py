@@ -3,7 +3,7 @@
 Runs the differential suite (`pytest -m oracle`) with `CATALOGAUDIT_VERIFICATION_LOG` set, so
 every `catalogaudit verify` run of the suite appends its JSON report to a log; then:
 
-- `src/catalogaudit/profiledata/verified/verified.json` gets, per profile, one
+- `src/catalogaudit/profiles/data/verified/verified.json` gets, per profile, one
   `{enforcer, version, date, scenarios, observations}` entry for every enforcer version whose
   every observation equalled the profile's prediction (versions not run this time keep their
   entry), and this run's mismatches;
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-VERIFIED = ROOT / "src" / "catalogaudit" / "profiledata" / "verified" / "verified.json"
+VERIFIED = ROOT / "src" / "catalogaudit" / "profiles" / "data" / "verified" / "verified.json"
 LEDGER = ROOT / "fixtures" / "oracle" / "ledger.json"
 DOC = ROOT / "docs" / "verification.md"
 ABOUT = (
@@ -195,7 +195,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
 def _write(path: Path, text: str) -> None:
     """Atomic, as every file catalogaudit writes: a reader never sees half a file."""
     _src()
-    from catalogaudit.snapshot import write_atomic
+    from catalogaudit.snapshot.build import write_atomic
 
     write_atomic(str(path), text)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import ROOT, cli
 
-from catalogaudit import profiles
+from catalogaudit.profiles import resolve as profiles
 from catalogaudit.rules.registry import spec_meta
 
 

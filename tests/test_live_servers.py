@@ -238,7 +238,7 @@ def test_example_server_priority_lexemes(tmp_path: Path) -> None:
     text = (tmp_path / "s.json").read_text()
     # The SDK writes priority=1 as 1.0: the snapshot keeps exactly that lexeme.
     assert '"priority": 1.0\n' in text and '"priority": 0.5\n' in text
-    from catalogaudit import jsonwire
+    from catalogaudit.model import jsonwire
 
     again = jsonwire.loads(text)
     prios = [

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from rawservers import counts, findings, raw, records, snapshot_ok
 
-from catalogaudit import hashes, jsonwire
+from catalogaudit.canonical import hashes
+from catalogaudit.model import jsonwire
 
 CATALOG = ("--tools", "25", "--prompts", "7", "--resources", "12", "--templates", "3")
 PAGED = (*CATALOG, "--page-size", "5")

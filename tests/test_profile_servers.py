@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from conftest import PYTHON, cli, fixture, npm_bin
 
-from catalogaudit import jsonwire, profiles
-from catalogaudit.catalog import Catalog
-from catalogaudit.findings import Finding
-from catalogaudit.profiledata import load_all
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import Finding
+from catalogaudit.profiles import resolve as profiles
+from catalogaudit.profiles.load import load_all
 from catalogaudit.rules.base import Context
 
 #: ContextForge PyPI releases whose forbidden description list contains ';'.

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from conftest import cli, fixture, npm_bin, validate_snapshot
 
-from catalogaudit import jsonwire, walker
-from catalogaudit.hashes import LISTINGS
+from catalogaudit import walker
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.model import jsonwire
 
 SEMI = ";=\\,"
 
@@ -101,7 +102,7 @@ def test_derived_file_is_a_written_snapshot_without_wire(tmp_path: Path) -> None
             doc["listings"][name]["servedPositions"]
             == original["listings"][name]["servedPositions"]
         )
-    from catalogaudit import hashes
+    from catalogaudit.canonical import hashes
 
     # served and prompt hashes are of the rewritten items in *served* key order (from the
     # input's wire pages); canonical ones can be recomputed from the file itself
@@ -375,8 +376,8 @@ def test_suggest_and_substitutions_exclude_each_other() -> None:
 
 
 def test_compare_matches_findings_as_multisets() -> None:
-    from catalogaudit.findings import Finding, Severity
-    from catalogaudit.rewrite import compare
+    from catalogaudit.model.findings import Finding, Severity
+    from catalogaudit.rewrite.derive import compare
 
     def f(rule: str, excerpt: str, pointer: str = "/description") -> Finding:
         return Finding(rule, Severity.ERROR, "m", "tools", "t", pointer, excerpt=excerpt)

@@ -16,7 +16,7 @@ import anyio
 import pytest
 from conftest import PYTHON, cli, fixture, npm_bin
 
-from catalogaudit import jsonwire
+from catalogaudit.model import jsonwire
 
 METHODS = {
     "tools": "list_tools",

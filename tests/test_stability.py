@@ -21,7 +21,9 @@ TIME_SERVER = str(Path(PYTHON).parent / "mcp-server-time")
 @cache
 def schema() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(
-        (ROOT / "src" / "catalogaudit" / "schemas" / "stability.schema.json").read_text()
+        (
+            ROOT / "src" / "catalogaudit" / "formatters" / "schemas" / "stability.schema.json"
+        ).read_text()
     )
     return loaded
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import FIXTURES, ROOT, cli
 from packaging.version import Version
 
-from catalogaudit import profiles
-from catalogaudit.profiledata import VerifiedRun, load_all, load_verified
+from catalogaudit.profiles import resolve as profiles
+from catalogaudit.profiles.load import VerifiedRun, load_all, load_verified
 from catalogaudit.verify import DRIVERS
 
 
@@ -66,7 +66,7 @@ def test_no_driver_and_no_run_are_both_unverified(recorded: None) -> None:
 
 def test_summary_text_counts_versions(recorded: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        "catalogaudit.profiles.load_verified",
+        "catalogaudit.profiles.resolve.load_verified",
         lambda: {"context-forge": (_run("context-forge", "0.6.0"), _run("context-forge", "1.0.7"))},
     )
     rows = {r.id: r for r in profiles.profile_summaries()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogaudit.cli import main
+from catalogaudit.cli.app import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.jsonwire import pointer_join
+from catalogaudit.model.jsonwire import pointer_join
 
 #: Keywords whose value maps names to subschemas.
 SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, cli
 
-from catalogaudit import config
 from catalogaudit.errors import UsageError
+from catalogaudit.verbs import config
 
 
 def write(tmp_path: Path, text: str, name: str = "catalogaudit.toml") -> Path:
@@ -110,8 +110,9 @@ def test_the_offline_audit_path_imports_no_network_or_diff_stack() -> None:
         "import sys\n"
         "from catalogaudit.cli import main\n"
         "main(['audit', '--fail-on', 'error', sys.argv[1]])\n"
-        "heavy = ('httpx', 'httpcore', 'anyio', 'deepdiff', 'catalogaudit.wire_http',\n"
-        "         'catalogaudit.wire_stdio', 'catalogaudit.profiles', 'catalogaudit.rewrite')\n"
+        "heavy = ('httpx', 'httpcore', 'anyio', 'deepdiff', 'catalogaudit.wire.http',\n"
+        "         'catalogaudit.wire.stdio', 'catalogaudit.profiles.resolve',\n"
+        "         'catalogaudit.rewrite.derive')\n"
         "print('LOADED', sorted(m for m in heavy if m in sys.modules))\n"
     )
     proc = subprocess.run(

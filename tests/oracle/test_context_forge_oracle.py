@@ -2,13 +2,13 @@
 
 Each release runs its own discovery and validation code (`register_gateway`, the pydantic
 validators, the SQLite models and their insert listeners) from a cached venv made by
-`python -m catalogaudit.verify.context_forge_install` (`.ci/run` installs them). Every scenario
-of fixtures/oracle-cf/ becomes a snapshot, all of them go through one `catalogaudit verify` run
-per release (one interpreter for the batch, two releases at a time), and the profile's
-prediction must equal the observation for every list and item. The verdicts measured on the
-releases are asserted too (`MEASURED`), so a profile and a driver wrong the same way still fail.
-The seeded random catalogs reach the same releases through test_random_oracle.py. A mismatch is
-fixed in the profile data, never here.
+`python -m catalogaudit.verify.drivers.context_forge_install` (`.ci/run` installs them).
+Every scenario of fixtures/oracle-cf/ becomes a snapshot, all of them go through one
+`catalogaudit verify` run per release (one interpreter for the batch, two releases at a time),
+and the profile's prediction must equal the observation for every list and item. The verdicts
+measured on the releases are asserted too (`MEASURED`), so a profile and a driver wrong the same
+way still fail. The seeded random catalogs reach the same releases through test_random_oracle.py.
+A mismatch is fixed in the profile data, never here.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1. A release that
 is not installed skips its tests locally and fails them under CI.
@@ -40,7 +40,7 @@ from oracle_common import (  # noqa: F401 - asked_for is a fixture
     verify_json,
 )
 
-from catalogaudit.verify.context_forge_install import cache_root, installed
+from catalogaudit.verify.drivers.context_forge_install import cache_root, installed
 
 pytestmark = pytest.mark.oracle
 
@@ -89,7 +89,9 @@ def test_profile_predicts_the_release(
     """Per list and item: context-forge@RELEASE predicts what the release did, and that is
     what was measured."""
     if release not in verdicts:
-        pytest.skip(f"install it: python -m catalogaudit.verify.context_forge_install {release}")
+        pytest.skip(
+            f"install it: python -m catalogaudit.verify.drivers.context_forge_install {release}"
+        )
     _, doc = verdicts[release]
     assert doc["client"] == {"id": "context-forge", "version": release}
     rows = predicted_rows(doc, snapshots[scenario], f"context-forge {release}")

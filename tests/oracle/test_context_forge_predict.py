@@ -18,11 +18,11 @@ from cf_measured import RELEASES, SCENARIOS, SCENARIOS_DIR, Verdict, measured, t
 from conftest import cli
 from packaging.version import Version
 
-from catalogaudit.profiledata import raw_files
-from catalogaudit.verify import context_forge as cf
-from catalogaudit.verify import context_forge_client as child
-from catalogaudit.verify import context_forge_install as inst
+from catalogaudit.profiles.load import raw_files
 from catalogaudit.verify.base import ClientNotFound
+from catalogaudit.verify.drivers import context_forge as cf
+from catalogaudit.verify.drivers import context_forge_client as child
+from catalogaudit.verify.drivers import context_forge_install as inst
 from catalogaudit.verify.predict import entries, predict, reach, scope
 
 
@@ -171,7 +171,7 @@ def test_verify_without_the_release_is_one_error_line(tmp_path: Path) -> None:
     )
     assert result.code == 2, str(result)
     assert result.stderr.startswith("error: context-forge 0.7.0: no release venv at ")
-    assert "python -m catalogaudit.verify.context_forge_install 0.7.0" in result.stderr
+    assert "python -m catalogaudit.verify.drivers.context_forge_install 0.7.0" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 

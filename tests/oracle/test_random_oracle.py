@@ -55,8 +55,8 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool]]] = {
 
 def _context_forge(version: str) -> Callable[[], bool]:
     def installed() -> bool:
-        from catalogaudit.verify.context_forge_install import cache_root
-        from catalogaudit.verify.context_forge_install import installed as done
+        from catalogaudit.verify.drivers.context_forge_install import cache_root
+        from catalogaudit.verify.drivers.context_forge_install import installed as done
 
         return done(cache_root(), version)
 

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from catalogaudit import loader, snapshot, static
-from catalogaudit.audit import run_rules
-from catalogaudit.catalog import Catalog
-from catalogaudit.protocol import parse_protocol
+from catalogaudit.audit.engine import run_rules
+from catalogaudit.intake import loader, static
+from catalogaudit.model.catalog import Catalog
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.registry import SPEC_RULES
+from catalogaudit.snapshot import build as snapshot
+from catalogaudit.wire.handshake import parse_protocol
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
 BY_ID = {r.id: r for r in SPEC_RULES}

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from catalogaudit import jsonwire, snapshot, static
-from catalogaudit.audit import (
+from catalogaudit.audit.engine import (
     AuditOptions,
     audit,
     read_baseline,
@@ -15,11 +14,14 @@ from catalogaudit.audit import (
     selected,
     write_baseline,
 )
-from catalogaudit.catalog import Catalog
-from catalogaudit.findings import Finding, RuleMeta, Severity
-from catalogaudit.loader import Loaded, StaticPage
-from catalogaudit.protocol import parse_protocol
+from catalogaudit.intake import static
+from catalogaudit.intake.loader import Loaded, StaticPage
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import Finding, RuleMeta, Severity
 from catalogaudit.rules.base import Context, Rule
+from catalogaudit.snapshot import build as snapshot
+from catalogaudit.wire.handshake import parse_protocol
 
 META = {
     "CA401": RuleMeta("CA401", "schema.input-object", Severity.ERROR, "s"),

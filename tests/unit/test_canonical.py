@@ -15,8 +15,10 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit import canonical, hashes, jsonwire
+from catalogaudit.canonical import hashes
+from catalogaudit.canonical import jcs as canonical
 from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire
 
 CASES = sorted(p.stem for p in (FIXTURES / "canonical" / "input").iterdir())
 MAX_SAFE = 2**53 - 1

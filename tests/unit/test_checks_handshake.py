@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from catalogaudit.catalog import Catalog
-from catalogaudit.findings import Severity
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import Severity
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.checks import CHECKS
 

@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogaudit import __version__
-from catalogaudit.findings import (
+from catalogaudit.formatters import base, github, markdown
+from catalogaudit.formatters.base import OutputFormat, format_report, visible
+from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
+from catalogaudit.model.findings import (
     Finding,
     Location,
     MatrixRow,
@@ -23,12 +26,9 @@ from catalogaudit.findings import (
     RuleMeta,
     Severity,
 )
-from catalogaudit.formatters import base, github, markdown
-from catalogaudit.formatters.base import OutputFormat, format_report, visible
-from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "catalogaudit"
-REPORT_SCHEMA = json.loads((SRC / "schemas" / "report.schema.json").read_text())
+REPORT_SCHEMA = json.loads((SRC / "formatters" / "schemas" / "report.schema.json").read_text())
 
 #: Every way server text has been seen to attack a terminal, a markup parser or a log.
 HOSTILE = (

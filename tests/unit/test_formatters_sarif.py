@@ -24,9 +24,9 @@ from test_formatters import (
 )
 
 from catalogaudit import __version__
-from catalogaudit.findings import Finding, Report, Severity
 from catalogaudit.formatters.base import OutputFormat, format_report
 from catalogaudit.formatters.sarif import artifact_uri
+from catalogaudit.model.findings import Finding, Report, Severity
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 SCHEMA_FILE = VECTORS / "sarif-schema-2.1.0.json"

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from catalogaudit import hashes, jsonwire
+from catalogaudit.canonical import hashes
+from catalogaudit.model import jsonwire
 
 VECTORS = json.loads((Path(__file__).parent.parent / "vectors" / "hashes.json").read_text())
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalogaudit import jsonwire
+from catalogaudit.model import jsonwire
 
 
 @pytest.mark.parametrize(

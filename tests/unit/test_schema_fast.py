@@ -8,7 +8,7 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.rules.schema_fast import certainly_valid
+from catalogaudit.rules.spec.schema_fast import certainly_valid
 
 KEYS = st.sampled_from(
     [

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import cli
 
-from catalogaudit.verify import base, inspector, opencode
+from catalogaudit.verify import base
 from catalogaudit.verify.base import ClientNotFound
+from catalogaudit.verify.drivers import inspector, opencode
 
 PROMPTS = [{"name": "git:commit"}, {"name": "git_commit"}, {"name": "dup"}, {"name": "dup"}]
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogaudit import walker
-from catalogaudit.jsonwire import pointer_join
+from catalogaudit.model.jsonwire import pointer_join
 
 NAMES = st.sampled_from(["description", "title", "properties", "items", "default", "x", "enum"])
 TEXT = st.text(max_size=6)

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
-from catalogaudit.findings import Finding, Report, Severity
+from catalogaudit.model.findings import Finding, Report, Severity
 
 
 class OutputFormat(str, enum.Enum):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from catalogaudit import __version__
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
-    from catalogaudit.diff import Change, DiffResult
+    from catalogaudit.diff.items import Change, DiffResult
 
 LEVEL_NAMES = {1: "cosmetic", 2: "model-visible", 3: "breaking"}
 SARIF_LEVEL = {"breaking": "error", "unknown": "error", "model-visible": "warning"}
@@ -166,7 +166,7 @@ def sarif(
     result: DiffResult, unknown: str, line_of: Callable[[Change], int] | None = None
 ) -> dict[str, Any]:
     """A minimal, self-contained SARIF 2.1.0 log: one result per change."""
-    from catalogaudit.diff_rules import RULES
+    from catalogaudit.diff.rules import RULES
 
     used = sorted({c.rule_id for c in result.changes})
     index = {rule: i for i, rule in enumerate(used)}

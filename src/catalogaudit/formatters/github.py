@@ -9,8 +9,8 @@ escape sequence reaches the log viewer either.
 
 from __future__ import annotations
 
-from catalogaudit.findings import Finding, Report, Severity
 from catalogaudit.formatters.base import subject_path, visible
+from catalogaudit.model.findings import Finding, Report, Severity
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

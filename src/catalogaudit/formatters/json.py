@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from catalogaudit import __version__
-from catalogaudit.findings import Report, RuleMeta
+from catalogaudit.model.findings import Report, RuleMeta
 
 #: Bumped on any incompatible change to the document (the schema's `formatVersion` const).
 FORMAT_VERSION = 1

@@ -10,8 +10,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from catalogaudit.findings import Finding, Report, Severity
 from catalogaudit.formatters.base import location_label, subject_path, visible
+from catalogaudit.model.findings import Finding, Report, Severity
 
 #: Suite name for findings that carry no profile and for rule errors.
 DEFAULT_SUITE = "catalogaudit"

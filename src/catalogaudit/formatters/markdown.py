@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import string
 
-from catalogaudit.findings import Finding, Report
 from catalogaudit.formatters.base import (
     by_subject,
     location_label,
@@ -20,6 +19,7 @@ from catalogaudit.formatters.base import (
     sorted_rule_errors,
     visible,
 )
+from catalogaudit.model.findings import Finding, Report
 
 _PUNCTUATION = frozenset(string.punctuation)
 _ZWSP = "&#8203;"

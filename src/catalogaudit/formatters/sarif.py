@@ -15,9 +15,9 @@ from typing import Any
 from urllib.parse import quote
 
 from catalogaudit import __version__
-from catalogaudit.findings import Finding, Report, RuleMeta, Severity
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.json import dumps
+from catalogaudit.model.findings import Finding, Report, RuleMeta, Severity
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = (

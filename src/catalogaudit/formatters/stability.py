@@ -6,7 +6,7 @@ import enum
 import json
 from typing import Any, NoReturn
 
-from catalogaudit import jsonwire
+from catalogaudit.model import jsonwire
 
 _KIND = {
     "tools": "tool",

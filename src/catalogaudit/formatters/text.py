@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from catalogaudit.findings import Finding, MatrixRow, Report, Severity
 from catalogaudit.formatters.base import (
     by_subject,
     location_label,
@@ -28,6 +27,7 @@ from catalogaudit.formatters.base import (
     summary_parts,
     visible,
 )
+from catalogaudit.model.findings import Finding, MatrixRow, Report, Severity
 
 INDENT = 4
 SEVERITY_STYLE = {

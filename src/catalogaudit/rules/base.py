@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.catalog import Catalog, Item
-from catalogaudit.findings import Severity
+from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.model.findings import Severity
 
 
 @dataclass(frozen=True)

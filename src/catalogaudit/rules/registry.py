@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from catalogaudit.findings import RuleMeta, Severity
-from catalogaudit.rules import spec_items, spec_pages, spec_schema
+from catalogaudit.model.findings import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
-from catalogaudit.rules.common import SPEC
+from catalogaudit.rules.spec import items as spec_items
+from catalogaudit.rules.spec import pages as spec_pages
+from catalogaudit.rules.spec import schema as spec_schema
+from catalogaudit.rules.spec.common import SPEC
 
 E, W, INF = Severity.ERROR, Severity.WARNING, Severity.INFO
 TOOLS = f"{SPEC}/2025-11-25/server/tools"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from catalogaudit.errors import UsageError
 from catalogaudit.verify.base import Driver
 
-#: Profile id -> module under `catalogaudit.verify` with a `driver(client_path)` factory.
+#: Profile id -> module under `catalogaudit.verify.drivers` with a `driver(client_path)` factory.
 DRIVERS: dict[str, str] = {
     "python-sdk": "python_sdk",
     "ts-sdk": "ts_sdk",
@@ -32,7 +32,7 @@ def driver(client_id: str, client_path: str | None, version: str | None = None) 
         raise UsageError(
             f"--client {client_id}: no verify driver; drivers exist for {', '.join(DRIVERS)}"
         )
-    module = import_module(f"catalogaudit.verify.{DRIVERS[client_id]}")
+    module = import_module(f"catalogaudit.verify.drivers.{DRIVERS[client_id]}")
     if version and hasattr(module, "driver_at"):
         at: Driver = module.driver_at(client_path, version)
         return at

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from catalogaudit import jsonwire
-from catalogaudit.catalog import Catalog
+from catalogaudit.canonical.hashes import LISTINGS, identity
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.hashes import LISTINGS, identity
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
 
 #: Real clients try the internet at startup (update checks, telemetry, plugin sync). Nothing may
 #: leave this machine: every proxy-aware HTTP(S) request goes to a closed loopback port instead
@@ -209,7 +209,7 @@ def run_job(
 
 def targets(catalogs: Sequence[str | Path | dict[str, Any]], workdir: Path) -> list[Target]:
     """Snapshot paths stay as they are; snapshot documents are written under `workdir`."""
-    from catalogaudit import loader
+    from catalogaudit.intake import loader
 
     out: list[Target] = []
     for n, item in enumerate(catalogs):

@@ -32,10 +32,10 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from catalogaudit.audit import AuditOptions, audit
-from catalogaudit.findings import Finding, Severity
-from catalogaudit.hashes import LISTINGS
-from catalogaudit.profiledata import contains, load_all, raw_files
+from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.profiles.load import contains, load_all, raw_files
 from catalogaudit.verify.base import CAPABILITY, DROPPED, FAILED, KEPT, Observation, Target
 
 #: The scopes, smallest first.
@@ -129,7 +129,7 @@ def reach(rule_id: str, version: Version | None, listing: str | None, effect: st
 def _versions(profile: str) -> tuple[Version | None, dict[str, Version | None]]:
     """The profile's effective version, and the version each of its rules runs at (an
     included rule runs at its owner's version, as `profiles.applicable` does)."""
-    from catalogaudit.profiles import resolve
+    from catalogaudit.profiles.resolve import resolve
 
     pid = profile.partition("@")[0]
     if pid not in load_all():

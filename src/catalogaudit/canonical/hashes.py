@@ -1,0 +1,138 @@
+"""The three hashes (served, prompt, canonical) per item, listing and catalog.
+
+Definitions (the product brief, "Three hashes"; pinned by `tests/vectors/hashes.json`):
+
+- item served: SHA-256 of the item written compactly in served key order, RFC 8785 string
+  escapes, numbers as their wire lexemes;
+- item prompt: the same over the projection clients forward to the model, keys in served order;
+- item canonical: SHA-256 of the RFC 8785 (JCS) bytes of the item;
+- listing: SHA-256 over the item hashes, each followed by `\\n`, in served order (served, prompt)
+  or in (identity, canonical hash) order (canonical, so item order cannot change it);
+- page fields: SHA-256 over each page's result minus its item array, compact, one per line;
+- catalog: SHA-256 over `catalogaudit-catalog-v1\\n`, then `<listing> <hash|absent>\\n` for the
+  four listings in protocol order, then `instructions <sha256 of the JSON string|absent>\\n`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.canonical import jcs as canonical
+from catalogaudit.model import jsonwire
+
+#: Listing result keys in protocol order, with their list methods.
+LISTINGS: tuple[str, ...] = ("tools", "prompts", "resources", "resourceTemplates")
+METHODS: Mapping[str, str] = {
+    "tools": "tools/list",
+    "prompts": "prompts/list",
+    "resources": "resources/list",
+    "resourceTemplates": "resources/templates/list",
+}
+#: The field that identifies an item of each listing.
+IDENTITY: Mapping[str, str] = {
+    "tools": "name",
+    "prompts": "name",
+    "resources": "uri",
+    "resourceTemplates": "uriTemplate",
+}
+#: What clients forward to the model (the brief's prompt projection).
+PROMPT_FIELDS: Mapping[str, frozenset[str]] = {
+    "tools": frozenset({"name", "title", "description", "inputSchema"}),
+    "prompts": frozenset({"name", "title", "description", "arguments"}),
+    "resources": frozenset({"uri", "name", "title", "description", "mimeType"}),
+    "resourceTemplates": frozenset({"uriTemplate", "name", "title", "description", "mimeType"}),
+}
+HASH_KINDS: tuple[str, ...] = ("served", "prompt", "canonical")
+
+
+def sha256(text: str) -> str:
+    """`sha256:<lowercase hex>` of the UTF-8 bytes of `text`."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class ItemHashes:
+    """The three hashes of one item."""
+
+    served: str
+    prompt: str
+    canonical: str
+
+    def as_dict(self) -> dict[str, str]:
+        """Plain form for the snapshot file."""
+        return {"served": self.served, "prompt": self.prompt, "canonical": self.canonical}
+
+
+def prompt_projection(listing: str, item: Any) -> Any:
+    """The part of an item a client puts in front of the model, in served key order."""
+    if not isinstance(item, dict):
+        return item
+    fields = PROMPT_FIELDS[listing]
+    return {k: v for k, v in item.items() if k in fields}
+
+
+def item_hashes(listing: str, item: Any) -> ItemHashes:
+    """Hash one item three ways."""
+    return ItemHashes(
+        served=sha256(jsonwire.compact(item)),
+        prompt=sha256(jsonwire.compact(prompt_projection(listing, item))),
+        canonical=canonical.jcs_hash(item),  # the fast path; same bytes as jsonwire.canonical
+    )
+
+
+def identity(listing: str, item: Any) -> str | None:
+    """An item's identity (name, uri or uriTemplate), or None when it has no string identity."""
+    if isinstance(item, dict):
+        value = item.get(IDENTITY[listing])
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def identity_sort_key(ident: str | None, tiebreak: Any) -> tuple[int, bytes, Any]:
+    """Items sort by identity in UTF-16 code-unit order; items without identity go last."""
+    if ident is None:
+        return (1, b"", tiebreak)
+    return (0, jsonwire.jcs_key(ident), tiebreak)
+
+
+def combine(hashes: Iterable[str]) -> str:
+    """A listing hash: SHA-256 over the given item hashes, each followed by a newline."""
+    return sha256("".join(h + "\n" for h in hashes))
+
+
+def listing_hashes(
+    listing: str, served_items: Sequence[Any], per_item: Sequence[ItemHashes] | None = None
+) -> dict[str, str]:
+    """Listing hashes of the three kinds from items in served order (pass `per_item` when the
+    item hashes are already computed, so no item is hashed twice)."""
+    if per_item is None:
+        per_item = [item_hashes(listing, item) for item in served_items]
+    canonical_order = sorted(
+        (
+            identity_sort_key(identity(listing, item), h.canonical)
+            for item, h in zip(served_items, per_item, strict=True)
+        )
+    )
+    return {
+        "served": combine(h.served for h in per_item),
+        "prompt": combine(h.prompt for h in per_item),
+        "canonical": combine(key[2] for key in canonical_order),
+    }
+
+
+def page_fields_hash(page_fields: Sequence[Mapping[str, Any]]) -> str:
+    """Hash of the page-level fields (nextCursor, ttlMs, cacheScope, resultType, _meta, ...)."""
+    return sha256("".join(jsonwire.compact(dict(fields)) + "\n" for fields in page_fields))
+
+
+def catalog_hash(listing_hash: Mapping[str, str | None], instructions: str | None) -> str:
+    """The catalog hash of one kind from the four listing hashes (None: absent) and instructions."""
+    lines = ["catalogaudit-catalog-v1"]
+    lines.extend(f"{name} {listing_hash.get(name) or 'absent'}" for name in LISTINGS)
+    instr = "absent" if instructions is None else sha256(jsonwire.dump_string(instructions))
+    lines.append(f"instructions {instr}")
+    return sha256("".join(line + "\n" for line in lines))

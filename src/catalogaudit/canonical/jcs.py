@@ -1,0 +1,338 @@
+"""RFC 8785 (JCS) bytes and canonical hashes, fast, and byte-identical to the exact slow path.
+
+Why a second path: `jsonwire.canonical` (and `rfc8785.dumps`) are pure Python and dominate the
+time of hashing big catalogs. CPython's C encoder writes exactly the JCS bytes
+(`sort_keys=True`, `separators=(",", ":")`, `ensure_ascii=False`) for every value except:
+
+- non-integral numbers: Python writes `1.0`, `1e-07`, `1e+16`, ECMAScript `1`, `1e-7`,
+  `10000000000000000` (RFC 8785 section 3.2.2.3);
+- integers beyond +-(2^53-1), which JCS writes as the nearest IEEE double (Appendix B);
+- object keys with code points >= U+E000: Python sorts by code point, JCS by UTF-16 code units
+  (section 3.2.3); the two orders differ only there;
+- lone surrogates, which UTF-8 cannot hold (we escape them, as `jsonwire` does).
+
+Canonical bytes do not depend on lexemes, so the fast path emits with the C encoder, detects
+those cases cheaply and falls back per item to `jsonwire.canonical`. `tests/unit/test_canonical.py`
+proves the paths equal with hypothesis, and equal to `rfc8785.dumps` in the safe-integer range.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire
+
+#: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
+_SORTED: dict[str, Any] = {
+    "sort_keys": True,
+    "separators": (",", ":"),
+    "ensure_ascii": False,
+    "check_circular": False,
+}
+_ENCODE: Callable[[Any], str] = json.JSONEncoder(allow_nan=False, **_SORTED).encode
+
+#: A float or a 16+ digit integer as the C encoder writes it: always after `:`, `,` or `[`.
+#: Inside strings it can also match; that only costs a fallback, never a wrong byte.
+_RISKY_NUMBER = re.compile(r"[:,\[]-?[0-9](?:[0-9]*[.eE]|[0-9]{15})")
+#: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
+_BMP_HIGH = (b"\xee", b"\xef")
+_ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+#: The rest of a JSON string, through its closing quote.
+_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+
+
+def sha256(data: bytes) -> str:
+    """`sha256:<lowercase hex>` of bytes."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def jcs_bytes(value: Any) -> bytes:
+    """The RFC 8785 bytes of a parsed value (from `jsonwire` or `json.loads`).
+
+    Equal to `jsonwire.canonical(value)` encoded as UTF-8; within the safe-integer range and
+    without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
+    """
+    if isinstance(value, (dict, list)):
+        try:
+            text = _ENCODE(value)
+        except (ValueError, TypeError):  # NaN/Infinity (kept as lexemes), odd types
+            text = None
+        data = _utf8(text) if text is not None and not _RISKY_NUMBER.search(text) else None
+        if data is not None and not _utf16_order_may_differ(data):
+            return data
+    return jsonwire.canonical(value).encode("utf-8")
+
+
+def _utf8(text: str) -> bytes | None:
+    """UTF-8 bytes, or None for a lone surrogate (the slow path escapes it, as `jsonwire` does)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _utf16_order_may_differ(data: bytes) -> bool:
+    """True when sorting keys by code point might differ from UTF-16 order (section 3.2.3).
+
+    Two strings compare differently only where one has U+E000..U+FFFF and the other an astral
+    code point at the first difference. So only items with both kinds somewhere, and then only
+    with such a code point in a key, need the slow path; `memchr` finds them, not a walk.
+    """
+    if not (any(b in data for b in _BMP_HIGH) and any(b in data for b in _ASTRAL)):
+        return False
+    for lead in (*_BMP_HIGH, *_ASTRAL):
+        pos = data.find(lead)
+        while pos >= 0:
+            # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
+            tail = _STRING_TAIL.match(data, pos + 1)
+            if tail is None or data[tail.end() : tail.end() + 1] == b":":
+                return True  # a key (or, impossibly, an unterminated string)
+            pos = data.find(lead, tail.end())
+    return False
+
+
+def jcs_hash(value: Any) -> str:
+    """`sha256:` of the RFC 8785 bytes of a value (the item canonical hash)."""
+    return sha256(jcs_bytes(value))
+
+
+# --- from file bytes ---------------------------------------------------------------------------
+
+
+class _Number:
+    """A number the C encoder must not write itself: a float, or an integer beyond 2^53-1.
+
+    Not a float subclass on purpose: the C encoder calls `default` for it, which is how an item
+    learns, at no cost for the others, that it holds one.
+    """
+
+    __slots__ = ("lexeme",)
+
+    def __init__(self, lexeme: str) -> None:
+        self.lexeme = lexeme
+
+    def jcs(self) -> str:
+        """The RFC 8785 form, computed as the slow path computes it."""
+        return jsonwire.jcs_number(self.wire())
+
+    def wire(self) -> int | float:
+        """The `jsonwire` value of the same lexeme."""
+        if jsonwire.INTEGER_LEXEME.match(self.lexeme):
+            return int(self.lexeme)
+        return jsonwire.WireFloat(self.lexeme)
+
+
+def _big_int(lexeme: str) -> int | _Number:
+    return int(lexeme) if len(lexeme) < 16 else _Number(lexeme)
+
+
+def parse(data: bytes | str) -> Any:
+    """Parse JSON for hashing only: plain values, numbers the C encoder gets wrong wrapped.
+
+    Duplicate keys keep the last value, as in `jsonwire`. Not wire-faithful otherwise (use
+    `jsonwire.loads` to keep lexemes); feed the result to `parsed_jcs_bytes` only.
+    """
+    if isinstance(data, bytes):
+        big = data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
+        text, _ = jsonwire.decode_utf8(data)
+    else:
+        big = re.search(r"[0-9]{16}", data) is not None
+        text = data
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    with gc_paused():
+        return json.loads(
+            text,
+            parse_float=_Number,
+            parse_constant=_Number,
+            parse_int=_big_int if big else int,
+        )
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC (restoring its state after): bulk JSON work makes no cycles.
+
+    NOTE: a parse allocates a container per JSON object or array and frees none, so the
+    collector runs over and over for nothing; pausing it saves a quarter of the parse.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+#: Placeholders for `_Number` values: a string that starts with NUL, then its index.
+_PLACEHOLDER = re.compile(r'"\\u0000([0-9]+)"')
+
+
+def parsed_jcs_bytes(value: Any) -> bytes:
+    """`jcs_bytes` for a value from `parse`: wrapped numbers written through placeholders."""
+    if isinstance(value, (dict, list)):
+        data = _fast_parsed(value)
+        if data is not None:
+            return data
+    return jsonwire.canonical(thaw(value)).encode("utf-8")
+
+
+def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
+    numbers: list[str] = []
+
+    def default(obj: Any) -> str:
+        if isinstance(obj, _Number):
+            numbers.append(obj.jcs())
+            return f"\x00{len(numbers) - 1}"
+        raise TypeError(type(obj).__name__)
+
+    text = json.JSONEncoder(default=default, **_SORTED).encode(value)
+    if numbers:
+        # NOTE: every placeholder writes one `"\u0000`; one more means a real string starts
+        # with NUL (or holds `"` then NUL), so the substitution could hit it: slow path.
+        if text.count('"\\u0000') != len(numbers):
+            return None
+        text = _PLACEHOLDER.sub(lambda m: numbers[int(m.group(1))], text)
+    data = _utf8(text)
+    return None if data is None or _utf16_order_may_differ(data) else data
+
+
+def thaw(value: Any) -> Any:
+    """A value from `parse` with its wrapped numbers turned back into `jsonwire` numbers."""
+    if isinstance(value, _Number):
+        return value.wire()
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class ListingCanonical:
+    """Canonical hashes of one listing: per item in served order, and the listing hash."""
+
+    items: list[str]
+    listing: str
+
+
+def canonical_hashes(data: bytes) -> dict[str, ListingCanonical]:
+    """From file bytes to every canonical hash: a list result, a JSON-RPC response or a snapshot.
+
+    The fast path behind `bench/run.py`; `hashes.listing_hashes` gives the same canonical
+    values. A snapshot's readable items are used as they are (see `canonicalize` for the file).
+    """
+    with gc_paused():
+        return _canonical_hashes(parse(data))
+
+
+def _canonical_hashes(doc: Any) -> dict[str, ListingCanonical]:
+    from catalogaudit.canonical import hashes  # NOTE: here, because hashes imports this module
+
+    if isinstance(doc, dict) and isinstance(doc.get("result"), dict):
+        doc = doc["result"]
+    found: dict[str, list[Any]] = {}
+    if isinstance(doc, dict) and isinstance(doc.get("listings"), dict):
+        for name in hashes.LISTINGS:
+            rec = doc["listings"].get(name)
+            if isinstance(rec, dict) and isinstance(rec.get("items"), list):
+                found[name] = rec["items"]
+    elif isinstance(doc, dict):
+        found = {n: doc[n] for n in hashes.LISTINGS if isinstance(doc.get(n), list)}
+    out: dict[str, ListingCanonical] = {}
+    for name, items in found.items():
+        per_item = [sha256(parsed_jcs_bytes(item)) for item in items]
+        order = sorted(
+            hashes.identity_sort_key(hashes.identity(name, item), h)
+            for item, h in zip(items, per_item, strict=True)
+        )
+        out[name] = ListingCanonical(per_item, hashes.combine(key[2] for key in order))
+    return out
+
+
+# --- strict: `canonicalize --jcs` --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something RFC 8785 cannot represent, at a JSON Pointer."""
+
+    pointer: str
+    detail: str
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
+    """What makes a `jsonwire` value not I-JSON (RFC 7493) or outside RFC 8785, in document order.
+
+    Duplicate keys and lone surrogates (I-JSON sections 2.3 and 2.1), NaN/Infinity and numbers
+    beyond the double range (RFC 8785 section 3.2.2.3), and, as in `rfc8785`, integers beyond
+    +-(2^53-1): a conformant JCS maps 2^53 and 2^53+1 to the same bytes (Appendix B).
+    """
+    found: list[Problem] = []
+
+    def text(s: str, at: str, what: str) -> None:
+        if _SURROGATE.search(s):
+            if invalid_utf8 and _ESCAPED_BYTE.search(s):
+                found.append(Problem(at, f"{what} is not valid UTF-8"))
+            else:
+                found.append(Problem(at, f"{what} has a lone surrogate"))
+
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            dups = getattr(node, "duplicates", ())
+            found.extend(Problem(jsonwire.pointer_join(at, k), "duplicate key") for k in dups)
+            for key in node:
+                text(key, jsonwire.pointer_join(at, key), "key")
+            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(
+                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
+            )
+        elif isinstance(node, str):
+            text(node, at, "string")
+        elif isinstance(node, float) and node - node != 0:  # NaN or +-inf
+            lexeme = node.lexeme if isinstance(node, jsonwire.WireFloat) else repr(node)
+            if lexeme in ("NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"):
+                found.append(Problem(at, f"{lexeme} is not a JSON number"))
+            else:
+                found.append(Problem(at, f"{lexeme} is beyond the IEEE 754 double range"))
+        elif isinstance(node, int) and not isinstance(node, bool):
+            if abs(node) > jsonwire.MAX_SAFE_INTEGER:
+                found.append(Problem(at, f"integer {node} is beyond +-(2^53-1)"))
+    return found
+
+
+def strict_jcs(data: bytes, name: str) -> bytes:
+    """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold."""
+    text, invalid_utf8 = jsonwire.decode_utf8(data)
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise InputError(f"{name}: empty input")
+    try:
+        value = jsonwire.loads(text)
+    except jsonwire.WireDecodeError as exc:
+        raise InputError(f"{name}: not JSON ({exc})") from None
+    found = problems(value, invalid_utf8)
+    if found:
+        where = found[0].pointer or "the document root"
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise InputError(
+            f"{name}: not representable in RFC 8785: {found[0].detail} at {where}{more}"
+        )
+    return jcs_bytes(value)

@@ -1,0 +1,190 @@
+"""The typer command line: parse options, call the core, print, exit. No policy lives here."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from typer.exceptions import TyperException
+
+from catalogaudit import __version__
+from catalogaudit.errors import CatalogauditError, UsageError
+from catalogaudit.model.findings import EXIT_ERROR
+
+app = typer.Typer(
+    name="catalogaudit",
+    help="Snapshot, audit, canonicalize, hash and diff MCP server catalogs.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"catalogaudit {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+    traceback: Annotated[
+        bool, typer.Option("--traceback", help="Show the full traceback on errors.")
+    ] = False,
+) -> None:
+    """Snapshot, audit, canonicalize, hash and diff MCP server catalogs."""
+
+
+ProtocolOpt = Annotated[
+    str,
+    typer.Option(
+        "--protocol",
+        help="auto (2026-07-28 discover, else initialize), legacy, modern, or a revision "
+        "such as 2025-06-18.",
+    ),
+]
+
+
+@app.command()
+def snapshot(
+    command: Annotated[
+        list[str] | None,
+        typer.Argument(help="The stdio server command, after --.", show_default=False),
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable."),
+    ] = None,
+    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option("--env", help="KEY=VALUE for the server. Repeatable."),
+    ] = None,
+    protocol: ProtocolOpt = "auto",
+    client_capabilities: Annotated[
+        str, typer.Option(help="none, or full (roots, sampling, elicitation).")
+    ] = "none",
+    runs: Annotated[int, typer.Option(min=1, help="Start the server N times and compare.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Runs at once (only where it is safe).")] = 1,
+    timeout: Annotated[float, typer.Option(help="Seconds for the whole snapshot.")] = 300.0,
+    startup_timeout: Annotated[float, typer.Option(help="Seconds for the handshake.")] = 30.0,
+    request_timeout: Annotated[float, typer.Option(help="Seconds for each request.")] = 30.0,
+    max_pages: Annotated[int, typer.Option(min=1, help="Page cap per listing.")] = 1000,
+    max_message_size: Annotated[
+        int, typer.Option(min=1024, help="Largest accepted message, in bytes.")
+    ] = 64 * 1024 * 1024,
+    no_wire: Annotated[
+        bool, typer.Option("--no-wire", help="Omit the wire section (loses served bytes).")
+    ] = False,
+    legacy_probe: Annotated[
+        bool,
+        typer.Option(
+            "--legacy-probe",
+            help="After a 2026-07-28 capture, start a fresh session and record whether the "
+            "server also answers a legacy initialize (clients that never send "
+            "server/discover need it).",
+        ),
+    ] = False,
+    from_: Annotated[
+        list[str] | None,
+        typer.Option("--from", help="Static input (file, -, git:REF:PATH). Repeatable."),
+    ] = None,
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Output file ('-' for stdout).")
+    ] = "-",
+) -> None:
+    """Capture a server's four listings exactly as served into a snapshot file.
+
+    Exit codes: 0 written, 1 written but unstable across --runs, 2 nothing written.
+    """
+    from catalogaudit.verbs import snapshot as run
+
+    options = run.SnapshotOptions(
+        command=tuple(command or ()),
+        url=url,
+        headers=tuple(header or ()),
+        cwd=cwd,
+        env=tuple(env or ()),
+        protocol=protocol,
+        client_capabilities=client_capabilities,
+        runs=runs,
+        jobs=jobs,
+        timeout=timeout,
+        startup_timeout=startup_timeout,
+        request_timeout=request_timeout,
+        max_pages=max_pages,
+        max_message_size=max_message_size,
+        wire=not no_wire,
+        legacy_probe=legacy_probe,
+        static_inputs=tuple(from_ or ()),
+        output=output,
+    )
+    raise typer.Exit(run.snapshot(options))
+
+
+from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot
+
+register_all(app)
+
+
+def _fail(message: str) -> NoReturn:
+    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.flush()
+    raise SystemExit(EXIT_ERROR)
+
+
+class Terminated(CatalogauditError):
+    """SIGTERM arrived; raised in the main thread so `finally` blocks stop our servers."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated("terminated by SIGTERM; nothing written")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: one `error: ...` line and exit 2 for every expected failure."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    head = args[: args.index("--")] if "--" in args else args
+    show_traceback = "--traceback" in head
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:
+        pass  # not the main thread (embedded use)
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
+    except CatalogauditError as exc:
+        if show_traceback:
+            raise
+        _fail(str(exc))
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        _fail("interrupted")
+    except TyperException as exc:
+        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(exc.ctx.get_help() + "\n")  # type: ignore[attr-defined]
+            return 0
+        if show_traceback:
+            raise
+        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        _fail((text.splitlines() or [type(exc).__name__])[0])
+    except KeyboardInterrupt:
+        _fail("interrupted")
+    except Exception as exc:  # a bug: still one line unless asked for the trace
+        if show_traceback:
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
+    return result if isinstance(result, int) else 0
+
+
+__all__ = ["app", "main", "UsageError"]

@@ -1,0 +1,139 @@
+"""`catalogaudit audit` and `catalogaudit rules`: parse options, hand off to run_audit."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+List = list[str] | None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the verbs to the app."""
+    app.command()(audit)
+    app.command()(rules)
+
+
+def audit(
+    args: Annotated[
+        List,
+        typer.Argument(
+            help="Files to audit, or with --live the server command after --.", show_default=False
+        ),
+    ] = None,
+    live: Annotated[
+        bool, typer.Option("--live", help="Snapshot the server after -- first.")
+    ] = False,
+    url: Annotated[str | None, typer.Option(help="Audit a live Streamable HTTP server.")] = None,
+    header: Annotated[List, typer.Option("--header", help="'Name: value' (env:VAR).")] = None,
+    cwd: Annotated[str | None, typer.Option(help="Live server working directory.")] = None,
+    env: Annotated[List, typer.Option("--env", help="KEY=VALUE for a live server.")] = None,
+    protocol: Annotated[str, typer.Option(help="auto, legacy, modern or a revision.")] = "auto",
+    client_capabilities: Annotated[str, typer.Option(help="none or full.")] = "none",
+    timeout: Annotated[float, typer.Option(help="Seconds for the whole live capture.")] = 300.0,
+    profile: Annotated[
+        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+    ] = None,
+    profile_setting: Annotated[
+        List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
+    ] = None,
+    server_name: Annotated[
+        str | None, typer.Option(help="Server name for qualified-name checks.")
+    ] = None,
+    gateway_name: Annotated[str | None, typer.Option(help="Gateway name (ContextForge).")] = None,
+    revision: Annotated[str | None, typer.Option(help="Protocol revision to audit as.")] = None,
+    output_format: Annotated[
+        str | None, typer.Option("--format", help="text, json, sarif, junit, github, markdown.")
+    ] = None,
+    output: Annotated[str, typer.Option("-o", "--output", help="Report file ('-' stdout).")] = "-",
+    fail_on: Annotated[
+        str | None, typer.Option(help="error (default), warning, info, never.")
+    ] = None,
+    select: Annotated[
+        List, typer.Option("--select", help="Rule id, prefix, name or profile.")
+    ] = None,
+    ignore: Annotated[
+        List, typer.Option("--ignore", help="Rule id, prefix, name or profile.")
+    ] = None,
+    baseline: Annotated[str | None, typer.Option(help="Fingerprints to suppress.")] = None,
+    write_baseline: Annotated[
+        str | None, typer.Option(help="Write the findings' fingerprints.")
+    ] = None,
+    show_matrix: Annotated[bool, typer.Option("--matrix", help="Every profile's verdict.")] = False,
+    config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
+    color: Annotated[str, typer.Option(help="auto, always or never.")] = "auto",
+    substitutions: Annotated[
+        str | None,
+        typer.Option(help="Audit as if prose were rewritten with these old=new pairs."),
+    ] = None,
+    substitutions_from_env: Annotated[
+        bool,
+        typer.Option(
+            "--substitutions-from-env", help="Take --substitutions from CATALOGAUDIT_SUBSTITUTIONS."
+        ),
+    ] = False,
+    suggest: Annotated[
+        bool,
+        typer.Option("--suggest", help="Propose substitutions that clear the prose findings."),
+    ] = False,
+) -> None:
+    """Audit catalogs against the MCP spec and client, gateway and LLM profiles.
+
+    Exit codes: 0 clean, 1 findings at or above --fail-on, 2 errors (including a rule that
+    crashed).
+    """
+    from catalogaudit.verbs import audit as run_audit
+    from catalogaudit.verbs.snapshot import SnapshotOptions
+
+    words = tuple(args or ())
+    snapshot = SnapshotOptions(
+        command=words if live else (),
+        url=url,
+        headers=tuple(header or ()),
+        cwd=cwd,
+        env=tuple(env or ()),
+        protocol=protocol,
+        client_capabilities=client_capabilities,
+        timeout=timeout,
+    )
+    options = run_audit.AuditRunOptions(
+        inputs=() if live else words,
+        live=live,
+        snapshot=snapshot,
+        profiles=tuple(profile or ()),
+        profile_settings=tuple(profile_setting or ()),
+        server_name=server_name,
+        gateway_name=gateway_name,
+        revision=revision,
+        output_format=output_format,
+        output=output,
+        fail_on=fail_on,
+        select=tuple(select or ()),
+        ignore=tuple(ignore or ()),
+        baseline=baseline,
+        write_baseline=write_baseline,
+        show_matrix=show_matrix,
+        config=config,
+        color=color,
+        substitutions=substitutions,
+        substitutions_from_env=substitutions_from_env,
+        suggest=suggest,
+    )
+    raise typer.Exit(run_audit.run(options))
+
+
+def rules(
+    output_format: Annotated[
+        str, typer.Option("--format", help="text, json or markdown.")
+    ] = "text",
+) -> None:
+    """List every rule (spec and profiles) with its origin, severity, summary and source."""
+    from catalogaudit.verbs import audit as run_audit
+
+    text, code = run_audit.rules_listing(output_format)
+    typer.echo(text, nl=False)
+    raise typer.Exit(code)
+
+
+__all__: list[Any] = ["register"]

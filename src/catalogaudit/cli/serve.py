@@ -1,0 +1,111 @@
+"""The `serve` verb: parse options, call `catalogaudit.serve.run`, exit with its code.
+
+Exit codes: 0 when serving ended cleanly (stdin EOF, SIGTERM, `--max-seconds`); 2 for usage or
+input errors and a port that cannot be bound (one `error:` line, printed by `cli.main`).
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Optional
+
+import typer
+
+
+class ServeProtocol(str, enum.Enum):
+    """Which eras `serve` answers."""
+
+    AS_CAPTURED = "as-captured"
+    LEGACY = "legacy"
+    MODERN = "modern"
+    DUAL = "dual"
+
+
+class CacheHints(str, enum.Enum):
+    """What `serve` does with ttlMs, cacheScope and resultType."""
+
+    AS_CAPTURED = "as-captured"
+    PRESENT = "present"
+    ABSENT = "absent"
+    DISCOVER_ONLY = "discover-only"
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` to the app."""
+
+    @app.command("serve")
+    def serve_cmd(
+        snapshot: Annotated[
+            str,
+            typer.Argument(
+                help="Snapshot file (or - or git:REF:PATH).",
+                metavar="SNAPSHOT",
+                show_default=False,
+            ),
+        ],
+        http: Annotated[
+            Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
+            typer.Option(
+                "--http",
+                metavar="PORT",
+                min=0,
+                max=65535,
+                help="Serve Streamable HTTP on PORT (0 picks one) instead of stdio.",
+            ),
+        ] = None,
+        host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
+        protocol: Annotated[
+            ServeProtocol, typer.Option(help="Eras to answer.")
+        ] = ServeProtocol.AS_CAPTURED,
+        cache_hints: Annotated[
+            CacheHints,
+            typer.Option(help="Keep, add or remove ttlMs/cacheScope/resultType."),
+        ] = CacheHints.AS_CAPTURED,
+        page_size: Annotated[
+            Optional[int],  # noqa: UP045
+            typer.Option(min=1, help="Re-paginate with N items per page (default: as captured)."),
+        ] = None,
+        capabilities: Annotated[
+            str,
+            typer.Option(help="as-captured, or a JSON object of server capabilities."),
+        ] = "as-captured",
+        sse: Annotated[
+            bool, typer.Option("--sse", help="With --http, answer requests as SSE streams.")
+        ] = False,
+        max_seconds: Annotated[
+            Optional[float],  # noqa: UP045
+            typer.Option(help="Stop (exit 0) after this many seconds."),
+        ] = None,
+        initialize_version: Annotated[
+            Optional[str],  # noqa: UP045
+            typer.Option(
+                metavar="VERSION",
+                help="Answer every initialize with this protocolVersion, whatever the client "
+                "offered (e.g. 2026-07-28 in a legacy handshake). Needs --protocol legacy or "
+                "dual (or a snapshot served with a legacy handshake).",
+            ),
+        ] = None,
+    ) -> None:
+        """Replay a snapshot as a live MCP server over stdio, or Streamable HTTP with --http.
+
+        Page texts and the handshake are served exactly as captured (wire section).
+        As captured, a modern snapshot whose capture recorded that the server also answered a
+        legacy initialize (snapshot --legacy-probe) answers both eras.
+
+        Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
+        """
+        from catalogaudit.serve import replay as serve
+
+        options = serve.ServeOptions(
+            snapshot=snapshot,
+            protocol=protocol.value,
+            cache_hints=cache_hints.value,
+            page_size=page_size,
+            capabilities=capabilities,
+            http_port=http,
+            host=host,
+            sse=sse,
+            max_seconds=max_seconds,
+            initialize_version=initialize_version,
+        )
+        raise typer.Exit(serve.run(options))

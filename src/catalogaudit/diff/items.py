@@ -1,0 +1,344 @@
+"""`catalogaudit diff`: what changed between two catalogs, classified so CI can gate on it.
+
+In the spirit of oasdiff: every change gets a stable rule id (`CA8xx`, listed in `RULES` and
+`docs/diff-rules.md`) and a class. `inputSchema` is the request side (narrowing breaks callers),
+`outputSchema` the response side (widening breaks readers). Composition (`$ref`, `anyOf`,
+`oneOf`, `allOf`, `not`, `if`/`then`/`else`) makes a verdict undecidable: we say `unknown`
+rather than guess. Hashes are compared first; only items whose hashes differ are examined.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any
+
+from catalogaudit.canonical.hashes import IDENTITY, LISTINGS, identity
+from catalogaudit.diff.rules import RULES, compare_item
+from catalogaudit.diff.schema import Ctx
+from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match
+from catalogaudit.diff.stability import capture_warning
+from catalogaudit.model import jsonwire
+
+#: Thresholds of `--fail-on`, low to high; `never` fails on nothing.
+LEVELS: dict[str, int] = {"cosmetic": 1, "model-visible": 2, "breaking": 3}
+FAIL_ON: tuple[str, ...] = ("never", "cosmetic", "model-visible", "breaking")
+#: Display order of classes, most severe first.
+CLASSES: tuple[str, ...] = (
+    "breaking",
+    "unknown",
+    "model-visible",
+    "additive",
+    "compatible",
+    "cosmetic",
+)
+_LABEL = {
+    "tools": "tool",
+    "prompts": "prompt",
+    "resources": "resource",
+    "resourceTemplates": "resource template",
+    "catalog": "catalog",
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One classified change: rule id, where (listing, identity, pointer inside the item), what."""
+
+    rule_id: str
+    listing: str
+    identity: str | None
+    pointer: str
+    message: str
+    #: True when the change lies in what clients forward to the model (prompt projection).
+    prompt: bool = False
+    old_identity: str | None = None
+    #: Served position of the item in the new catalog (None: removed, or not about one item).
+    position: int | None = None
+
+    @property
+    def cls(self) -> str:
+        """breaking, unknown, model-visible, additive, compatible or cosmetic."""
+        return RULES[self.rule_id][0]
+
+    def level(self, unknown: str = "fail") -> int:
+        """Threshold level: breaking 3; model-visible 2; cosmetic 1 (see `LEVELS`)."""
+        cls = self.cls
+        if cls == "breaking" or (cls == "unknown" and unknown == "fail"):
+            return 3
+        if cls in ("unknown", "model-visible"):
+            return 2
+        if cls in ("additive", "compatible") and self.prompt:
+            return 2
+        return 1
+
+    @property
+    def subject(self) -> str:
+        """How reports name the item: `tool "search"`."""
+        kind = _LABEL[self.listing]
+        if self.listing == "catalog":
+            return kind
+        if self.identity is None and self.rule_id in ("CA862", "CA872"):
+            return f"{self.listing} listing"
+        return f"{kind} {jsonwire.dump_string(self.identity) if self.identity else '#?'}"
+
+    @property
+    def fingerprint(self) -> str:
+        """SHA-256 of (rule id, listing, identity, pointer, message): stable across reorders."""
+        parts = [self.rule_id, self.listing, self.identity or "", self.pointer, self.message]
+        data = "\x1f".join(parts).encode("utf-8", "surrogatepass")
+        return hashlib.sha256(data).hexdigest()
+
+    def sort_key(self) -> tuple[int, str, bytes, str, str]:
+        """Report order: class, listing, identity, pointer, rule."""
+        ident = jsonwire.jcs_key(self.identity or "")
+        return (CLASSES.index(self.cls), self.listing, ident, self.pointer, self.rule_id)
+
+
+@dataclass
+class DiffResult:
+    """Everything `diff` found, ready for a formatter; the exit code is computed here."""
+
+    old: str
+    new: str
+    changes: list[Change] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """Changes per class."""
+        out = dict.fromkeys(CLASSES, 0)
+        for c in self.changes:
+            out[c.cls] += 1
+        return out
+
+    def failing(self, fail_on: str, unknown: str) -> list[Change]:
+        """Changes at or above the `--fail-on` threshold."""
+        if fail_on == "never":
+            return []
+        return [c for c in self.changes if c.level(unknown) >= LEVELS[fail_on]]
+
+    def exit_code(self, fail_on: str, unknown: str) -> int:
+        """0 nothing at or above the threshold, 1 otherwise."""
+        return 1 if self.failing(fail_on, unknown) else 0
+
+
+def diff(old: Side, new: Side) -> DiffResult:
+    """Compare two catalogs (each one `Side`, e.g. from `compare.sides_of`)."""
+    result = DiffResult(old.label, new.label)
+    warning = capture_warning(old, new)
+    if warning:
+        result.warnings.append(warning)
+    for name in LISTINGS:
+        _listing(result, old, new, name)
+    if old.instructions != new.instructions:
+        result.changes.append(
+            Change("CA863", "catalog", None, "/instructions", "server instructions changed", True)
+        )
+    result.changes.sort(key=Change.sort_key)
+    return result
+
+
+def _listing(result: DiffResult, old: Side, new: Side, name: str) -> None:
+    status = (old.record(name).get("status"), new.record(name).get("status"))
+    if "partial" in status:
+        result.warnings.append(
+            {
+                "kind": "partial-listing",
+                "message": f"{name} is partial in one input: removals and additions may be false",
+            }
+        )
+    listing_hashes = old.record(name).get("hashes")
+    if (
+        listing_hashes
+        and listing_hashes == new.record(name).get("hashes")
+        and len(set(status)) == 1
+    ):
+        return  # hash first: nothing in this listing changed, not even its page fields
+    deltas, order_changed = match(old, new, name)
+    removed = [d for d in deltas if d.verdict == "removed"]
+    added = [d for d in deltas if d.verdict == "added"]
+    renames = pair_renames(name, removed, added)
+    paired = {id(d) for pair in renames for d in pair[:2]}
+    for d in deltas:
+        if id(d) in paired or d.verdict == "stable":
+            continue
+        ident = d.key[0]
+        if d.verdict in ("removed", "added"):
+            rule, word = ("CA801", "removed") if d.verdict == "removed" else ("CA804", "added")
+            result.changes.append(Change(rule, name, ident, "", word, True, None, d.new_pos))
+            _record(result, name, d, ident, None, [])
+            continue
+        ctx = Ctx(name, ident)
+        if d.verdict == "bytes-only":
+            causes = item_causes(old, new, name, d)
+            rule = "CA861" if d.prompt_changed else "CA871"
+            text = ", ".join(f"{c['cause']} at {c['pointer'] or 'the top level'}" for c in causes)
+            result.changes.append(
+                Change(
+                    rule,
+                    name,
+                    ident,
+                    causes[0]["pointer"] if causes else "",
+                    f"served bytes changed, meaning did not: {text}",
+                    d.prompt_changed,
+                    None,
+                    d.new_pos,
+                )
+            )
+            _record(result, name, d, ident, None, [c["pointer"] for c in causes])
+            continue
+        compare_item(ctx, d.old, d.new)
+        paths = changed_paths(d.old, d.new)
+        if not ctx.found:  # canonical hashes differ, yet no rule saw it: never stay silent
+            ctx.add("CA870", "", "item changed at " + ", ".join(paths or ["?"]), d.prompt_changed)
+        result.changes.extend(_changes(ctx, d.new_pos))
+        _record(result, name, d, ident, None, paths)
+    for old_d, new_d, rule in renames:
+        old_id, new_id = old_d.key[0], new_d.key[0]
+        what = "template variables changed" if rule == "CA803" else "renamed"
+        result.changes.append(
+            Change(rule, name, new_id, "", f"{what}: was {_q(old_id)}", True, old_id, new_d.new_pos)
+        )
+        ctx = Ctx(name, new_id, old_id)
+        compare_item(ctx, _without_identity(name, old_d.old), _without_identity(name, new_d.new))
+        result.changes.extend(_changes(ctx, new_d.new_pos))
+        merged = ItemDelta(
+            new_d.key,
+            old_d.old_pos,
+            new_d.new_pos,
+            old_d.old,
+            new_d.new,
+            old_d.old_hash,
+            new_d.new_hash,
+        )
+        _record(result, name, merged, new_id, old_id, changed_paths(old_d.old, new_d.new))
+    if order_changed:
+        result.changes.append(
+            Change("CA862", name, None, "", "served order of items changed", True)
+        )
+    old_pages = [p.get("fields") for p in old.record(name).get("pages") or []]
+    new_pages = [p.get("fields") for p in new.record(name).get("pages") or []]
+    if jsonwire.canonical(old_pages) != jsonwire.canonical(new_pages):
+        where = ", ".join(f"/pages{p}" for p in changed_paths(old_pages, new_pages))
+        result.changes.append(
+            Change("CA872", name, None, "", f"page-level fields changed: {where}")
+        )
+
+
+def _changes(ctx: Ctx, position: int | None) -> list[Change]:
+    return [
+        Change(rule, ctx.listing, ctx.identity, ptr, msg, prompt, ctx.old_identity, position)
+        for rule, ptr, msg, prompt in ctx.found
+    ]
+
+
+def _record(
+    result: DiffResult,
+    name: str,
+    d: ItemDelta,
+    ident: str | None,
+    old_ident: str | None,
+    paths: list[str],
+) -> None:
+    entry: dict[str, Any] = {
+        "listing": name,
+        "identity": ident,
+        "verdict": "renamed" if old_ident is not None else d.verdict,
+        "hashesEqual": {
+            k: d.old_hash.get(k) == d.new_hash.get(k) for k in ("served", "prompt", "canonical")
+        }
+        if d.old_hash and d.new_hash
+        else None,
+        "paths": paths,
+    }
+    if old_ident is not None:
+        entry["oldIdentity"] = old_ident
+    result.items.append(entry)
+
+
+def _q(value: str | None) -> str:
+    return jsonwire.dump_string(value) if value is not None else "(no identity)"
+
+
+def _without_identity(name: str, item: Any) -> Any:
+    key = IDENTITY[name]
+    return {k: v for k, v in item.items() if k != key} if isinstance(item, dict) else item
+
+
+# --- renames -----------------------------------------------------------------------------------
+
+_VARIABLE = re.compile(r"\{[+#./;?&=,!@|]?([^}]*)\}")
+
+
+def template_variables(template: str) -> set[str]:
+    """RFC 6570 variable names of a URI template (operators and modifiers stripped)."""
+    names: set[str] = set()
+    for expr in _VARIABLE.findall(template):
+        names.update(re.sub(r"(:\d+|\*)$", "", v.strip()) for v in expr.split(","))
+    return names - {""}
+
+
+def _skeleton(template: str) -> str:
+    return _VARIABLE.sub("{}", template)
+
+
+def _similarity(name: str, old: Any, new: Any) -> float:
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return 0.0
+    if name == "resourceTemplates":
+        ot, nt = str(old.get("uriTemplate", "")), str(new.get("uriTemplate", ""))
+        if _skeleton(ot) == _skeleton(nt) or old.get("name") == new.get("name"):
+            return 1.0
+    if name == "resources" and old.get("name") == new.get("name"):
+        return 0.95
+    key = {"tools": "inputSchema", "prompts": "arguments"}.get(name)
+    if key and key in old and _nontrivial(old[key]):
+        if jsonwire.canonical(old[key]) == jsonwire.canonical(new.get(key)):
+            return 1.0
+    od, nd = old.get("description"), new.get("description")
+    if isinstance(od, str) and isinstance(nd, str) and min(len(od), len(nd)) >= 10:
+        matcher = SequenceMatcher(None, od[:2000], nd[:2000], autojunk=False)
+        if matcher.quick_ratio() >= 0.8:
+            return matcher.ratio()
+    return 0.0
+
+
+def _nontrivial(value: Any) -> bool:
+    if isinstance(value, dict):
+        return bool(value.get("properties"))
+    return isinstance(value, list) and bool(value)
+
+
+def pair_renames(
+    name: str, removed: Sequence[ItemDelta], added: Sequence[ItemDelta]
+) -> list[tuple[ItemDelta, ItemDelta, str]]:
+    """Pair removals with similar additions (same schema, arguments or template shape, or a
+    description at least 80% alike), best first; each item pairs at most once."""
+    if not removed or not added or len(removed) * len(added) > 10_000:
+        return []
+    scored = [
+        (score, i, j)
+        for i, r in enumerate(removed)
+        for j, a in enumerate(added)
+        if (score := _similarity(name, r.old, a.new)) >= 0.8
+    ]
+    used_r: set[int] = set()
+    used_a: set[int] = set()
+    out: list[tuple[ItemDelta, ItemDelta, str]] = []
+    for _, i, j in sorted(scored, key=lambda s: (-s[0], s[1], s[2])):
+        if i in used_r or j in used_a:
+            continue
+        used_r.add(i)
+        used_a.add(j)
+        rule = "CA802"
+        if name == "resourceTemplates":
+            old_t, new_t = (identity(name, d) or "" for d in (removed[i].old, added[j].new))
+            if template_variables(old_t) != template_variables(new_t):
+                rule = "CA803"
+        out.append((removed[i], added[j], rule))
+    return out

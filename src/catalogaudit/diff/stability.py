@@ -1,0 +1,305 @@
+"""Are several captures of one catalog the same, and what does a prompt cache pay when they differ?
+
+Prompt caches key on bytes: a client that forwards a tools block whose bytes changed after a
+restart re-sends everything from the first changed byte on at full price, even when the
+meaning did not change. So every item and listing gets a verdict: `stable`, `bytes-only`
+(served hash differs, canonical equal; the cause named) or `content` (canonical differs), the
+JSON Pointers that changed, and an estimate of the prompt tokens re-sent uncached. Inputs,
+matching and causes come from `compare`, shared with `diff`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from catalogaudit.canonical import hashes
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.diff.sides import (
+    ItemDelta,
+    Key,
+    Side,
+    byte_causes,
+    changed_paths,
+    item_causes,
+    keys,
+    match,
+)
+from catalogaudit.model import jsonwire
+
+VERDICTS: tuple[str, ...] = ("stable", "bytes-only", "content")
+#: Capture keys that describe the bookkeeping of the file, not how the catalog was captured.
+CAPTURE_IGNORED = frozenset({"runs", "inputs"})
+#: Capture keys that hold what the server said about itself (the rest is how we captured it).
+SERVER_REPORTED = ("/serverInfo", "/serverCapabilities", "/instructions", "/supportedVersions")
+TOKEN_METHOD = (
+    "UTF-8 bytes of the listing's prompt projection (items in served order and served key "
+    "order, compact JSON) from the first byte that differs to the end, divided by 4 and rounded "
+    "up. An estimate: tokenizers differ, clients re-serialize tools in their own format, and "
+    "everything a client sends after the tools block (system prompt, conversation) misses the "
+    "cache too and is not counted. Without a wire section the count starts at the first "
+    "changed item instead of the first changed byte."
+)
+
+
+# --- prompt cache --------------------------------------------------------------------------------
+
+
+def _block(name: str, items: Sequence[Any]) -> bytes:
+    text = jsonwire.compact([hashes.prompt_projection(name, i) for i in items])
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # binary search on slice equality: C-speed compares, log(n) steps
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
+    """Bytes and estimated tokens of `new`'s listing block a cache holding `old`'s would miss."""
+    op = [h.get("prompt") for h in old.hashes(name)]
+    np_ = [h.get("prompt") for h in new.hashes(name)]
+    if op == np_:
+        return {"bytes": 0, "tokens": 0}
+    first = next((i for i, (a, b) in enumerate(zip(op, np_, strict=False)) if a != b), None)
+    first = min(len(op), len(np_)) if first is None else first
+    ow, nw = old.wire_items(name), new.wire_items(name)
+    out: dict[str, Any] = {}
+    if ow is not None and nw is not None:
+        new_block = _block(name, nw)
+        offset = _common_prefix(_block(name, ow), new_block)
+        missed = len(new_block) - offset
+        out = {"exact": True, "cachedBytes": offset}
+    else:
+        missed = len(_block(name, new.served(name)[first:]))
+        out = {"exact": False}
+    out.update({"bytes": missed, "tokens": math.ceil(missed / 4)})
+    if first < len(np_):
+        out["fromItem"] = hashes.identity(name, new.served(name)[first])
+    return out
+
+
+def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
+    """The same estimate for a model-visible string such as `instructions`."""
+    a, b = (jsonwire.dump_string(s).encode() if s is not None else b"" for s in (old, new))
+    missed = 0 if a == b else len(b) - _common_prefix(a, b)
+    return {"bytes": missed, "tokens": math.ceil(missed / 4)}
+
+
+# --- capture blocks ------------------------------------------------------------------------------
+
+
+def capture_differences(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """Leaf-level differences between two capture blocks: pointer, old value, new value."""
+    out: list[dict[str, Any]] = []
+
+    def walk(a: Any, b: Any, at: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(set(a) | set(b), key=jsonwire.jcs_key):
+                if at or k not in CAPTURE_IGNORED:
+                    walk(a.get(k, _ABSENT), b.get(k, _ABSENT), jsonwire.pointer_join(at, k))
+        elif _canon(a) != _canon(b):
+            out.append({"key": at, "old": _show(a), "new": _show(b)})
+
+    walk(old, new, "")
+    return out
+
+
+_ABSENT = object()
+
+
+def _canon(value: Any) -> str:
+    return "<absent>" if value is _ABSENT else jsonwire.canonical(value)
+
+
+def _show(value: Any) -> Any:
+    return None if value is _ABSENT else value
+
+
+def capture_warning(old: Side, new: Side) -> dict[str, Any] | None:
+    """A warning when two capture blocks differ, naming the keys (how captured vs what said)."""
+    if not (old.capture_known and new.capture_known):
+        return None
+    diffs = capture_differences(old.capture, new.capture)
+    if not diffs:
+        return None
+    how = [d["key"] for d in diffs if not d["key"].startswith(SERVER_REPORTED)]
+    said = [d["key"] for d in diffs if d["key"].startswith(SERVER_REPORTED)]
+    parts = []
+    if how:
+        parts.append("captured differently (" + ", ".join(how) + ")")
+    if said:
+        parts.append("the server describes itself differently (" + ", ".join(said) + ")")
+    message = (
+        f"the capture blocks of {old.label} and {new.label} differ: {'; '.join(parts)}; "
+        "'the server changed' and 'it was captured differently' cannot be told apart"
+    )
+    return {
+        "kind": "capture-differs",
+        "inputs": [old.label, new.label],
+        "message": message,
+        "differences": diffs,
+    }
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def _worst(*verdicts: str) -> str:
+    return max(verdicts, key=VERDICTS.index)
+
+
+def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
+    """The stability report over inputs (input 1 is the baseline every other is compared with)."""
+    base, others = sides[0], list(sides[1:])
+    warnings = [w for s in others if (w := capture_warning(base, s)) is not None]
+    listings = {name: _listing(base, others, name) for name in LISTINGS}
+    instr = [s.label for s in others if s.instructions != base.instructions]
+    per_input = {
+        s.label: sum(listings[n]["promptCache"]["perInput"][s.label] for n in LISTINGS)
+        + text_cost(base.instructions, s.instructions)["tokens"]
+        for s in others
+    }
+    worst = max(per_input.items(), key=lambda kv: kv[1], default=("", 0))
+    verdict = _worst("stable", *(rec["verdict"] for rec in listings.values()))
+    if instr:
+        verdict = "content"
+    return {
+        "reportVersion": 1,
+        "inputs": [s.label for s in sides],
+        "baseline": base.label,
+        "verdict": verdict,
+        "stable": verdict == "stable",
+        "instructions": {"verdict": "content" if instr else "stable", "inputs": instr},
+        "listings": listings,
+        "promptCache": {
+            "tokens": worst[1],
+            "worstInput": worst[0] or None,
+            "perInput": per_input,
+            "method": TOKEN_METHOD,
+        },
+        "warnings": warnings,
+        "notes": list(notes),
+    }
+
+
+def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
+    items: dict[Key, dict[str, Any]] = {k: _entry(k) for k in keys(name, base.served(name))}
+    causes: dict[str, list[str]] = {}
+    agree = dict.fromkeys((*hashes.HASH_KINDS, "pageFields"), True)
+    per_input: dict[str, int] = {}
+    best: dict[str, Any] = {"bytes": 0, "tokens": 0}
+    page_paths: set[str] = set()
+    page_verdict = "stable"
+    for side in others:
+        deltas, order_changed = match(base, side, name)
+        for d in deltas:
+            _merge_item(items.setdefault(d.key, _entry(d.key)), base, side, name, d)
+        old_h, new_h = base.record(name).get("hashes") or {}, side.record(name).get("hashes") or {}
+        for kind in agree:
+            agree[kind] = agree[kind] and old_h.get(kind) == new_h.get(kind)
+        if order_changed:
+            causes.setdefault("item order", []).append(side.label)
+        if base.record(name).get("status") != side.record(name).get("status"):
+            causes.setdefault("listing status", []).append(side.label)
+        pv, paths = _page_fields(base, side, name)
+        if pv != "stable":
+            causes.setdefault("page fields", []).append(side.label)
+            page_verdict, page_paths = _worst(page_verdict, pv), page_paths | set(paths)
+        hashes_equal = old_h == new_h and not order_changed
+        texts = side.page_texts(name)
+        if hashes_equal and texts and base.page_texts(name) != texts:
+            causes.setdefault("escaping/whitespace", []).append(side.label)
+        cost = prompt_cost(base, side, name)
+        per_input[side.label] = cost["tokens"]
+        if cost["tokens"] > best["tokens"]:
+            best = {**cost, "input": side.label}
+    lost = _dict(base.lost_agreement.get(name))
+    if base.lost_runs and not all(lost.values()):
+        causes["differed at capture (pages not kept)"] = list(base.lost_runs)
+        bytes_only = lost.get("canonical") is not False and not all(
+            lost.get(k, True) for k in ("served", "prompt")
+        )  # only page fields differed: their kind is not known, so say content
+        lost_verdict = "bytes-only" if bytes_only else "content"
+        agree = {k: agree[k] and lost.get(k, True) is True for k in agree}
+    else:
+        lost_verdict = "stable"
+    entries = sorted(items.values(), key=lambda e: hashes.identity_sort_key(e["identity"], 0))
+    verdict = _worst(lost_verdict, page_verdict, *(e["verdict"] for e in entries))
+    if causes.keys() & {"item order", "escaping/whitespace"}:
+        verdict = _worst(verdict, "bytes-only")
+    if "listing status" in causes:
+        verdict = "content"
+    return {
+        "status": base.record(name).get("status", "absent"),
+        "verdict": verdict,
+        "hashesAgree": agree,
+        "causes": [{"cause": c, "inputs": labels} for c, labels in sorted(causes.items())],
+        "items": entries,
+        "pageFields": {"verdict": page_verdict, "paths": sorted(page_paths)},
+        "promptCache": {**best, "perInput": per_input},
+    }
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _entry(key: Key) -> dict[str, Any]:
+    return {
+        "identity": key[0],
+        "occurrence": key[1],
+        "verdict": "stable",
+        "promptChanged": False,
+        "causes": [],
+        "paths": [],
+        "inputs": [],
+    }
+
+
+def _merge_item(entry: dict[str, Any], base: Side, side: Side, name: str, d: ItemDelta) -> None:
+    verdict = d.verdict
+    if verdict == "stable":
+        return
+    entry["inputs"].append(side.label)
+    entry["promptChanged"] = entry["promptChanged"] or d.prompt_changed
+    if verdict in ("added", "removed"):
+        entry["verdict"] = "content"
+        what = "missing in" if verdict == "removed" else "only in"
+        _add(entry["causes"], {"cause": f"item {what} {side.label}", "pointer": ""})
+        _add(entry["paths"], "")
+        return
+    entry["verdict"] = _worst(entry["verdict"], verdict)
+    causes = item_causes(base, side, name, d)
+    for cause in causes:
+        _add(entry["causes"], cause)
+    if verdict == "content":
+        _add(entry["causes"], {"cause": "content", "pointer": ""})
+    paths = changed_paths(d.old, d.new) if verdict == "content" else [c["pointer"] for c in causes]
+    for path in paths:
+        _add(entry["paths"], path)
+
+
+def _add(values: list[Any], value: Any) -> None:
+    if value not in values:
+        values.append(value)
+        values.sort(key=lambda v: jsonwire.canonical(v))
+
+
+def _page_fields(base: Side, side: Side, name: str) -> tuple[str, list[str]]:
+    old = [p.get("fields") for p in base.record(name).get("pages") or [] if isinstance(p, dict)]
+    new = [p.get("fields") for p in side.record(name).get("pages") or [] if isinstance(p, dict)]
+    old_hash = (base.record(name).get("hashes") or {}).get("pageFields")
+    new_hash = (side.record(name).get("hashes") or {}).get("pageFields")
+    if jsonwire.canonical(old) != jsonwire.canonical(new):
+        return "content", changed_paths(old, new)
+    if old_hash != new_hash:
+        return "bytes-only", [p for _, p in byte_causes(old, new)]
+    return "stable", []

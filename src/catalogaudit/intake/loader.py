@@ -1,0 +1,184 @@
+"""Static intake: the one loader every command uses to read catalogs from files.
+
+Accepts a snapshot file, a raw list result (`{"tools": [...]}`), a JSON-RPC response line, a
+JSON-Lines capture of several, `-` for stdin and `git:REF:PATH`, with the same wire-faithful
+parsing as the live client, and says what it inferred.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.canonical.hashes import LISTINGS, METHODS
+from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire
+
+MAX_INPUT = 512 * 1024 * 1024
+
+
+@dataclass
+class StaticPage:
+    """One page read from a file: its exact result text and parsed value."""
+
+    text: str
+    result: Any
+    invalid_utf8: bool
+
+
+@dataclass
+class Loaded:
+    """What one input held."""
+
+    name: str
+    form: str  # snapshot | list-result | jsonrpc-response | jsonl
+    snapshot: dict[str, Any] | None = None
+    pages: dict[str, list[StaticPage]] = field(default_factory=dict)
+    handshake: dict[str, Any] | None = None
+    handshake_text: str | None = None
+    inferred: list[str] = field(default_factory=list)
+    #: The decoded file text (snapshots: for line and column of findings).
+    text: str | None = None
+
+
+def read_bytes(spec: str) -> bytes:
+    """Read `-` (stdin), `git:REF:PATH` (a blob of the current repository) or a file path."""
+    if spec == "-":
+        return sys.stdin.buffer.read(MAX_INPUT + 1)
+    if spec.startswith("git:"):
+        return _git_blob(spec)
+    try:
+        with open(spec, "rb") as fh:
+            data = fh.read(MAX_INPUT + 1)
+    except FileNotFoundError:
+        raise InputError(f"{spec}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{spec}: is a directory") from None
+    except OSError as exc:
+        raise InputError(f"{spec}: {exc.strerror}") from None
+    if len(data) > MAX_INPUT:
+        raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
+    return data
+
+
+def _git_blob(spec: str) -> bytes:
+    """The blob at `git:REF:PATH`, read with plumbing that takes no options from the input.
+
+    A ref starting with `-` would be an option to git (`--output=FILE` writes a file), so it
+    is refused, and `--end-of-options` makes git read whatever follows as the object name.
+    """
+    ref, sep, path = spec[4:].partition(":")
+    if not sep or not ref or not path:
+        raise InputError(f"{spec}: expected git:REF:PATH")
+    if ref.startswith("-"):
+        raise InputError(f"{spec}: a git ref cannot start with '-'")
+    try:
+        proc = subprocess.run(
+            ["git", "cat-file", "blob", "--end-of-options", f"{ref}:{path}"],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise InputError(f"{spec}: git is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{spec}: git timed out") from None
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(f"{spec}: {why[0] if why else 'git cat-file failed'}")
+    if len(proc.stdout) > MAX_INPUT:
+        raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
+    return proc.stdout
+
+
+def load(spec: str) -> Loaded:
+    """Load one input and classify it."""
+    data = read_bytes(spec)
+    text, bad_utf8 = jsonwire.decode_utf8(data)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    name = "<stdin>" if spec == "-" else spec
+    if not text.strip():
+        raise InputError(f"{name}: empty input")
+    try:
+        members = jsonwire.parse_members(text)
+    except jsonwire.WireDecodeError as exc:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1:
+            return _jsonl(name, lines, bad_utf8)
+        raise InputError(f"{name}: not JSON ({exc})") from None
+    value = {k: m.value for k, m in members.items()}
+    if "formatVersion" in value and "listings" in value:
+        return Loaded(
+            name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=text
+        )
+    loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
+    _take(loaded, text, members, bad_utf8, 1)
+    if not loaded.pages and loaded.handshake is None:
+        raise InputError(
+            f"{name}: not a snapshot, list result or JSON-RPC response "
+            "(no tools, prompts, resources or resourceTemplates array)"
+        )
+    return loaded
+
+
+def _jsonl(name: str, lines: list[str], bad_utf8: bool) -> Loaded:
+    loaded = Loaded(name, "jsonl")
+    for number, line in enumerate(lines, 1):
+        try:
+            members = jsonwire.parse_members(line)
+        except jsonwire.WireDecodeError as exc:
+            raise InputError(f"{name}:{number}: not JSON ({exc})") from None
+        _take(loaded, line, members, bad_utf8, number)
+    if not loaded.pages and loaded.handshake is None:
+        raise InputError(f"{name}: no list results in {len(lines)} lines")
+    return loaded
+
+
+def _take(
+    loaded: Loaded, text: str, members: dict[str, jsonwire.Member], bad_utf8: bool, line: int
+) -> None:
+    where = f"line {line}" if loaded.form == "jsonl" else "input"
+    if "jsonrpc" in members or "result" in members or "error" in members or "method" in members:
+        if "method" in members:
+            loaded.inferred.append(f"{where}: skipped a request or notification")
+            return
+        if "result" not in members:
+            loaded.inferred.append(f"{where}: skipped an error response")
+            return
+        span = members["result"]
+        result_text = text[span.start : span.end]
+        result = span.value
+    else:
+        result_text = text.strip()
+        result = {k: m.value for k, m in members.items()}
+    if not isinstance(result, dict):
+        raise InputError(f"{loaded.name}: {where}: result is not an object")
+    arrays = [name for name in LISTINGS if isinstance(result.get(name), list)]
+    if len(arrays) > 1:
+        raise InputError(f"{loaded.name}: {where}: holds several listings ({', '.join(arrays)})")
+    if arrays:
+        listing = arrays[0]
+        loaded.pages.setdefault(listing, []).append(StaticPage(result_text, result, bad_utf8))
+        loaded.inferred.append(f"{where}: a {METHODS[listing]} result")
+    elif "protocolVersion" in result or "supportedVersions" in result:
+        loaded.handshake = result
+        loaded.handshake_text = result_text
+        kind = "initialize" if "protocolVersion" in result else "server/discover"
+        loaded.inferred.append(f"{where}: a {kind} result")
+    else:
+        loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def display_name(spec: str) -> str:
+    """How an input is named in the snapshot: no absolute paths."""
+    if spec == "-" or spec.startswith("git:") or not spec.startswith("/"):
+        return spec
+    try:
+        return str(Path(spec).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return f".../{Path(spec).name}"

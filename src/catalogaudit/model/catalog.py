@@ -1,0 +1,180 @@
+"""A read-only view of one snapshot for rules: items in served order, pages, revision, locations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from catalogaudit.canonical.hashes import LISTINGS, identity
+from catalogaudit.model import jsonwire
+from catalogaudit.model.findings import Location
+from catalogaudit.wire.handshake import MODERN_VERSIONS
+
+
+@dataclass(frozen=True)
+class Item:
+    """One served item and where it sits."""
+
+    listing: str
+    identity: str | None
+    value: Any
+    #: Position in served order across pages.
+    served_index: int
+    #: Position in the snapshot's sorted `items` array (what a location points at).
+    index: int
+
+    @property
+    def label(self) -> str:
+        """How messages name the item: `tool 'add'`, `resource 'file:///x'`."""
+        kind = {
+            "tools": "tool",
+            "prompts": "prompt",
+            "resources": "resource",
+            "resourceTemplates": "resource template",
+        }[self.listing]
+        if self.identity is None:
+            return f"{kind} #{self.served_index}"
+        return f"{kind} {jsonwire.dump_string(self.identity)}"
+
+
+@dataclass
+class Catalog:
+    """A snapshot document plus what the audit needs to know about where it came from."""
+
+    doc: dict[str, Any]
+    #: The file it was read from (as the user named it), or `<live>`.
+    source: str = "<live>"
+    #: The exact file text when it was read from a snapshot file in the written form.
+    text: str | None = None
+    revision_override: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def capture(self) -> dict[str, Any]:
+        """The snapshot's capture block."""
+        cap = self.doc.get("capture")
+        return cap if isinstance(cap, dict) else {}
+
+    @property
+    def revision(self) -> str:
+        """The negotiated (or overridden, or assumed) protocol revision."""
+        if self.revision_override:
+            return self.revision_override
+        proto = self.capture.get("protocol") or {}
+        neg = proto.get("negotiated") if isinstance(proto, dict) else None
+        return neg if isinstance(neg, str) else "2025-11-25"
+
+    @property
+    def revision_assumed(self) -> bool:
+        """True when neither the input nor the user said the revision."""
+        if self.revision_override:
+            return False
+        return any(f.get("ruleId") == "CA524" for f in self.capture_findings)
+
+    @property
+    def modern(self) -> bool:
+        """True for 2026-07-28 and later."""
+        return self.revision in MODERN_VERSIONS
+
+    @property
+    def capture_findings(self) -> list[dict[str, Any]]:
+        """Findings recorded at capture, as stored in the snapshot."""
+        found = self.doc.get("findings")
+        return [f for f in found if isinstance(f, dict)] if isinstance(found, list) else []
+
+    @property
+    def instructions(self) -> str | None:
+        """Server instructions, when a string."""
+        value = self.capture.get("instructions")
+        return value if isinstance(value, str) else None
+
+    def listing(self, name: str) -> dict[str, Any]:
+        """The listing record of the snapshot (status, items, pages, hashes)."""
+        rec = (self.doc.get("listings") or {}).get(name)
+        return rec if isinstance(rec, dict) else {"status": "absent", "advertised": False}
+
+    def present(self, name: str) -> bool:
+        """True when the listing was captured (not absent)."""
+        return "items" in self.listing(name)
+
+    @cached_property
+    def _items(self) -> dict[str, list[Item]]:
+        out: dict[str, list[Item]] = {}
+        for name in LISTINGS:
+            rec = self.listing(name)
+            items = rec.get("items") or []
+            positions = rec.get("servedPositions") or list(range(len(items)))
+            served: list[Item | None] = [None] * len(items)
+            for index, (value, pos) in enumerate(zip(items, positions, strict=False)):
+                if isinstance(pos, int) and 0 <= pos < len(served) and served[pos] is None:
+                    served[pos] = Item(name, identity(name, value), value, pos, index)
+            out[name] = [i for i in served if i is not None]
+        return out
+
+    def items(self, name: str) -> list[Item]:
+        """Items of one listing in served order."""
+        return self._items[name]
+
+    def all_items(self) -> Iterator[Item]:
+        """Every item of every listing, listings in protocol order, items in served order."""
+        for name in LISTINGS:
+            yield from self._items[name]
+
+    def pages(self, name: str) -> list[dict[str, Any]]:
+        """Page-level fields of each page of a listing."""
+        pages = self.listing(name).get("pages") or []
+        return [p.get("fields") or {} for p in pages if isinstance(p, dict)]
+
+    def location(self, item: Item | None, pointer: str = "") -> Location:
+        """A location in the source file: a JSON Pointer into the snapshot, plus line/column."""
+        if item is None:
+            doc_pointer = pointer
+        else:
+            doc_pointer = f"/listings/{item.listing}/items/{item.index}{pointer}"
+        line = col = None
+        if self.text is not None:
+            pos = self._positions.get(doc_pointer)
+            if pos is not None:
+                line, col = pos
+        return Location(self.source, doc_pointer, line, col)
+
+    @cached_property
+    def _positions(self) -> dict[str, tuple[int, int]]:
+        # NOTE: only valid when the file is in the written form; checked by re-rendering.
+        if self.text is None or jsonwire.written(self.doc) != self.text:
+            return {}
+        return written_positions(self.doc)
+
+
+def written_positions(value: Any) -> dict[str, tuple[int, int]]:
+    """Line and column (1-based) of every value in `jsonwire.written(value)`, by pointer."""
+    out: dict[str, tuple[int, int]] = {}
+    line = 1
+
+    def visit(node: Any, at: str, col: int, depth: int) -> None:
+        nonlocal line
+        out[at] = (line, col)
+        children: list[tuple[str, Any, int]] = []
+        if isinstance(node, dict) and node:
+            for key in sorted(node, key=jsonwire.jcs_key):
+                klen = len(jsonwire.dump_string(key)) + 2
+                children.append((jsonwire.pointer_join(at, key), node[key], klen))
+        elif isinstance(node, list) and node:
+            children = [(jsonwire.pointer_join(at, i), v, 0) for i, v in enumerate(node)]
+        else:
+            line += _newlines(node)
+            return
+        for child_at, child, prefix in children:
+            line += 1
+            visit(child, child_at, 2 * (depth + 1) + prefix + 1, depth + 1)
+        line += 1  # the closing bracket's line
+
+    visit(value, "", 1, 0)
+    return out
+
+
+def _newlines(node: Any) -> int:
+    # Scalars never span lines in the written form (strings escape newlines).
+    return 0

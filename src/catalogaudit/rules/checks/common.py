@@ -1,0 +1,255 @@
+"""Shared machinery of the profile check vocabulary: the registry, targets, quoting, schemas.
+
+A check is a pure function `(catalog, params, ctx) -> Iterable[Hit]`. Profile data names it by
+type and supplies its params; the params are validated against the JSON Schema the check
+registers here, so a typo in a profile file fails at load, not silently at audit time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.walker import SCHEMA_LIST, SCHEMA_MAPS, SCHEMA_ONE, visits
+
+CheckFn = Callable[[Catalog, Mapping[str, Any], Context], Iterable[Hit]]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """One vocabulary entry: the function, the JSON Schema of its params, its documentation."""
+
+    name: str
+    fn: CheckFn
+    params: dict[str, Any]
+    doc: str
+
+
+#: Every check, by type name (filled by the `checks_*` modules as they are imported).
+REGISTRY: dict[str, CheckSpec] = {}
+
+# --- param schema fragments shared by several checks -------------------------------------------
+
+LISTINGS_PARAM: dict[str, Any] = {
+    "type": "array",
+    "items": {"enum": list(LISTINGS)},
+    "minItems": 1,
+    "uniqueItems": True,
+    "description": "Listings to check (default: all four, or the check's own default).",
+}
+PROSE_PARAM: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "Which walker visits: `where` (item, argument, annotations, schema) and "
+    "`keys` (description, title). Default: every visit.",
+    "properties": {
+        "where": {
+            "type": "array",
+            "items": {"enum": ["item", "argument", "annotations", "schema"]},
+            "minItems": 1,
+        },
+        "keys": {"type": "array", "items": {"enum": ["description", "title"]}, "minItems": 1},
+    },
+}
+FIELD_PARAM: dict[str, Any] = {
+    "type": "string",
+    "pattern": "^(/[^/]*)+$",
+    "description": "JSON Pointer inside the item; a `*` token matches every array element "
+    "or object member.",
+}
+TEXT_TARGET: dict[str, Any] = {
+    "listings": LISTINGS_PARAM,
+    "prose": PROSE_PARAM,
+    "field": FIELD_PARAM,
+    "strip": {
+        "type": "boolean",
+        "description": "Strip leading and trailing whitespace first (Pydantic "
+        "`str_strip_whitespace`, as ContextForge does).",
+    },
+}
+
+
+def check(
+    name: str, params: Mapping[str, Any], required: Iterable[str] = ()
+) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under `name` with the JSON Schema of its params (closed objects)."""
+
+    def register(fn: CheckFn) -> CheckFn:
+        if name in REGISTRY:
+            raise ValueError(f"check type {name!r} registered twice")
+        schema = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": dict(params),
+            "required": list(required),
+        }
+        REGISTRY[name] = CheckSpec(name, fn, schema, (fn.__doc__ or "").strip())
+        return fn
+
+    return register
+
+
+# --- targets -----------------------------------------------------------------------------------
+
+
+def listings(params: Mapping[str, Any], default: Iterable[str] = LISTINGS) -> tuple[str, ...]:
+    """The listings a check runs over."""
+    chosen = params.get("listings")
+    return tuple(chosen) if chosen else tuple(default)
+
+
+def items(
+    catalog: Catalog, params: Mapping[str, Any], default: Iterable[str] = LISTINGS
+) -> Iterator[Item]:
+    """Every item of the chosen listings, listings in protocol order, items in served order."""
+    for name in listings(params, default):
+        yield from catalog.items(name)
+
+
+def select(value: Any, pointer: str, at: str = "") -> Iterator[tuple[str, Any]]:
+    """Values at a JSON Pointer (with `*` wildcards) inside `value`, with their pointers."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    yield from _select(value, tokens, at)
+
+
+def _select(value: Any, tokens: list[str], at: str) -> Iterator[tuple[str, Any]]:
+    if not tokens:
+        yield at, value
+        return
+    token, rest = tokens[0], tokens[1:]
+    if token == "*":
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                yield from _select(sub, rest, jsonwire.pointer_join(at, key))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from _select(sub, rest, jsonwire.pointer_join(at, i))
+        return
+    if isinstance(value, dict) and token in value:
+        yield from _select(value[token], rest, jsonwire.pointer_join(at, token))
+    elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+        yield from _select(value[int(token)], rest, jsonwire.pointer_join(at, int(token)))
+
+
+def field_targets(
+    catalog: Catalog, params: Mapping[str, Any], default: Iterable[str] = LISTINGS
+) -> Iterator[tuple[Item, str, Any]]:
+    """(item, pointer, value) for every value at `params["field"]` in the chosen listings."""
+    for item in items(catalog, params, default):
+        for at, value in select(item.value, params["field"]):
+            yield item, at, value
+
+
+@dataclass(frozen=True)
+class Text:
+    """One string a text check reads: where it is and how messages name it."""
+
+    item: Item
+    pointer: str
+    text: str
+    #: `description`, `title`, `name`... or `description at /inputSchema/...` when nested.
+    what: str
+
+
+def text_targets(
+    catalog: Catalog, params: Mapping[str, Any], default: Iterable[str] = LISTINGS
+) -> Iterator[Text]:
+    """Strings at `field`, or (without `field`) the prose the one walker visits.
+
+    NOTE: prose always comes from `walker.visits`, so what a profile audits is exactly what
+    `rewrite` can change.
+    """
+    strip = bool(params.get("strip"))
+    if "field" in params:
+        for item, at, value in field_targets(catalog, params, default):
+            if isinstance(value, str):
+                yield Text(item, at, value.strip() if strip else value, at.lstrip("/"))
+        return
+    prose = params.get("prose") or {}
+    where = set(prose.get("where") or ("item", "argument", "annotations", "schema"))
+    keys = set(prose.get("keys") or ("description", "title"))
+    for item in items(catalog, params, default):
+        for visit in visits(item.listing, item.value):
+            if visit.where not in where or visit.key not in keys:
+                continue
+            what = visit.key if visit.top_level else f"{visit.key} at {visit.pointer}"
+            text = visit.text.strip() if strip else visit.text
+            yield Text(item, visit.pointer, text, what)
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """A JSON-quoted, shortened excerpt of server text (escapes control characters)."""
+    short = text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    return jsonwire.dump_string(short)
+
+
+def around(text: str, start: int, end: int, width: int = 24) -> str:
+    """The match with a little context, for excerpts of long strings."""
+    lo, hi = max(0, start - width), min(len(text), end + width)
+    return ("\u2026" if lo else "") + text[lo:hi] + ("\u2026" if hi < len(text) else "")
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def is_type(value: Any, wanted: str) -> bool:
+    """JSON Schema type test (integers are numbers; booleans are not)."""
+    actual = json_type(value)
+    return actual == wanted or (wanted == "number" and actual == "integer")
+
+
+# --- JSON Schema traversal ---------------------------------------------------------------------
+
+
+def subschemas(
+    schema: Any, at: str = "", depth: int = 1
+) -> Iterator[tuple[dict[str, Any], str, int]]:
+    """Every (sub)schema object with its pointer and nesting depth (root = 1), entered the way
+    the prose walker enters them: names under `properties` are names, data keywords never."""
+    if not isinstance(schema, dict):
+        return
+    yield schema, at, depth
+    for key in (*SCHEMA_MAPS, "dependencies"):
+        named = schema.get(key)
+        if isinstance(named, dict):
+            base = jsonwire.pointer_join(at, key)
+            for name, sub in named.items():
+                yield from subschemas(sub, jsonwire.pointer_join(base, name), depth + 1)
+    for key in SCHEMA_ONE:
+        if key in schema:
+            yield from subschemas(schema[key], jsonwire.pointer_join(at, key), depth + 1)
+    entries = schema.get("items")
+    if isinstance(entries, list):
+        base = jsonwire.pointer_join(at, "items")
+        for i, sub in enumerate(entries):
+            yield from subschemas(sub, jsonwire.pointer_join(base, i), depth + 1)
+    elif entries is not None:
+        yield from subschemas(entries, jsonwire.pointer_join(at, "items"), depth + 1)
+    for key in SCHEMA_LIST:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            base = jsonwire.pointer_join(at, key)
+            for i, sub in enumerate(subs):
+                yield from subschemas(sub, jsonwire.pointer_join(base, i), depth + 1)

@@ -1,0 +1,124 @@
+"""Handshake checks: can a client with a given era and version support reach the server at all?
+
+The facts come from the snapshot's capture block, recorded by a real handshake:
+`capture.protocol` says which era and version the capture negotiated, and for a 2026-07-28
+capture made with `snapshot --legacy-probe`, `capture.protocol.legacy` says whether the server
+also answers a legacy `initialize` in a fresh session (P:2026-07-28/basic/versioning: a
+2026-only server answers it with -32022). Static snapshots carry no handshake and are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import Severity
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.checks.common import check
+
+VERSIONS: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+PROTO = "/capture/protocol"
+
+
+@check(
+    "handshake",
+    {
+        "discover": {
+            "type": "boolean",
+            "description": "The client sends `server/discover` first and speaks 2026-07-28 "
+            "when the server does (default false: it only sends `initialize`).",
+        },
+        "modern_versions": {
+            **VERSIONS,
+            "description": "Versions the client adopts from a DiscoverResult (default 2026-07-28).",
+        },
+        "initialize_versions": {
+            **VERSIONS,
+            "description": "protocolVersion values the client accepts in an InitializeResult "
+            "(default: any).",
+        },
+    },
+)
+def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """The client meets the server the way the capture did, or fails the whole server: a
+    2026-07-28 server reached by `server/discover` when the client probes it and shares a
+    version; otherwise through `initialize`, whose answered `protocolVersion` must be one of
+    `initialize_versions`. A 2026-only server (its legacy `initialize` answered -32022) is
+    unreachable for a client that never sends discover. A catalog-level hit; an info hit when
+    a 2026-07-28 capture did not record the legacy answer (`snapshot --legacy-probe`)."""
+    proto = catalog.capture.get("protocol")
+    if not isinstance(proto, dict) or proto.get("handshake") not in (
+        "initialize",
+        "server/discover",
+    ):
+        return
+    accepted: Sequence[str] | None = params.get("initialize_versions")
+    if proto.get("era") != "modern":
+        version = proto.get("negotiated")
+        if accepted is not None and version not in accepted:
+            yield Hit(
+                None,
+                f"{PROTO}/negotiated",
+                f"initialize was answered with protocolVersion {_shown(version)}, which the "
+                f"client does not accept (it speaks {', '.join(accepted)})",
+                excerpt=str(version),
+            )
+        return
+    if params.get("discover", False) and _shares(catalog, proto, params):
+        return
+    how = (
+        "the client never sends server/discover"
+        if not params.get("discover", False)
+        else "the server's supportedVersions share no version with the client"
+    )
+    legacy = proto.get("legacy")
+    if not isinstance(legacy, dict):
+        yield Hit(
+            None,
+            PROTO,
+            f"a 2026-07-28 server and {how}: whether it also answers a legacy initialize was "
+            "not recorded (capture with `snapshot --legacy-probe` to know); if it does not",
+            excerpt="legacy",
+            severity=Severity.INFO,
+        )
+        return
+    if legacy.get("answered") is not True:
+        yield Hit(
+            None,
+            f"{PROTO}/legacy",
+            f"the server answers server/discover only and {how}: its legacy initialize "
+            f"got {_refusal(legacy)}",
+            excerpt=_refusal(legacy),
+        )
+        return
+    version = legacy.get("version")
+    if accepted is not None and version not in accepted:
+        yield Hit(
+            None,
+            f"{PROTO}/legacy/version",
+            f"{how}, and the server's legacy initialize names protocolVersion "
+            f"{_shown(version)}, which the client does not accept (it speaks "
+            f"{', '.join(accepted)})",
+            excerpt=str(version),
+        )
+
+
+def _shares(catalog: Catalog, proto: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    supported = catalog.capture.get("supportedVersions")
+    if not isinstance(supported, list):
+        supported = [proto.get("negotiated")]
+    modern = params.get("modern_versions", ("2026-07-28",))
+    return any(v in modern for v in supported)
+
+
+def _refusal(legacy: Mapping[str, Any]) -> str:
+    error = legacy.get("error")
+    if isinstance(error, dict) and "code" in error:
+        return f"{error.get('code')} {error.get('message', '')}".strip()
+    reason = legacy.get("reason")
+    return str(reason) if reason else "no answer"
+
+
+def _shown(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else "none"

@@ -1,0 +1,187 @@
+"""JSON Schema keyword checks: keyword subsets, refused keywords, types, OpenAI strict mode and
+nesting, over every subschema the prose walker would enter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.checks.common import check, field_targets, json_type, quote, subschemas
+from catalogaudit.rules.checks.schema import JSON_TYPES, SCHEMA_FIELD
+
+
+@check(
+    "schema-keyword-subset",
+    {"field": SCHEMA_FIELD, "allowed": {"type": "array", "items": {"type": "string"}}},
+    required=["allowed"],
+)
+def schema_keyword_subset(
+    catalog: Catalog, params: Mapping[str, Any], ctx: Context
+) -> Iterator[Hit]:
+    """Every keyword of every (sub)schema must be in `allowed` (Gemini's OpenAPI subset
+    rejects the whole request on the first unknown key)."""
+    allowed = set(params["allowed"])
+    for item, at, schema in field_targets(
+        catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
+    ):
+        for node, node_at, _ in subschemas(schema, at):
+            for key in node:
+                if key not in allowed:
+                    where = jsonwire.pointer_join(node_at, key)
+                    yield Hit(
+                        item, where, f"{item.label}: unsupported keyword {quote(key)}", excerpt=key
+                    )
+
+
+@check(
+    "schema-forbidden-keywords",
+    {
+        "field": SCHEMA_FIELD,
+        "forbidden": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "scope": {"enum": ["root", "nested", "all"]},
+    },
+    required=["forbidden"],
+)
+def schema_forbidden_keywords(
+    catalog: Catalog, params: Mapping[str, Any], ctx: Context
+) -> Iterator[Hit]:
+    """Keywords not allowed at the schema root (`root`), below it (`nested`) or anywhere."""
+    forbidden, scope = set(params["forbidden"]), params.get("scope", "all")
+    for item, at, schema in field_targets(
+        catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
+    ):
+        for node, node_at, level in subschemas(schema, at):
+            if (scope == "root" and level > 1) or (scope == "nested" and level == 1):
+                continue
+            for key in node:
+                if key in forbidden:
+                    where = jsonwire.pointer_join(node_at, key)
+                    place = "at the schema root" if level == 1 else f"at {node_at[1:]}"
+                    yield Hit(item, where, f"{item.label}: {quote(key)} {place}", excerpt=key)
+
+
+@check(
+    "schema-types",
+    {
+        "field": SCHEMA_FIELD,
+        "requires": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "description": "type -> keywords a subschema of that type must have.",
+        },
+        "allowed_types": {"type": "array", "items": {"type": "string"}},
+        "scope": {"enum": ["root", "all"]},
+        "properties_are_schemas": {
+            "type": "boolean",
+            "description": "Every value under `properties` must be a schema (object/boolean).",
+        },
+    },
+)
+def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """Per subschema (`scope: all`, default) or the root only: each `type` (string or list)
+    must be in `allowed_types`, a subschema of a type listed in `requires` must carry those
+    keywords (OpenAI: objects need `properties`, arrays `items`), and with
+    `properties_are_schemas` every `properties` value must be a schema."""
+    requires = params.get("requires") or {}
+    allowed = set(params.get("allowed_types") or JSON_TYPES)
+    for item, at, schema in field_targets(
+        catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
+    ):
+        for node, node_at, level in subschemas(schema, at):
+            if params.get("scope") == "root" and level > 1:
+                break
+            yield from _type_hits(item, node, node_at, requires, allowed)
+            props = node.get("properties")
+            if params.get("properties_are_schemas") and isinstance(props, dict):
+                for key, sub in props.items():
+                    if not isinstance(sub, (dict, bool)):
+                        where = jsonwire.pointer_join(
+                            jsonwire.pointer_join(node_at, "properties"), key
+                        )
+                        yield Hit(
+                            item,
+                            where,
+                            f"{item.label}: property {quote(key)} is {json_type(sub)}, "
+                            "not a schema",
+                            excerpt=key,
+                        )
+
+
+def _type_hits(
+    item: Any, node: dict[str, Any], at: str, requires: Mapping[str, Any], allowed: set[str]
+) -> Iterator[Hit]:
+    kinds = node.get("type")
+    listed = kinds if isinstance(kinds, list) else [kinds] if kinds is not None else []
+    for kind in listed:
+        if not isinstance(kind, str) or kind not in allowed:
+            shown = jsonwire.compact(kind)
+            where = jsonwire.pointer_join(at, "type")
+            yield Hit(item, where, f"{item.label}: unknown type {quote(shown)}", excerpt=shown)
+            continue
+        for needed in requires.get(kind, ()):
+            if needed not in node:
+                place = f"at {at[1:]}" if at.count("/") > 1 else "at the root"
+                yield Hit(
+                    item,
+                    at,
+                    f"{item.label}: {kind} schema {place} has no {needed}",
+                    excerpt=f"{kind} without {needed}",
+                )
+
+
+@check("strict-objects", {"field": SCHEMA_FIELD})
+def strict_objects(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """OpenAI strict mode: every object schema needs `additionalProperties: false` and must
+    list every property in `required` (optional ones become `type: [T, "null"]`)."""
+    for item, at, schema in field_targets(
+        catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
+    ):
+        for node, node_at, _ in subschemas(schema, at):
+            kinds = node.get("type")
+            if not (kinds == "object" or (isinstance(kinds, list) and "object" in kinds)):
+                continue
+            if node.get("additionalProperties") is not False:
+                yield Hit(
+                    item,
+                    jsonwire.pointer_join(node_at, "additionalProperties"),
+                    f"{item.label}: object at {node_at[1:]} lacks additionalProperties: false",
+                    excerpt="additionalProperties",
+                )
+            props = node.get("properties")
+            required = node.get("required")
+            required = required if isinstance(required, list) else []
+            for key in props if isinstance(props, dict) else ():
+                if key not in required:
+                    yield Hit(
+                        item,
+                        jsonwire.pointer_join(jsonwire.pointer_join(node_at, "properties"), key),
+                        f"{item.label}: property {quote(key)} is not in required",
+                        excerpt=key,
+                    )
+
+
+@check(
+    "schema-nesting-max",
+    {"field": SCHEMA_FIELD, "max": {"type": "integer", "minimum": 1}},
+    required=["max"],
+)
+def schema_nesting_max(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """Subschema nesting (the root schema is level 1, each property/items/composition
+    level adds one) must not exceed `max`; reported once per tool, at the first too-deep
+    subschema."""
+    limit = int(params["max"])
+    for item, at, schema in field_targets(
+        catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
+    ):
+        for _node, node_at, level in subschemas(schema, at):
+            if level > limit:
+                yield Hit(
+                    item,
+                    node_at,
+                    f"{item.label}: schema nested {level} levels at {node_at[1:]}, over {limit}",
+                    excerpt=str(limit),
+                )
+                break

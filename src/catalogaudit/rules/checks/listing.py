@@ -1,0 +1,251 @@
+"""Listing, page and session checks: priorities as served, counts, cache fields, capability
+objects, cursors and order stability."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from catalogaudit.canonical.hashes import LISTINGS, METHODS
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.checks.common import LISTINGS_PARAM, check, field_targets, json_type
+
+PRIORITY = "/annotations/priority"
+ANNOTATED = ("resources", "resourceTemplates")
+
+
+@check("priority-integer-lexeme", {"listings": LISTINGS_PARAM})
+def priority_integer_lexeme(
+    catalog: Catalog, params: Mapping[str, Any], ctx: Context
+) -> Iterator[Hit]:
+    """`annotations.priority` must be written as an integer on the wire (`-?(0|[1-9][0-9]*)`):
+    `1.0`, `0.5` and `1E0` fail, `1` and `0` pass. Reads the served lexeme
+    (`jsonwire.is_integer_lexeme`), never the parsed value, because `1.0 == 1` in Python."""
+    for item, at, value in field_targets(catalog, {"field": PRIORITY, **params}, ANNOTATED):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if not jsonwire.is_integer_lexeme(value):
+            lexeme = jsonwire.lexeme(value)
+            yield Hit(
+                item,
+                at,
+                f"{item.label}: priority is written {lexeme}, not as an integer",
+                excerpt=lexeme,
+            )
+
+
+@check(
+    "priority-range",
+    {
+        "listings": LISTINGS_PARAM,
+        "min": {"type": "number"},
+        "max": {"type": "number"},
+        "require_number": {"type": "boolean", "description": "Also report non-numbers."},
+    },
+)
+def priority_range(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """`annotations.priority` within [`min`, `max`] (default [0, 1], the schema's bounds that
+    zod and pydantic enforce); with `require_number` (default) a non-number is a hit too."""
+    lo, hi = params.get("min", 0), params.get("max", 1)
+    for item, at, value in field_targets(catalog, {"field": PRIORITY, **params}, ANNOTATED):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number:
+            if params.get("require_number", True):
+                kind = json_type(value)
+                yield Hit(item, at, f"{item.label}: priority is {kind}", excerpt=kind)
+            continue
+        if not lo <= value <= hi:
+            lexeme = jsonwire.lexeme(value)
+            yield Hit(
+                item, at, f"{item.label}: priority {lexeme} is outside [{lo}, {hi}]", excerpt=lexeme
+            )
+
+
+@check(
+    "item-count",
+    {
+        "listing": {"enum": list(LISTINGS)},
+        "min": {"type": "integer", "minimum": 0},
+        "max": {"type": "integer", "minimum": 0},
+    },
+)
+def item_count(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """How many items a listing has (default tools): more than `max` or fewer than `min`
+    (an absent listing counts 0). A listing-level hit."""
+    listing = params.get("listing", "tools")
+    n = len(catalog.items(listing))
+    if "max" in params and n > params["max"]:
+        yield Hit(
+            None,
+            "",
+            f"{listing}: {n} items, over {params['max']}",
+            excerpt=str(n),
+            listing=listing,
+        )
+    if "min" in params and n < params["min"]:
+        yield Hit(
+            None,
+            "",
+            f"{listing}: {n} items, fewer than {params['min']}",
+            excerpt=str(n),
+            listing=listing,
+        )
+
+
+@check("listing-absent", {"listing": {"enum": list(LISTINGS)}})
+def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """The listing (default tools) was not served at all: the server answered its list method
+    with an error (usually -32601) or did not advertise it. An empty list is not absent.
+    A listing-level hit."""
+    listing = params.get("listing", "tools")
+    if catalog.present(listing):
+        return
+    answer = catalog.listing(listing).get("answer")
+    code = answer.get("code") if isinstance(answer, dict) else None
+    told = f"answered {code}" if isinstance(code, int) else "not served"
+    yield Hit(None, "", f"{listing}: the listing is absent ({told})", excerpt=told, listing=listing)
+
+
+@check(
+    "cache-fields-required",
+    {
+        "listings": LISTINGS_PARAM,
+        "revisions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "result_type": {"type": "boolean", "description": "Also require resultType."},
+    },
+)
+def cache_fields_required(
+    catalog: Catalog, params: Mapping[str, Any], ctx: Context
+) -> Iterator[Hit]:
+    """On a catalog negotiated at one of `revisions` (default 2026-07-28), every page of every
+    listing needs `ttlMs` (a number >= 0) and `cacheScope` (`public` or `private`), and with
+    `result_type` a `resultType`. Page-level hits. A handshake-era session is skipped even
+    when its `initialize` named 2026-07-28: the cache hints belong to the stateless era."""
+    if catalog.revision not in params.get("revisions", ("2026-07-28",)):
+        return
+    proto = catalog.capture.get("protocol")
+    if isinstance(proto, dict) and proto.get("handshake") == "initialize":
+        return
+    for listing in params.get("listings") or LISTINGS:
+        if not catalog.present(listing):
+            continue
+        for page, fields in enumerate(catalog.pages(listing)):
+            yield from _page_hits(listing, page, fields, bool(params.get("result_type")))
+
+
+def _page_hits(
+    listing: str, page: int, fields: Mapping[str, Any], result_type: bool
+) -> Iterator[Hit]:
+    where = f"{METHODS[listing]} page {page + 1}"
+    ttl = fields.get("ttlMs")
+    if not (isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0):
+        shown = "missing" if "ttlMs" not in fields else jsonwire.compact(ttl)
+        yield Hit(
+            None,
+            "/ttlMs",
+            f"{where}: ttlMs is {shown}",
+            excerpt="ttlMs",
+            listing=listing,
+            page=page,
+        )
+    scope = fields.get("cacheScope")
+    if scope not in ("public", "private"):
+        shown = "missing" if "cacheScope" not in fields else jsonwire.compact(scope)
+        yield Hit(
+            None,
+            "/cacheScope",
+            f"{where}: cacheScope is {shown}",
+            excerpt="cacheScope",
+            listing=listing,
+            page=page,
+        )
+    if result_type and fields.get("resultType") != "complete":
+        yield Hit(
+            None,
+            "/resultType",
+            f'{where}: resultType is not "complete"',
+            excerpt="resultType",
+            listing=listing,
+            page=page,
+        )
+
+
+@check(
+    "empty-capability-object",
+    {"capabilities": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+    required=["capabilities"],
+)
+def empty_capability_object(
+    catalog: Catalog, params: Mapping[str, Any], ctx: Context
+) -> Iterator[Hit]:
+    """A server capability advertised as `{}` (e.g. `"resources": {}`): valid MCP, but an
+    enforcer that tests the object's truthiness (ContextForge) imports nothing for it.
+    Catalog-level hit, pointing into the snapshot's capture block."""
+    caps = catalog.capture.get("serverCapabilities")
+    if not isinstance(caps, dict):
+        return
+    for name in params["capabilities"]:
+        if caps.get(name) == {}:
+            yield Hit(
+                None,
+                f"/capture/serverCapabilities/{jsonwire.escape_pointer(name)}",
+                f"server capability {jsonwire.dump_string(name)} is an empty object",
+                excerpt=name,
+            )
+
+
+@check(
+    "pagination-guards",
+    {"listings": LISTINGS_PARAM, "max_pages": {"type": "integer", "minimum": 1}},
+)
+def pagination_guards(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A `nextCursor` repeated within one listing, or more than `max_pages` pages (opencode's
+    `catalog.ts` guards, which fail the listing)."""
+    limit = params.get("max_pages")
+    for listing in params.get("listings") or LISTINGS:
+        pages = catalog.pages(listing)
+        seen: set[str] = set()
+        for page, fields in enumerate(pages):
+            cursor = fields.get("nextCursor")
+            if isinstance(cursor, str):
+                if cursor in seen:
+                    yield Hit(
+                        None,
+                        "/nextCursor",
+                        f"{METHODS[listing]} page {page + 1} repeats cursor "
+                        f"{jsonwire.dump_string(cursor)}",
+                        excerpt=cursor,
+                        listing=listing,
+                        page=page,
+                    )
+                seen.add(cursor)
+        if limit is not None and len(pages) > limit:
+            yield Hit(
+                None,
+                "",
+                f"{METHODS[listing]}: {len(pages)} pages, over {limit}",
+                excerpt=str(len(pages)),
+                listing=listing,
+            )
+
+
+@check("served-order-stable", {"listings": LISTINGS_PARAM})
+def served_order_stable(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """Across `snapshot --runs`, each listing's served hash must agree (same items, same
+    order, same bytes), or every client prompt cache misses. Silent without recorded runs."""
+    runs = catalog.capture.get("runs")
+    agreement = runs.get("agreement") if isinstance(runs, dict) else None
+    if not isinstance(agreement, dict):
+        return
+    for listing in params.get("listings") or LISTINGS:
+        rec = agreement.get(listing)
+        if isinstance(rec, dict) and rec.get("served") is False:
+            yield Hit(
+                None,
+                "",
+                f"{METHODS[listing]}: the served bytes differed between runs",
+                excerpt="served",
+                listing=listing,
+            )

@@ -1,0 +1,207 @@
+"""Shape checks: required fields and types, schema roots, depth, dialect validity, keyword
+subsets and the OpenAI schema rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.checks.common import (
+    FIELD_PARAM,
+    LISTINGS_PARAM,
+    check,
+    field_targets,
+    is_type,
+    items,
+    json_type,
+    quote,
+    select,
+)
+
+JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
+SCHEMA_FIELD: dict[str, Any] = {"enum": ["/inputSchema", "/outputSchema"]}
+
+
+@check(
+    "input-schema-object",
+    {"field": SCHEMA_FIELD, "missing": {"enum": ["hit", "skip"]}},
+)
+def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A tool's schema (default `/inputSchema`) must be an object whose `type` is the literal
+    `"object"` (what the TS SDK's zod and the Python SDK's pydantic models demand). `missing:
+    hit` also reports a tool without the field (default: `hit` for inputSchema, `skip` for
+    outputSchema, which is optional)."""
+    field = params.get("field", "/inputSchema")
+    missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
+    for item in catalog.items("tools"):
+        found = list(select(item.value, field))
+        if not found:
+            if missing == "hit":
+                yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=field[1:])
+            continue
+        at, schema = found[0]
+        kind = schema.get("type") if isinstance(schema, dict) else None
+        if kind != "object":
+            shown = jsonwire.compact(kind) if isinstance(schema, dict) else json_type(schema)
+            yield Hit(
+                item,
+                at if not isinstance(schema, dict) else at + "/type",
+                f'{item.label}: {field[1:]} type is {shown}, not "object"',
+                excerpt=shown,
+            )
+
+
+@check(
+    "required-field",
+    {
+        "listings": LISTINGS_PARAM,
+        "field": FIELD_PARAM,
+        "type": {"enum": JSON_TYPES},
+        "parent_optional": {
+            "type": "boolean",
+            "description": "Skip items whose parent of the field is absent.",
+        },
+    },
+    required=["field"],
+)
+def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """The field must be present (and of `type` when given). With `parent_optional`, only
+    items that have the parent object are checked (e.g. `additionalProperties` of an
+    `inputSchema` that exists). A field under an array wildcard (`/arguments/*/name`) is
+    required in every element of that array."""
+    field = params["field"]
+    parent, _, name = field.rpartition("/")
+    for item in items(catalog, params):
+        if params.get("parent_optional") and not list(select(item.value, parent or "")):
+            continue
+        if parent.endswith("/*"):
+            # Every element of an array (a non-array there is another check's business).
+            for at, array in select(item.value, parent[:-2]):
+                for i, element in enumerate(array if isinstance(array, list) else []):
+                    if not isinstance(element, dict) or name not in element:
+                        where = f"{at}/{i}/{name}"
+                        yield Hit(item, where, f"{item.label} has no {where[1:]}", excerpt=name)
+        found = list(select(item.value, field))
+        if not found and "*" not in parent:
+            yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=name)
+            continue
+        wanted = params.get("type")
+        for at, value in found:
+            if wanted and not is_type(value, wanted):
+                yield Hit(
+                    item,
+                    at,
+                    f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
+                    excerpt=json_type(value),
+                )
+
+
+@check(
+    "field-type",
+    {
+        "listings": LISTINGS_PARAM,
+        "field": FIELD_PARAM,
+        "fields": {"type": "array", "items": FIELD_PARAM, "minItems": 1},
+        "type": {"enum": JSON_TYPES},
+        "enum": {"type": "array", "minItems": 1},
+    },
+)
+def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
+    `enum`, one of those values (typed decoders such as rmcp's serde structs fail on anything
+    else)."""
+    wanted, allowed = params.get("type"), params.get("enum")
+    for field in params.get("fields") or [params["field"]]:
+        for item, at, value in field_targets(catalog, {**params, "field": field}):
+            if wanted and not is_type(value, wanted):
+                yield Hit(
+                    item,
+                    at,
+                    f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
+                    excerpt=json_type(value),
+                )
+            elif allowed is not None and value not in allowed:
+                shown = jsonwire.compact(value)
+                yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
+
+
+def depth(value: Any) -> int:
+    """Nesting depth of containers, the root container counting 1 (scalars 0)."""
+    if isinstance(value, dict):
+        return 1 + max((depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((depth(v) for v in value), default=0)
+    return 0
+
+
+@check(
+    "json-depth",
+    {
+        "listings": LISTINGS_PARAM,
+        "fields": {"type": "array", "items": FIELD_PARAM, "minItems": 1},
+        "max": {"type": "integer", "minimum": 1},
+    },
+    required=["fields", "max"],
+)
+def json_depth(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """Nested dict/list containers of each field, root = 1 (ContextForge's
+    `validate_json_depth`): every nested object property costs two levels."""
+    limit = int(params["max"])
+    for item in items(catalog, params):
+        for field in params["fields"]:
+            for at, value in select(item.value, field):
+                n = depth(value)
+                if n > limit:
+                    yield Hit(
+                        item,
+                        at,
+                        f"{item.label}: {at[1:]} is nested {n} levels deep, over {limit}",
+                        excerpt=str(n),
+                    )
+
+
+DIALECTS = {
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
+
+
+@check(
+    "meta-schema-valid",
+    {
+        "field": SCHEMA_FIELD,
+        "dialect": {"enum": ["draft-07", "2020-12", "auto"]},
+        "default": {"enum": ["draft-07", "2020-12"]},
+    },
+)
+def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """The schema must validate against its dialect's meta-schema (jsonschema's validator for
+    `dialect`, or with `auto` the one its `$schema` names, else `default`), each violation
+    reported at its pointer."""
+    import jsonschema  # lazy: only profiles that check dialects pay for it
+
+    field = params.get("field", "/inputSchema")
+    dialect = params.get("dialect", "auto")
+    for item, at, schema in field_targets(catalog, {"field": field}, ("tools",)):
+        if not isinstance(schema, (dict, bool)):
+            continue
+        if dialect == "auto":
+            default = jsonschema.validators.validator_for(
+                {"$schema": DIALECTS[params.get("default", "2020-12")]}
+            )
+            cls = jsonschema.validators.validator_for(schema, default=default)
+        else:
+            cls = jsonschema.validators.validator_for({"$schema": DIALECTS[dialect]})
+        meta = cls(cls.META_SCHEMA)
+        errors = sorted(meta.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path])
+        for err in errors:
+            where = at + "".join("/" + jsonwire.escape_pointer(str(p)) for p in err.absolute_path)
+            yield Hit(
+                item,
+                where,
+                f"{item.label}: {where[1:]} is not a valid schema: {err.message[:120]}",
+                excerpt=err.message[:80],
+            )

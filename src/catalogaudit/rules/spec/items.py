@@ -1,0 +1,293 @@
+"""Spec rules about item fields: annotations, icons, `_meta`, fields per revision."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.model.findings import Severity
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, quote, rev_index
+
+ROLES = ("user", "assistant")
+SIZES = re.compile(r"(?:\d+x\d+|any)\Z")
+#: P:2025-11-25/basic/index "_meta": prefix labels and the name part.
+META_PREFIX = re.compile(
+    r"(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\Z"
+)
+META_NAME = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?\Z")
+#: The OpenTelemetry keys are an explicit exception to the prefix rule (2026-07-28).
+META_EXCEPTIONS = ("traceparent", "tracestate", "baggage", "progressToken")
+KNOWN_RESERVED = {
+    "io.modelcontextprotocol/" + k
+    for k in (
+        "protocolVersion",
+        "clientInfo",
+        "clientCapabilities",
+        "logLevel",
+        "subscriptionId",
+        "serverInfo",
+        "related-task",
+    )
+}
+
+
+def _annotations(catalog: Catalog) -> Iterator[tuple[Item, dict[str, Any]]]:
+    for listing in ("resources", "resourceTemplates"):
+        for item in catalog.items(listing):
+            ann = item.value.get("annotations") if isinstance(item.value, dict) else None
+            if isinstance(ann, dict):
+                yield item, ann
+
+
+def priority(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA301: `annotations.priority` must be a number within [0, 1]."""
+    for item, ann in _annotations(catalog):
+        if "priority" not in ann:
+            continue
+        value = ann["priority"]
+        text = jsonwire.lexeme(value) if is_number(value) else jsonwire.compact(value)
+        if not is_number(value):
+            yield Hit(
+                item,
+                "/annotations/priority",
+                f"{item.label}: priority {text} is not a number",
+                text,
+            )
+        elif not 0 <= float(value) <= 1:
+            yield Hit(
+                item,
+                "/annotations/priority",
+                f"{item.label}: priority {text} is outside [0, 1]",
+                text,
+            )
+
+
+def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA302: `annotations.audience` must be an array of "user" / "assistant"."""
+    for item, ann in _annotations(catalog):
+        if "audience" not in ann:
+            continue
+        value = ann["audience"]
+        if not isinstance(value, list):
+            yield Hit(item, "/annotations/audience", f"{item.label}: audience is not an array")
+            continue
+        seen: set[Any] = set()
+        for i, role in enumerate(value):
+            if role not in ROLES:
+                yield Hit(
+                    item,
+                    f"/annotations/audience/{i}",
+                    f"{item.label}: audience value "
+                    f'{jsonwire.compact(role)} is not "user" or "assistant"',
+                    jsonwire.compact(role),
+                )
+            elif role in seen:
+                yield Hit(
+                    item,
+                    f"/annotations/audience/{i}",
+                    f"{item.label}: audience value {quote(role)} repeated",
+                    role,
+                    severity=Severity.INFO,
+                )
+            seen.add(role if isinstance(role, str) else None)
+
+
+def last_modified(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA303: `annotations.lastModified` should be an ISO 8601 timestamp."""
+    for item, ann in _annotations(catalog):
+        value = ann.get("lastModified")
+        if value is None:
+            continue
+        if not isinstance(value, str) or not _iso8601(value):
+            text = value if isinstance(value, str) else jsonwire.compact(value)
+            yield Hit(
+                item,
+                "/annotations/lastModified",
+                f"{item.label}: lastModified {quote(text)} is not ISO 8601",
+                text,
+            )
+
+
+def _iso8601(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA601: icons: https or data `src`, `sizes` as WxH or any, `theme`, image `mimeType`."""
+    for item in catalog.all_items():
+        value = item.value.get("icons") if isinstance(item.value, dict) else None
+        if value is None:
+            continue
+        if not isinstance(value, list):
+            yield Hit(item, "/icons", f"{item.label}: icons is not an array")
+            continue
+        for i, icon in enumerate(value):
+            yield from _icon(item, f"/icons/{i}", icon)
+
+
+def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
+    if not isinstance(icon, dict) or not isinstance(icon.get("src"), str):
+        yield Hit(item, at, f"{item.label}: icon without a string src")
+        return
+    src: str = icon["src"]
+    scheme = src.split(":", 1)[0].lower() if ":" in src else ""
+    if scheme == "http":
+        yield Hit(
+            item,
+            at + "/src",
+            f"{item.label}: icon src uses http; use https or data",
+            src[:120],
+            severity=Severity.WARNING,
+        )
+    elif scheme not in ("https", "data"):
+        yield Hit(
+            item,
+            at + "/src",
+            f"{item.label}: icon src scheme {quote(scheme or src)} is "
+            "unsafe; consumers must reject it",
+            src[:120],
+        )
+    sizes = icon.get("sizes")
+    if sizes is not None:
+        bad = (
+            sizes
+            if not isinstance(sizes, list)
+            else [s for s in sizes if not (isinstance(s, str) and SIZES.match(s))]
+        )
+        if bad:
+            yield Hit(
+                item,
+                at + "/sizes",
+                f'{item.label}: icon sizes {jsonwire.compact(bad)} are not WxH or "any"',
+                jsonwire.compact(bad),
+            )
+    theme = icon.get("theme")
+    if theme is not None and theme not in ("light", "dark"):
+        yield Hit(
+            item,
+            at + "/theme",
+            f"{item.label}: icon theme {jsonwire.compact(theme)} is not light or dark",
+            jsonwire.compact(theme),
+        )
+    mime = icon.get("mimeType")
+    if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
+        yield Hit(
+            item,
+            at + "/mimeType",
+            f"{item.label}: icon mimeType {jsonwire.compact(mime)} is not an image type",
+            jsonwire.compact(mime),
+            severity=Severity.WARNING,
+        )
+
+
+def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA602: `_meta` key syntax, and keys under reserved prefixes that the spec does not define."""
+    for item in catalog.all_items():
+        meta = item.value.get("_meta") if isinstance(item.value, dict) else None
+        if isinstance(meta, dict):
+            yield from _meta(catalog, item, meta)
+
+
+def _meta(catalog: Catalog, item: Item, meta: dict[str, Any]) -> Iterator[Hit]:
+    for key in meta:
+        at = "/_meta/" + key.replace("~", "~0").replace("/", "~1")
+        if key in META_EXCEPTIONS:
+            continue
+        prefix, sep, name = key.rpartition("/")
+        if (sep and not META_PREFIX.match(prefix)) or not META_NAME.match(name) or not key:
+            yield Hit(item, at, f"{item.label}: _meta key {quote(key)} is not a valid key", key)
+            continue
+        if sep and _reserved(prefix, catalog.revision) and key not in KNOWN_RESERVED:
+            yield Hit(
+                item,
+                at,
+                f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
+                key,
+                severity=Severity.WARNING,
+            )
+
+
+def _reserved(prefix: str, revision: str) -> bool:
+    labels = prefix.lower().split(".")
+    if at_least(revision, "2025-11-25"):
+        # Reverse DNS: reserved when the second label is modelcontextprotocol or mcp.
+        return len(labels) >= 2 and labels[1] in ("modelcontextprotocol", "mcp")
+    # 2025-06-18: any label modelcontextprotocol or mcp followed by another label.
+    return any(lab in ("modelcontextprotocol", "mcp") for lab in labels[:-1])
+
+
+#: Fields per kind and the revision that introduced them (notes/mcp-spec-notes.md section 1.2).
+SINCE: dict[str, dict[str, str]] = {
+    "tools": {
+        "title": "2025-06-18",
+        "annotations": "2025-03-26",
+        "outputSchema": "2025-06-18",
+        "_meta": "2025-06-18",
+        "icons": "2025-11-25",
+        "execution": "2025-11-25",
+    },
+    "prompts": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
+    "resources": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
+    "resourceTemplates": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
+}
+#: Fields removed in a revision (the field, the kind, the revision that dropped it).
+REMOVED = {("tools", "execution"): "2026-07-28"}
+
+
+def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA603: fields newer than the negotiated revision, or removed in it."""
+    rev = catalog.revision
+    if rev not in REVISIONS:
+        return
+    for item in catalog.all_items():
+        if not isinstance(item.value, dict):
+            continue
+        for key in item.value:
+            since = SINCE[item.listing].get(key)
+            gone = REMOVED.get((item.listing, key))
+            if gone and rev_index(rev) >= rev_index(gone):
+                yield Hit(
+                    item,
+                    "/" + key,
+                    f"{item.label}: {key} was removed in {gone}",
+                    key,
+                    severity=Severity.WARNING,
+                )
+            elif since and rev_index(rev) < rev_index(since):
+                yield Hit(
+                    item,
+                    "/" + key,
+                    f"{item.label}: {key} arrived in {since}, after the negotiated {rev}",
+                    key,
+                )
+        ann = item.value.get("annotations")
+        if (
+            isinstance(ann, dict)
+            and "lastModified" in ann
+            and rev_index(rev) < rev_index("2025-06-18")
+        ):
+            yield Hit(
+                item,
+                "/annotations/lastModified",
+                f"{item.label}: lastModified arrived in 2025-06-18, after the negotiated {rev}",
+                "lastModified",
+            )
+        if item.listing == "prompts" and rev_index(rev) < rev_index("2025-06-18"):
+            for i, arg in enumerate(item.value.get("arguments") or []):
+                if isinstance(arg, dict) and "title" in arg:
+                    yield Hit(
+                        item,
+                        f"/arguments/{i}/title",
+                        f"{item.label}: argument title "
+                        f"arrived in 2025-06-18, after the negotiated {rev}",
+                        "title",
+                    )

@@ -1,0 +1,266 @@
+"""Spec rules over whole pages and the catalog: the official MCP schema, 2026-07-28 page fields,
+prompt-cache hazards and instability (CA6xx, CA7xx)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from catalogaudit import walker
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import Severity
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.spec.common import REVISIONS, quote, strings
+
+RESULT_TYPES = {
+    "tools": "ListToolsResult",
+    "prompts": "ListPromptsResult",
+    "resources": "ListResourcesResult",
+    "resourceTemplates": "ListResourceTemplatesResult",
+}
+
+
+@cache
+def mcp_schema(revision: str) -> dict[str, Any]:
+    """The vendored official MCP JSON Schema of a revision."""
+    folder = resources.files("catalogaudit.rules.spec").joinpath("mcp")
+    path = folder.joinpath(f"{revision}.schema.json")
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+@cache
+def _validator(revision: str, listing: str) -> Any:
+    import jsonschema  # lazy: heavy
+
+    schema = mcp_schema(revision)
+    defs = "$defs" if "$defs" in schema else "definitions"
+    root = {
+        "$schema": schema.get("$schema", "http://json-schema.org/draft-07/schema#"),
+        "$ref": f"#/{defs}/{RESULT_TYPES[listing]}",
+        defs: schema[defs],
+    }
+    return jsonschema.validators.validator_for(root)(root)
+
+
+def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA610: every page validates against the official MCP JSON Schema of its revision."""
+    rev = catalog.revision if catalog.revision in REVISIONS else REVISIONS[-1]
+    for listing in LISTINGS:
+        if not catalog.present(listing):
+            continue
+        items = catalog.items(listing)
+        start = 0
+        for index, (fields, page) in enumerate(
+            zip(catalog.pages(listing), catalog.listing(listing).get("pages") or [], strict=False)
+        ):
+            count = page.get("items", 0) if isinstance(page, dict) else 0
+            chunk = items[start : start + count]
+            start += count
+            result = {**fields, listing: [i.value for i in chunk]}
+            plain = json.loads(jsonwire.written(result))
+            for err in _validator(rev, listing).iter_errors(plain):
+                path = list(err.absolute_path)
+                if len(path) >= 2 and path[0] == listing and isinstance(path[1], int):
+                    item = chunk[path[1]]
+                    pointer = "".join("/" + jsonwire.escape_pointer(str(p)) for p in path[2:])
+                    covered = pointer in ("/inputSchema", "/inputSchema/type") or (
+                        pointer == "" and "'inputSchema'" in err.message
+                    )
+                    if listing == "tools" and covered and _input_schema_defect(item.value):
+                        continue  # CA401 reports a missing or non-object inputSchema precisely
+                    yield Hit(
+                        item,
+                        pointer,
+                        f"{item.label}: {_short(err.message)} "
+                        f"(MCP {rev} schema, at {pointer or '/'})",
+                        _short(err.message),
+                    )
+                else:
+                    pointer = "".join("/" + jsonwire.escape_pointer(str(p)) for p in path)
+                    yield Hit(
+                        None,
+                        pointer,
+                        f"{listing} page {index + 1}: {_short(err.message)} (MCP {rev} schema)",
+                        _short(err.message),
+                        listing=listing,
+                        page=index,
+                    )
+
+
+def _input_schema_defect(tool: Any) -> bool:
+    schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+    return not isinstance(schema, dict) or schema.get("type") != "object"
+
+
+def _short(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA611: 2026-07-28 list pages need resultType "complete", integer ttlMs >= 0 and one
+    cacheScope (public or private) on every page; legacy pages should not carry them."""
+    for listing in LISTINGS:
+        if not catalog.present(listing):
+            continue
+        scopes: set[str] = set()
+        for index, fields in enumerate(catalog.pages(listing)):
+            if catalog.modern:
+                yield from _modern_page(listing, index, fields, scopes)
+            else:
+                extra = [k for k in ("resultType", "ttlMs", "cacheScope") if k in fields]
+                if extra:
+                    yield Hit(
+                        None,
+                        "/" + extra[0],
+                        f"{listing} page {index + 1}: "
+                        f"{', '.join(extra)} on a {catalog.revision} page (2026-07-28 "
+                        "fields)",
+                        ", ".join(extra),
+                        severity=Severity.INFO,
+                        listing=listing,
+                        page=index,
+                    )
+
+
+def _modern_page(
+    listing: str, index: int, fields: dict[str, Any], scopes: set[str]
+) -> Iterator[Hit]:
+    where = f"{listing} page {index + 1}"
+    rt = fields.get("resultType")
+    if rt != "complete":
+        got = "missing" if "resultType" not in fields else jsonwire.compact(rt)
+        yield Hit(
+            None,
+            "/resultType",
+            f'{where}: resultType is {got}, must be "complete"',
+            got,
+            listing=listing,
+            page=index,
+        )
+    ttl = fields.get("ttlMs")
+    if "ttlMs" not in fields:
+        yield Hit(
+            None, "/ttlMs", f"{where}: ttlMs is missing (required)", listing=listing, page=index
+        )
+    elif (
+        isinstance(ttl, bool)
+        or not isinstance(ttl, int)
+        or not jsonwire.is_integer_lexeme(ttl)
+        or ttl < 0
+    ):
+        text = jsonwire.compact(ttl)
+        yield Hit(
+            None,
+            "/ttlMs",
+            f"{where}: ttlMs {text} is not an integer >= 0",
+            text,
+            listing=listing,
+            page=index,
+        )
+    scope = fields.get("cacheScope")
+    if scope not in ("public", "private"):
+        got = "missing" if "cacheScope" not in fields else jsonwire.compact(scope)
+        yield Hit(
+            None,
+            "/cacheScope",
+            f"{where}: cacheScope is {got}, must be public or private",
+            got,
+            listing=listing,
+            page=index,
+        )
+    else:
+        if scopes and scope not in scopes:
+            yield Hit(
+                None,
+                "/cacheScope",
+                f"{where}: cacheScope {scope} differs from earlier "
+                "pages (must be the same on every page)",
+                scope,
+                listing=listing,
+                page=index,
+            )
+        scopes.add(scope)
+
+
+VOLATILE = (
+    (
+        re.compile(
+            r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+        ),
+        "a timestamp",
+        Severity.WARNING,
+    ),
+    (
+        re.compile(
+            r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
+        ),
+        "a UUID",
+        Severity.WARNING,
+    ),
+    (
+        re.compile(r"\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"),
+        "a date",
+        Severity.INFO,
+    ),
+)
+LOCAL_PORT = re.compile(r"^[a-z]+://(?:localhost|127(?:\.\d+){3}|\[::1\]):\d+", re.IGNORECASE)
+
+
+def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA701: content that looks like it changes per start (timestamps, UUIDs, dates, a local
+    port in a `$ref`): every change re-sends the catalog to the model uncached."""
+    for item in catalog.all_items():
+        for visit in walker.visits(item.listing, item.value):
+            yield from _volatile(item, visit.pointer, visit.text)
+        if item.listing != "tools" or not isinstance(item.value, dict):
+            continue
+        for key in ("inputSchema", "outputSchema"):
+            for text, at in strings(item.value.get(key), "/" + key):
+                if at.endswith("/$ref") and LOCAL_PORT.match(text):
+                    yield Hit(
+                        item,
+                        at,
+                        f"{item.label}: $ref {quote(text)} embeds a local port "
+                        "that changes per start",
+                        text,
+                    )
+
+
+def _volatile(item: Any, pointer: str, text: str) -> Iterator[Hit]:
+    for pattern, what, severity in VOLATILE:
+        match = pattern.search(text)
+        if match:
+            yield Hit(
+                item,
+                pointer,
+                f"{item.label}: text contains {what} "
+                f"({quote(match.group(0))}) that may change between starts",
+                match.group(0),
+                severity=severity,
+            )
+            return
+
+
+def instability(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA702: `snapshot --runs` saw the catalog change between starts."""
+    runs = catalog.capture.get("runs")
+    if not isinstance(runs, dict) or runs.get("stable", True):
+        return
+    agreement = runs.get("agreement") or {}
+    for listing, kinds in agreement.items():
+        if isinstance(kinds, dict) and not all(kinds.values()):
+            bad = sorted(k for k, v in kinds.items() if not v)
+            yield Hit(
+                None,
+                "",
+                f"{listing}: {', '.join(bad)} hashes differed across {runs.get('count')} runs",
+                ", ".join(bad),
+                listing=listing,
+            )

@@ -1,0 +1,342 @@
+"""`catalogaudit serve`: answer MCP requests from a snapshot, byte for byte.
+
+This module is the transport-free core: `Replay.answer` takes one parsed JSON-RPC message and
+returns the exact response text (or None for a notification) plus what an HTTP transport needs
+to pick a status. Success responses are `{"jsonrpc":"2.0","id":<id>,"result":<text>}` with the
+captured result text spliced in verbatim; the id is written back with its own lexeme.
+
+Eras (P:2026-07-28/basic/versioning): `legacy` answers `initialize` (counter-offering the
+captured version, P:<rev>/basic/lifecycle "Version Negotiation") and -32601 to
+`server/discover`; `modern` answers `server/discover`, checks every request's `_meta`
+(-32602 when missing, -32022 for an unsupported version) and rejects `initialize` with -32022;
+`dual` answers both; `as-captured` is the era the snapshot negotiated, or both eras when a
+modern capture recorded that the server also answered a legacy `initialize`
+(`capture.protocol.legacy`, `snapshot --legacy-probe`). `--initialize-version V` makes every
+InitializeResult name V whatever the client offered, e.g. a server that answers `initialize`
+with `2026-07-28` (scenario K of compat-rules.md "Measured with real clients").
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.canonical.hashes import METHODS
+from catalogaudit.errors import InputError, UsageError
+from catalogaudit.intake import loader
+from catalogaudit.model import jsonwire
+from catalogaudit.serve import pages as serve_pages
+from catalogaudit.wire.handshake import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
+
+PROTOCOLS = ("as-captured", "legacy", "modern", "dual")
+CACHE_HINTS = ("as-captured", "present", "absent", "discover-only")
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPS = "io.modelcontextprotocol/clientCapabilities"
+LIST_METHODS = {method: name for name, method in METHODS.items()}
+NO_WIRE_WARNING = (
+    "warning: {name} has no wire section; serving the readable items in served order, so "
+    "key order, escapes and NaN/Infinity lexemes may differ from what the server sent"
+)
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """Everything `catalogaudit serve` was asked to do."""
+
+    snapshot: str
+    protocol: str = "as-captured"
+    cache_hints: str = "as-captured"
+    page_size: int | None = None
+    capabilities: str = "as-captured"
+    http_port: int | None = None
+    host: str = "127.0.0.1"
+    sse: bool = False
+    max_seconds: float | None = None
+    #: The protocolVersion every InitializeResult names (None: echo or counter-offer).
+    initialize_version: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One response: its exact text (None for notifications) and its JSON-RPC error code."""
+
+    text: str | None
+    code: int | None = None
+    #: The era the request was answered in (HTTP sessions exist only in legacy).
+    era: str = "legacy"
+
+
+class Replay:
+    """A snapshot ready to serve: every answer text is built once, before the first request."""
+
+    def __init__(self, doc: dict[str, Any], options: ServeOptions) -> None:
+        capture = doc["capture"]
+        proto = capture.get("protocol", {})
+        self.captured_era = proto.get("era", "legacy")
+        self.negotiated = str(proto.get("negotiated") or LATEST_LEGACY)
+        probe = proto.get("legacy")
+        probe = probe if isinstance(probe, dict) else {}
+        mode = options.protocol
+        if mode == "as-captured":
+            both = self.captured_era == "modern" and probe.get("answered") is True
+            mode = "dual" if both else self.captured_era
+        self.legacy = mode in ("legacy", "dual")
+        self.modern = mode in ("modern", "dual")
+        self.init_version = options.initialize_version
+        if self.init_version is not None and not self.legacy:
+            raise UsageError(
+                "--initialize-version needs an initialize to answer: use --protocol legacy "
+                "or dual (this snapshot is served modern-only)"
+            )
+        if self.init_version is None and self.captured_era == "modern":
+            # NOTE: the legacy probe saw a counter-offer (not an echo of what it offered):
+            # replay it to every client, as that server would.
+            answered, offered = probe.get("version"), probe.get("offered")
+            if isinstance(answered, str) and isinstance(offered, str) and answered != offered:
+                self.init_version = answered
+        self.supported = (
+            [self.negotiated] if self.captured_era == "modern" else list(MODERN_VERSIONS)
+        )
+        wire = doc.get("wire") if isinstance(doc.get("wire"), dict) else None
+        handshake = wire.get("handshake") if wire else None
+        caps_text = _capabilities(options.capabilities, capture)
+        hints = options.cache_hints
+        self._init_text: str | None = None
+        self._discover: str
+        if self.captured_era == "legacy" and isinstance(handshake, str):
+            self._init_text = _with_caps(handshake, options.capabilities, caps_text)
+            if self.init_version is not None:
+                self._init_text = serve_pages.replace_member(
+                    self._init_text, "protocolVersion", jsonwire.dump_string(self.init_version)
+                )
+        if self.captured_era == "modern" and isinstance(handshake, str):
+            self._discover = _with_caps(handshake, options.capabilities, caps_text)
+        else:
+            self._discover = serve_pages.discover_text(capture, self.supported, caps_text)
+        disc_mode = "present" if hints == "discover-only" else hints
+        self._discover = serve_pages.with_hints(self._discover, disc_mode, None)
+        self._capture = capture
+        self._caps_text = caps_text
+        self.listings = serve_pages.listings_replay(doc, options.page_size, hints)
+
+    # --- answering ------------------------------------------------------------------------------
+
+    def answer(self, msg: Any) -> Answer:
+        """Answer one parsed client message (stdio line or HTTP body)."""
+        if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
+            if (
+                isinstance(msg, dict)
+                and "method" not in msg
+                and ("result" in msg or "error" in msg)
+            ):
+                return Answer(None)  # a response to a request we never send: ignore
+            rid = msg.get("id") if isinstance(msg, dict) else None
+            return Answer(error_text(rid, -32600, "Invalid Request"), -32600)
+        method: str = msg["method"]
+        if "id" not in msg:
+            return Answer(None, era=self.era_of(method, msg.get("params")))
+        rid = msg["id"]
+        params = msg.get("params")
+        if params is not None and not isinstance(params, dict):
+            return Answer(error_text(rid, -32602, "params must be an object"), -32602)
+        era = self.era_of(method, params)
+        if method == "ping":
+            return Answer(result_text(rid, "{}"), era=era)
+        if method == "initialize":
+            return self._initialize(rid, params or {})
+        if era == "modern":
+            bad = self.check_meta(rid, params)
+            if bad is not None:
+                return bad
+        if method == "server/discover":
+            if not self.modern:
+                return Answer(error_text(rid, -32601, "Method not found"), -32601)
+            return Answer(result_text(rid, self._discover), era="modern")
+        if method in LIST_METHODS:
+            return self._list(rid, LIST_METHODS[method], params or {}, era)
+        return Answer(error_text(rid, -32601, "Method not found"), -32601, era)
+
+    def era_of(self, method: str, params: Any) -> str:
+        """Which era a request belongs to: by method, else by `_meta` (dual mode)."""
+        if not self.legacy:
+            return "modern"
+        if not self.modern or method == "initialize":
+            return "legacy"
+        if method == "server/discover":
+            return "modern"
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        return "modern" if isinstance(meta, dict) and META_VERSION in meta else "legacy"
+
+    def check_meta(self, rid: Any, params: Any) -> Answer | None:
+        """P:2026-07-28/basic/index "_meta": required keys (-32602) and the version (-32022)."""
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        if not isinstance(meta, dict) or not isinstance(meta.get(META_VERSION), str):
+            return modern_error(rid, -32602, f"missing required _meta key {META_VERSION}")
+        if meta[META_VERSION] not in self.supported:
+            return self.unsupported(rid, meta[META_VERSION])
+        if not isinstance(meta.get(META_CAPS), dict):
+            return modern_error(rid, -32602, f"missing required _meta key {META_CAPS}")
+        return None
+
+    def unsupported(self, rid: Any, requested: Any) -> Answer:
+        """-32022 with `data.supported`, so a client retries with a version we speak."""
+        data = {"supported": self.supported, "requested": requested}
+        return modern_error(rid, -32022, "Unsupported protocol version", data)
+
+    def _initialize(self, rid: Any, params: dict[str, Any]) -> Answer:
+        requested = params.get("protocolVersion")
+        if not self.legacy:
+            return self.unsupported(rid, requested)
+        text = self._init_text
+        if text is None:
+            # NOTE: no captured InitializeResult (modern or static capture): speak any legacy
+            # revision the client asks for, else counter-offer the newest one.
+            version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
+            if self.init_version is not None:
+                version = self.init_version
+            text = serve_pages.initialize_text(self._capture, str(version), self._caps_text)
+        # A captured InitializeResult names the captured version: served as-is, it echoes a
+        # client that asked for it and counter-offers it to any other (lifecycle rules).
+        return Answer(result_text(rid, text))
+
+    def _list(self, rid: Any, name: str, params: dict[str, Any], era: str) -> Answer:
+        replay = self.listings[name]
+        cursor = params.get("cursor")
+        if cursor is not None and replay.error_cursor is not None and cursor == replay.error_cursor:
+            return Answer(rpc_error(rid, replay.error), _code(replay.error), era)
+        if not replay.pages:
+            if replay.error is not None:
+                return Answer(rpc_error(rid, replay.error), _code(replay.error), era)
+            return Answer(error_text(rid, -32601, "Method not found"), -32601, era)
+        if cursor is None:
+            index = 0
+        elif not isinstance(cursor, str) or cursor not in replay.cursors:
+            return Answer(error_text(rid, -32602, "Invalid cursor"), -32602, era)
+        else:
+            index = replay.cursors[cursor]
+        return Answer(result_text(rid, replay.pages[index]), era=era)
+
+
+def _code(error: dict[str, Any] | None) -> int | None:
+    code = (error or {}).get("code")
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+def result_text(rid: Any, text: str) -> str:
+    """The success envelope with the result text spliced in verbatim."""
+    return '{"jsonrpc":"2.0","id":' + jsonwire.compact(rid) + ',"result":' + text + "}"
+
+
+def rpc_error(rid: Any, error: dict[str, Any] | None) -> str:
+    """An error response carrying a recorded error object as it was recorded."""
+    body = error if error is not None else {"code": -32601, "message": "Method not found"}
+    return (
+        '{"jsonrpc":"2.0","id":'
+        + jsonwire.compact(rid)
+        + ',"error":'
+        + jsonwire.compact(body)
+        + "}"
+    )
+
+
+def error_text(rid: Any, code: int, message: str, data: Any = None) -> str:
+    """An error response of our own."""
+    err: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return rpc_error(rid, err)
+
+
+def modern_error(rid: Any, code: int, message: str, data: Any = None) -> Answer:
+    """An error answered in the 2026-07-28 era (HTTP 400 for these codes)."""
+    return Answer(error_text(rid, code, message, data), code, "modern")
+
+
+def _capabilities(value: str, capture: dict[str, Any]) -> str:
+    """The capabilities text: as captured, or the `--capabilities` JSON object verbatim."""
+    if value == "as-captured":
+        caps = capture.get("serverCapabilities")
+        return jsonwire.compact(caps if isinstance(caps, dict) else {})
+    try:
+        parsed = jsonwire.loads(value)
+    except jsonwire.WireDecodeError as exc:
+        raise UsageError(f"--capabilities is not JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise UsageError("--capabilities must be a JSON object such as '{\"resources\":{}}'")
+    return jsonwire.compact(parsed)
+
+
+def _with_caps(handshake: str, value: str, caps_text: str) -> str:
+    if value == "as-captured":
+        return handshake
+    return serve_pages.replace_member(handshake, "capabilities", caps_text)
+
+
+def load(options: ServeOptions) -> Replay:
+    """Read and check the snapshot, warn when it has no wire section, build the replay."""
+    from catalogaudit.snapshot import build as snap
+
+    for name, value, choices in (
+        ("--protocol", options.protocol, PROTOCOLS),
+        ("--cache-hints", options.cache_hints, CACHE_HINTS),
+    ):
+        if value not in choices:
+            raise UsageError(f"{name} {value!r} is not one of: {', '.join(choices)}")
+    if options.page_size is not None and options.page_size < 1:
+        raise UsageError("--page-size must be at least 1")
+    if options.max_seconds is not None and options.max_seconds <= 0:
+        raise UsageError("--max-seconds must be positive")
+    if options.initialize_version is not None and not options.initialize_version.strip():
+        raise UsageError("--initialize-version must name a version such as 2026-07-28")
+    loaded = loader.load(options.snapshot)
+    if loaded.form != "snapshot" or loaded.snapshot is None:
+        raise InputError(f"{loaded.name}: not a catalogaudit snapshot (serve replays snapshots)")
+    doc = loaded.snapshot
+    problems = snap.validate(doc)
+    if problems:
+        raise InputError(f"{loaded.name}: not a valid snapshot: {problems[0]}")
+    if not isinstance(doc.get("wire"), dict):
+        sys.stderr.write(NO_WIRE_WARNING.format(name=loaded.name) + "\n")
+    try:
+        return Replay(doc, options)
+    except jsonwire.WireDecodeError as exc:
+        raise InputError(f"{loaded.name}: a wire page is not a JSON object ({exc})") from None
+
+
+class Stopped(Exception):
+    """SIGTERM or `--max-seconds`: the clean ends of a serve run (exit 0)."""
+
+
+def on_sigterm(signum: int, frame: Any) -> None:
+    """Raised in the main thread, so the transport's `finally` blocks close everything."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the cleanup
+    raise Stopped("stopped by SIGTERM")
+
+
+def install_sigterm() -> None:
+    """Replace the CLI's SIGTERM handler (which reports an error) with a clean stop."""
+    try:
+        signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:
+        pass  # not the main thread (embedded use)
+
+
+def stopped(reason: str) -> int:
+    """Say why serving ended (stderr; stdout belongs to the protocol) and exit 0."""
+    sys.stderr.write(f"catalogaudit serve: {reason}\n")
+    sys.stderr.flush()
+    return 0
+
+
+def run(options: ServeOptions) -> int:
+    """Serve until stdin EOF (stdio), SIGTERM or `--max-seconds`; 0 on a clean end."""
+    replay = load(options)
+    if options.http_port is not None:
+        from catalogaudit.serve.http import serve_http
+
+        return serve_http(replay, options)
+    from catalogaudit.serve.stdio import serve_stdio
+
+    return serve_stdio(replay, options)

@@ -1,0 +1,240 @@
+"""The snapshot file: build it from captures, hash it, compare runs, validate and write it.
+
+Layout is published as `schemas/snapshot.schema.json` (format version 1). The file is written
+in the one written form (`jsonwire.written`): deterministic for the same served catalog.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.canonical import hashes
+from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire
+from catalogaudit.model.findings import Finding
+from catalogaudit.wire.capture import Capture
+from catalogaudit.wire.handshake import CLIENT_INFO
+from catalogaudit.wire.listing import Listing
+
+FORMAT_VERSION = 1
+WIRE_LOST = (
+    "served key order, number lexemes of NaN/Infinity, escapes, duplicate keys and the exact "
+    "page text; served hashes can no longer be recomputed from this file"
+)
+
+
+def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
+    """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept)."""
+    session = capture.session
+    listings = {name: listing_record(capture.listings[name]) for name in hashes.LISTINGS}
+    cap: dict[str, Any] = {"source": "live" if capture.target else "static"}
+    if capture.target is not None:
+        cap["transport"] = capture.target.transport
+        cap["server"] = capture.target.record()
+    else:
+        cap["inputs"] = list(capture.inputs)
+    cap.update(
+        {
+            "protocol": {
+                "requested": session.choice.requested,
+                "offered": list(session.offered),
+                "negotiated": session.version,
+                "era": session.era,
+                "handshake": session.handshake_method,
+            },
+            "clientCapabilities": session.capabilities_declared,
+            "clientInfo": {"name": CLIENT_INFO["name"]},
+            "serverCapabilities": session.server_capabilities,
+            "serverInfo": session.server_info,
+            "wire": "kept" if wire else "omitted",
+        }
+    )
+    if session.instructions is not None:
+        cap["instructions"] = session.instructions
+    if session.supported_versions is not None:
+        cap["supportedVersions"] = session.supported_versions
+    if session.legacy is not None:
+        cap["protocol"]["legacy"] = session.legacy
+    if not wire:
+        cap["wireLost"] = WIRE_LOST
+    findings = [*session.findings, *capture.findings]
+    for name in hashes.LISTINGS:
+        findings.extend(capture.listings[name].findings)
+    doc: dict[str, Any] = {
+        "formatVersion": FORMAT_VERSION,
+        "capture": cap,
+        "listings": listings,
+        "hashes": catalog_hashes(listings, session.instructions),
+        "findings": [f.as_dict() for f in findings],
+    }
+    if wire:
+        doc["wire"] = {
+            "handshake": session.handshake_text,
+            "pages": {
+                name: [page.text for page in capture.listings[name].pages]
+                for name in hashes.LISTINGS
+            },
+        }
+    return doc
+
+
+def listing_record(listing: Listing) -> dict[str, Any]:
+    """The readable record of one listing: sorted items, their hashes, pages and status."""
+    served = listing.items()
+    record: dict[str, Any] = {"status": listing.status, "advertised": listing.advertised}
+    if listing.answer is not None:
+        record["answer"] = listing.answer
+    if listing.status == "absent":
+        return record
+    record.update(items_record(listing.name, served))
+    record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
+    record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
+    return record
+
+
+def items_record(name: str, served: Sequence[Any]) -> dict[str, Any]:
+    """Items sorted by (identity, served position), with served positions and hashes."""
+    order = sorted(
+        range(len(served)),
+        key=lambda i: hashes.identity_sort_key(hashes.identity(name, served[i]), i),
+    )
+    per_item = [hashes.item_hashes(name, item) for item in served]
+    return {
+        "items": [served[i] for i in order],
+        "servedPositions": order,
+        "itemHashes": [per_item[i].as_dict() for i in order],
+        "hashes": hashes.listing_hashes(name, served, per_item),
+    }
+
+
+def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str]:
+    """The catalog hash of each kind from the listing records."""
+    instr = instructions if isinstance(instructions, str) else None
+    out: dict[str, str] = {}
+    for kind in hashes.HASH_KINDS:
+        per = {name: rec.get("hashes", {}).get(kind) for name, rec in listings.items()}
+        out[kind] = hashes.catalog_hash(per, instr)
+    return out
+
+
+# --- runs --------------------------------------------------------------------------------------
+
+
+def compare_runs(docs: Sequence[dict[str, Any]], restarts: bool) -> dict[str, Any]:
+    """Per listing and hash kind, whether every run agreed with run 1."""
+    first = docs[0]
+    agreement: dict[str, dict[str, bool]] = {}
+    for name in hashes.LISTINGS:
+        agreement[name] = {}
+        for kind in (*hashes.HASH_KINDS, "pageFields"):
+            values = {_listing_hash(d, name, kind) for d in docs}
+            agreement[name][kind] = len(values) == 1
+    handshake = len({jsonwire.canonical(d["capture"]) for d in docs}) == 1
+    stable = handshake and all(all(v.values()) for v in agreement.values())
+    return {
+        "count": len(docs),
+        "restarts": restarts,
+        "agreement": agreement,
+        "captureAgreed": handshake,
+        "stable": stable,
+        "differingRuns": [
+            i + 1 for i, d in enumerate(docs) if i and d["hashes"] != first["hashes"]
+        ],
+    }
+
+
+def _listing_hash(doc: dict[str, Any], name: str, kind: str) -> str | None:
+    value = doc["listings"][name].get("hashes", {}).get(kind)
+    return value if isinstance(value, str) else None
+
+
+def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> dict[str, Any]:
+    """Run 1's snapshot plus the run comparison and the wire pages of runs that differed."""
+    doc = docs[0]
+    runs = compare_runs(docs, restarts)
+    doc["capture"]["runs"] = runs
+    if wire and runs["differingRuns"]:
+        doc["wire"]["otherRuns"] = [
+            {"run": i, "pages": docs[i - 1]["wire"]["pages"]} for i in runs["differingRuns"]
+        ]
+    return doc
+
+
+def with_findings(doc: dict[str, Any], extra: Sequence[Finding]) -> dict[str, Any]:
+    """Append findings to a document (used by static intake)."""
+    doc["findings"] = [*doc.get("findings", []), *(f.as_dict() for f in extra)]
+    return doc
+
+
+# --- schema and writing ------------------------------------------------------------------------
+
+
+@cache
+def snapshot_schema() -> dict[str, Any]:
+    """The published JSON Schema of the snapshot file."""
+    text = resources.files("catalogaudit.snapshot").joinpath("snapshot.schema.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def validate(doc: dict[str, Any]) -> list[str]:
+    """Schema violations of a snapshot document, as `pointer: message` strings."""
+    import jsonschema  # lazy: heavy, and only needed when writing or checking snapshots
+
+    validator = jsonschema.Draft202012Validator(snapshot_schema())
+    plain = json.loads(jsonwire.written(doc))
+    errors = sorted(validator.iter_errors(plain), key=lambda e: list(e.absolute_path))
+    return [
+        "/" + "/".join(jsonwire.escape_pointer(str(p)) for p in e.absolute_path) + f": {e.message}"
+        for e in errors
+    ]
+
+
+def render(doc: dict[str, Any]) -> str:
+    """The bytes `snapshot` writes (as text)."""
+    return jsonwire.written(doc)
+
+
+def emit(output: str, text: str) -> None:
+    """Write a report or document to stdout (`-`) or atomically to a file."""
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(output, text)
+    except FileNotFoundError:
+        raise InputError(f"cannot write {output}: no such directory") from None
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a file so readers see the old content or the new, never a partial file."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,318 @@
+"""Entry points behind `catalogaudit audit` and `catalogaudit rules`: options in, exit code out."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.audit.engine import AuditOptions, audit, matrix, parse_settings, read_baseline
+from catalogaudit.errors import UsageError
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
+from catalogaudit.verbs import config as cfg
+from catalogaudit.verbs.snapshot import SnapshotOptions
+
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+@dataclass(frozen=True)
+class AuditRunOptions:
+    """Everything `catalogaudit audit` was asked to do (None: take it from configuration)."""
+
+    inputs: tuple[str, ...] = ()
+    live: bool = False
+    snapshot: SnapshotOptions = field(default_factory=SnapshotOptions)
+    profiles: tuple[str, ...] = ()
+    profile_settings: tuple[str, ...] = ()
+    server_name: str | None = None
+    gateway_name: str | None = None
+    revision: str | None = None
+    output_format: str | None = None
+    output: str = "-"
+    fail_on: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    baseline: str | None = None
+    write_baseline: str | None = None
+    show_matrix: bool = False
+    config: str | None = None
+    color: str = "auto"
+    #: `--substitutions`: audit as if rewritten (issue 5); `--substitutions-from-env` reads
+    #: CATALOGAUDIT_SUBSTITUTIONS instead; `--suggest` proposes a list and proves it.
+    substitutions: str | None = None
+    substitutions_from_env: bool = False
+    suggest: bool = False
+
+
+def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
+    """Snapshot files audited one by one; other inputs merged into one catalog; or a live run."""
+    if o.live or o.snapshot.url:
+        from catalogaudit.snapshot import build as snap
+        from catalogaudit.verbs.snapshot import _limits, _target
+        from catalogaudit.wire.capture import capture
+        from catalogaudit.wire.handshake import client_capabilities, parse_protocol
+
+        so = o.snapshot
+        doc = snap.build(
+            capture(
+                _target(so),
+                parse_protocol(so.protocol),
+                client_capabilities(so.client_capabilities),
+                _limits(so),
+                # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
+                # initialize, so initialize-only clients' profiles can say (`handshake`).
+                legacy_probe=True,
+            ),
+            wire=True,
+        )
+        return [Catalog(doc, source="<live>", revision_override=revision)]
+    if not o.inputs:
+        raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
+    from catalogaudit.intake import loader, static
+    from catalogaudit.snapshot import build as snapshot
+    from catalogaudit.wire.handshake import parse_protocol
+
+    out: list[Catalog] = []
+    others: list[tuple[str, loader.Loaded]] = []
+    for spec in o.inputs:
+        loaded = loader.load(spec)
+        if loaded.snapshot is not None:
+            out.append(
+                Catalog(
+                    loaded.snapshot,
+                    source=loader.display_name(spec),
+                    text=loaded.text,
+                    revision_override=revision,
+                )
+            )
+        else:
+            others.append((spec, loaded))
+    if others:
+        choice = parse_protocol(revision or "auto")
+        doc = snapshot.build(static.merge(others, choice))
+        names = ", ".join(loader.display_name(s) for s, _ in others)
+        out.append(Catalog(doc, source=names, revision_override=revision))
+    return out
+
+
+def run(o: AuditRunOptions) -> int:
+    """Audit, format, write, and return the exit code the report computes."""
+    conf, _ = cfg.load(o.config)
+    fail_on = o.fail_on or conf.get("fail-on", "error")
+    if fail_on not in FAIL_ON:
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
+    settings = {str(k): str(v) for k, v in (conf.get("profile-settings") or {}).items()}
+    settings.update(parse_settings(o.profile_settings))
+    baseline_file = o.baseline or conf.get("baseline")
+    baseline: frozenset[str] = frozenset()
+    if baseline_file:
+        try:
+            baseline = read_baseline(Path(baseline_file).read_text(encoding="utf-8"), baseline_file)
+        except FileNotFoundError:
+            raise UsageError(f"--baseline {baseline_file}: no such file") from None
+    options = AuditOptions(
+        profiles=tuple(o.profiles) or tuple(cfg.configured_profiles(conf)),
+        settings=settings,
+        server_name=o.server_name or conf.get("server-name"),
+        gateway_name=o.gateway_name or conf.get("gateway-name"),
+        select=_split(o.select) or tuple(cfg.as_list(conf.get("select"))),
+        ignore=_split(o.ignore) or tuple(cfg.as_list(conf.get("ignore"))),
+        baseline=baseline,
+    )
+    revision = o.revision or conf.get("revision")
+    if revision is not None:
+        from catalogaudit.wire.handshake import parse_protocol
+
+        parse_protocol(revision)  # validates the name
+    fmt = o.output_format or conf.get("format", "text")
+    color = _color(o.color, o.output)
+    from catalogaudit.formatters.base import OutputFormat, format_report
+
+    try:
+        output_format = OutputFormat(fmt)
+    except ValueError:
+        names = ", ".join(m.value for m in OutputFormat)
+        raise UsageError(f"--format must be one of {names}, not {fmt!r}") from None
+    if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
+        o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
+    subs = _substitutions(o)
+    found = catalogs(o, revision)
+    if o.show_matrix:
+        return _matrix(found, options, output_format, o.output)
+    if o.suggest:
+        return _suggest(found, options, output_format.value, o.output, fail_on)
+    if subs is not None:
+        from catalogaudit.rewrite.derive import audit_rewritten
+
+        reports = [audit_rewritten(c, subs, options) for c in found]
+    else:
+        reports = [audit(c, options) for c in found]
+    report = _merge(reports)
+    report.rewritten = subs is not None
+    text = format_report(report, output_format, color=color)
+    _emit(o.output, text)
+    if o.write_baseline:
+        from catalogaudit.audit.engine import write_baseline
+        from catalogaudit.snapshot.build import write_atomic
+
+        write_atomic(o.write_baseline, write_baseline(report))
+    if output_format is not OutputFormat.TEXT:
+        _summary(report)
+    return report.exit_code(fail_on)
+
+
+def _substitutions(o: AuditRunOptions) -> Any:
+    """Parsed `--substitutions` (or the environment with `--substitutions-from-env`)."""
+    if o.substitutions is None and not o.substitutions_from_env:
+        return None
+    import os
+
+    from catalogaudit.rewrite.substitutions import resolve
+
+    if o.suggest or o.show_matrix:
+        raise UsageError("--substitutions cannot be combined with --suggest or --matrix")
+    environ = os.environ if o.substitutions_from_env else None
+    return resolve(o.substitutions, environ, env_flag="--substitutions-from-env")
+
+
+def _suggest(
+    found: list[Catalog], options: AuditOptions, fmt: str, output: str, fail_on: str
+) -> int:
+    """`--suggest`: one proven proposal per catalog; the exit code is the rewritten audit's."""
+    import json
+
+    from catalogaudit.rewrite import suggest
+
+    results = [suggest.suggest(c, options) for c in found]
+    if fmt == "json":
+        docs = [suggest.document(r) for r in results]
+        _emit(output, json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, sort_keys=True))
+    else:
+        _emit(output, "".join(suggest.render_text(r) for r in results))
+    return max(r.after.exit_code(fail_on) for r in results)
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(p.strip() for v in values for p in v.split(",") if p.strip())
+
+
+def _merge(reports: list[Report]) -> Report:
+    if len(reports) == 1:
+        return reports[0]
+    merged = Report()
+    for r in reports:
+        merged.findings.extend(r.findings)
+        merged.rule_errors.extend(r.rule_errors)
+        merged.notes.extend(n for n in r.notes if n not in merged.notes)
+        merged.inputs.extend(r.inputs)
+        merged.rules.update(r.rules)
+        merged.suppressed += r.suppressed
+        merged.profiles.extend(p for p in r.profiles if p not in merged.profiles)
+        merged.revision_assumed = merged.revision_assumed or r.revision_assumed
+    merged.revision = ", ".join(sorted({r.revision for r in reports}))
+    return merged
+
+
+def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
+    from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
+    from catalogaudit.profiles import resolve as profiles
+
+    if fmt not in MATRIX_FORMATS:
+        names = ", ".join(f.value for f in MATRIX_FORMATS)
+        raise UsageError(f"--matrix supports --format {names}")
+    specs = options.profiles or ("spec", *(p.id for p in profiles.profile_summaries()))
+    rows = [row for c in found for row in matrix(c, specs, options)]
+    _emit(output, format_matrix(rows, fmt))
+    return EXIT_OK if all(r.passed for r in rows) else 1
+
+
+def _color(choice: str, output: str) -> bool:
+    import os
+
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or output != "-":
+        return False
+    if choice != "auto":
+        raise UsageError("--color must be auto, always or never")
+    return sys.stdout.isatty()
+
+
+def _emit(output: str, text: str) -> None:
+    from catalogaudit.snapshot.build import emit
+
+    emit(output, text if text.endswith("\n") else text + "\n")
+
+
+def _summary(report: Report) -> None:
+    c = report.counts()
+    line = f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info"
+    if report.suppressed:
+        line += f", {report.suppressed} suppressed by the baseline"
+    if report.rule_errors:
+        line += f"; {len(report.rule_errors)} rule(s) crashed: " + ", ".join(
+            e.rule_id for e in report.rule_errors
+        )
+    sys.stderr.write(line + "\n")
+
+
+def rules_listing(fmt: str) -> tuple[str, int]:
+    """`catalogaudit rules`: every rule with its origin, severity, summary and source."""
+    import json
+
+    from catalogaudit.rules.registry import spec_meta
+
+    metas = list(spec_meta().values())
+    try:
+        from catalogaudit.profiles import resolve as profiles
+
+        metas.extend(profiles.rule_meta())
+    except ImportError:  # pragma: no cover - profiles ship with the package
+        pass
+    metas.sort(key=lambda m: (m.origin != "spec", m.origin, m.id))
+    if fmt == "json":
+        rows = [
+            {
+                "id": m.id,
+                "name": m.name,
+                "origin": m.origin,
+                "severity": m.severity.value,
+                "summary": m.summary,
+                "source": m.source,
+                "versions": m.versions,
+                "confidence": m.confidence,
+            }
+            for m in metas
+        ]
+        return json.dumps(rows, indent=2, sort_keys=True) + "\n", EXIT_OK
+    if fmt == "markdown":
+        return rules_markdown(metas), EXIT_OK
+    if fmt != "text":
+        raise UsageError("--format must be text, json or markdown")
+    lines = [
+        f"{m.id:<14} {m.severity.value:<8} {m.origin:<20} {m.summary}"
+        + (f" [{m.versions}]" if m.versions else "")
+        for m in metas
+    ]
+    return "\n".join(lines) + "\n", EXIT_OK if metas else EXIT_ERROR
+
+
+def rules_markdown(metas: list[Any]) -> str:
+    """docs/rules.md, generated from the registry (a test keeps the file in sync)."""
+    out = [
+        "# Rules",
+        "",
+        "Generated by `catalogaudit rules --format markdown`; do not edit by hand.",
+        "",
+        "| id | origin | severity | versions | confidence | summary | source |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in metas:
+        summary = m.summary.replace("|", "\\|")
+        out.append(
+            f"| {m.id} | {m.origin} | {m.severity.value} | {m.versions or '-'} | "
+            f"{m.confidence or '-'} | {summary} | {m.source} |"
+        )
+    return "\n".join(out) + "\n"

@@ -1,0 +1,193 @@
+"""One live capture: open the transport, negotiate, fetch the four listings, always clean up."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.canonical.hashes import LISTINGS
+from catalogaudit.errors import UsageError
+from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.wire import handshake as protocol
+from catalogaudit.wire.handshake import ProtocolChoice, Session, negotiate
+from catalogaudit.wire.listing import Listing, fetch_listing
+from catalogaudit.wire.transport import Limits, Transport
+
+# NOTE: the wire clients (httpx above all) are imported where a capture needs them: this module
+# is on the offline audit path (snapshot.py uses `Capture`), which a pre-commit hook runs on
+# every commit.
+
+#: Environment variables whose values change real catalogs (mcp-server-time embeds TZ), so
+#: their values are recorded; every other variable is recorded by name only.
+ENV_VALUE_ALLOW = ("TZ", "LANG")
+ENV_VALUE_PREFIX = "LC_"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which server to capture and how to reach it; header values are secrets."""
+
+    argv: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def transport(self) -> str:
+        """`stdio` or `streamable-http`."""
+        return "streamable-http" if self.url else "stdio"
+
+    def record(self) -> dict[str, Any]:
+        """What the snapshot says about the target: no values of env or headers, no abs paths."""
+        if self.url:
+            from catalogaudit.wire.http import public_url
+
+            return {"url": public_url(self.url), "headers": sorted(self.headers, key=str.lower)}
+        env = {**os.environ, **self.env}
+        values = {
+            k: v for k, v in env.items() if k in ENV_VALUE_ALLOW or k.startswith(ENV_VALUE_PREFIX)
+        }
+        return {
+            "command": portable_argv(self.argv, self.cwd),
+            "environment": {"set": sorted(self.env), "values": values},
+        }
+
+
+def portable_argv(argv: Sequence[str], cwd: str | None) -> list[str]:
+    """The command line without absolute paths, so snapshots are the same on every machine."""
+    base = Path(cwd or os.getcwd()).resolve()
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if not arg.startswith("/"):
+            out.append(arg)
+            continue
+        path = Path(arg)
+        if i == 0:
+            out.append(path.name)
+            continue
+        try:
+            out.append(str(path.resolve().relative_to(base)))
+        except ValueError:
+            out.append(f".../{path.name}")
+    return out
+
+
+@dataclass
+class Capture:
+    """Everything one session with the server produced."""
+
+    target: Target | None  # None for static intake
+    session: Session
+    listings: dict[str, Listing]
+    findings: list[Finding]
+    inputs: list[str] = field(default_factory=list)
+
+
+def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Transport:
+    """Start the server (stdio) or prepare the HTTP client."""
+    if target.url:
+        from catalogaudit.wire.http import HttpTransport
+
+        return HttpTransport(
+            target.url, headers=target.headers, limits=limits, roots_declared=roots_declared
+        )
+    if not target.argv:
+        raise UsageError("give a server command after -- or a --url")
+    env = {**os.environ, **target.env}
+    from catalogaudit.wire.stdio import StdioTransport
+
+    return StdioTransport(
+        target.argv, cwd=target.cwd, env=env, limits=limits, roots_declared=roots_declared
+    )
+
+
+def capture(
+    target: Target,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    *,
+    legacy_probe: bool = False,
+) -> Capture:
+    """Run one capture; the transport is closed on every path (no orphan processes).
+
+    With `legacy_probe`, a modern session is followed by a fresh one (a new server process
+    over stdio, a new session over HTTP) that only sends a legacy `initialize`, so the snapshot
+    says whether clients that never send `server/discover` can reach the server at all.
+    """
+    deadline = time.monotonic() + limits.total_timeout
+    transport = open_transport(target, limits, "roots" in caps)
+    try:
+        session = negotiate(transport, choice, caps, limits, deadline)
+        listings = {
+            name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
+        }
+    finally:
+        transport.close()
+    found = _hygiene(transport)
+    if legacy_probe and session.era == "modern":
+        session.legacy = _probe_legacy(target, caps, limits, deadline)
+    return Capture(target, session, listings, found)
+
+
+def _probe_legacy(
+    target: Target, caps: dict[str, Any], limits: Limits, deadline: float
+) -> dict[str, Any]:
+    from catalogaudit.errors import ServerError
+
+    transport = open_transport(target, limits, "roots" in caps)
+    try:
+        return protocol.legacy_probe(transport, caps, limits, deadline)
+    except ServerError as exc:
+        # NOTE: a server that dies on a legacy initialize is unreachable for those clients
+        # too; that is the fact recorded, not a failed capture.
+        return {"answered": False, "offered": protocol.LATEST_LEGACY, "reason": str(exc)}
+    finally:
+        transport.close()
+
+
+def _hygiene(transport: Transport) -> list[Finding]:
+    ev = transport.events
+    out: list[Finding] = []
+    if ev.non_json_count:
+        plural = "s" if ev.non_json_count != 1 else ""
+        out.append(
+            Finding(
+                "CA510",
+                Severity.WARNING,
+                f"the server wrote {ev.non_json_count} line{plural} that are not JSON-RPC "
+                f"messages to stdout; first: {ev.non_json_lines[0]!r}",
+                extra={"count": ev.non_json_count, "lines": list(ev.non_json_lines)},
+            )
+        )
+    changed = {m: n for m, n in ev.notifications.items() if m.endswith("/list_changed")}
+    if changed:
+        out.append(
+            Finding(
+                "CA511",
+                Severity.INFO,
+                "list_changed notifications arrived during capture: "
+                + ", ".join(f"{m} x{n}" for m, n in sorted(changed.items())),
+                extra={"notifications": dict(sorted(changed.items()))},
+            )
+        )
+    if ev.server_requests:
+        out.append(
+            Finding(
+                "CA512",
+                Severity.INFO,
+                "the server sent requests to the client: "
+                + ", ".join(f"{m} x{n}" for m, n in sorted(ev.server_requests.items())),
+                extra={"requests": dict(sorted(ev.server_requests.items()))},
+            )
+        )
+    from catalogaudit.wire.stdio import StdioTransport
+
+    if isinstance(transport, StdioTransport) and not transport.exited_by_itself():
+        out.append(Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed"))
+    return out

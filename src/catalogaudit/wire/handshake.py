@@ -1,0 +1,334 @@
+"""Protocol eras: `server/discover` or `initialize`, and what the handshake established.
+
+Era detection follows P:2026-07-28/basic/versioning and transports: probe `server/discover`
+at 2026-07-28; a -32022 naming a modern version means retry; any other error or silence means
+a legacy server, so `initialize`. Listing the catalog is `listing.py`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogaudit import __version__
+from catalogaudit.errors import ProtocolError, UsageError
+from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.wire.transport import Limits, Reply, ServerTimeout, Transport, seconds
+
+MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
+LEGACY_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+LATEST_LEGACY = "2025-11-25"
+#: How long a discover probe may stay silent before we call the server legacy (the mcp SDK
+#: uses 10 s, `mcp/client/_probe.py::DISCOVER_TIMEOUT_SECONDS`).
+DISCOVER_PROBE_TIMEOUT = 10.0
+CLIENT_INFO = {"name": "catalogaudit", "version": __version__}
+#: `--client-capabilities full`: what real servers gate extra tools on (server-everything).
+FULL_CAPABILITIES: dict[str, Any] = {
+    "roots": {"listChanged": True},
+    "sampling": {},
+    "elicitation": {"form": {}, "url": {}},
+}
+CAPABILITY_OF = {
+    "tools": "tools",
+    "prompts": "prompts",
+    "resources": "resources",
+    "resourceTemplates": "resources",
+}
+
+
+@dataclass(frozen=True)
+class ProtocolChoice:
+    """What `--protocol` asked for."""
+
+    requested: str
+    mode: str  # auto | legacy | modern
+    offer: str  # the version offered first
+
+
+def parse_protocol(value: str) -> ProtocolChoice:
+    """Parse `--protocol auto|legacy|modern|<revision>`."""
+    if value == "auto":
+        return ProtocolChoice(value, "auto", MODERN_VERSIONS[0])
+    if value == "legacy":
+        return ProtocolChoice(value, "legacy", LATEST_LEGACY)
+    if value == "modern":
+        return ProtocolChoice(value, "modern", MODERN_VERSIONS[0])
+    if value in MODERN_VERSIONS:
+        return ProtocolChoice(value, "modern", value)
+    if value in LEGACY_VERSIONS:
+        return ProtocolChoice(value, "legacy", value)
+    known = ", ".join(("auto", "legacy", "modern", *LEGACY_VERSIONS, *MODERN_VERSIONS))
+    raise UsageError(f"--protocol {value!r} is not one of: {known}")
+
+
+def client_capabilities(value: str) -> dict[str, Any]:
+    """Parse `--client-capabilities none|full`."""
+    if value == "none":
+        return {}
+    if value == "full":
+        return {k: dict(v) for k, v in FULL_CAPABILITIES.items()}
+    raise UsageError(f"--client-capabilities must be none or full, not {value!r}")
+
+
+@dataclass
+class Session:
+    """What negotiation established, and how."""
+
+    era: str  # modern | legacy
+    version: str
+    choice: ProtocolChoice
+    offered: list[str]
+    capabilities_declared: dict[str, Any]
+    server_info: Any = None
+    server_capabilities: Any = None
+    instructions: Any = None
+    handshake_method: str = ""
+    handshake_text: str | None = None
+    supported_versions: Any = None
+    findings: list[Finding] = field(default_factory=list)
+    #: What a legacy `initialize` got from a modern server in a fresh session (`legacy_probe`).
+    legacy: dict[str, Any] | None = None
+
+    def meta(self) -> dict[str, Any]:
+        """The per-request `_meta` of 2026-07-28 (P:2026-07-28/basic/index "_meta")."""
+        return {
+            "io.modelcontextprotocol/protocolVersion": self.version,
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities_declared,
+            "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+        }
+
+    def advertised(self, listing: str) -> bool:
+        """Whether the server's capabilities advertise the listing's capability."""
+        caps = self.server_capabilities
+        return isinstance(caps, dict) and CAPABILITY_OF[listing] in caps
+
+
+def _meta(version: str, caps: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    }
+
+
+def negotiate(
+    transport: Transport,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    deadline: float | None = None,
+) -> Session:
+    """Establish the era and version the way the spec's detection rules say.
+
+    `deadline` (monotonic) is the end of the whole capture (`--timeout`): no handshake request
+    waits past it, even when the discover probe and `initialize` each have their own timeout.
+    """
+    if choice.mode == "legacy":
+        return _initialize(transport, choice, caps, limits, [], deadline)
+    offered: list[str] = []
+    version = choice.offer
+    fallback_reason = ""
+    for attempt in range(2):
+        offered.append(version)
+        transport.set_protocol(version, True)
+        timeout = limits.startup_timeout
+        if choice.mode == "auto":
+            timeout = min(timeout, DISCOVER_PROBE_TIMEOUT)
+        timeout = _within(transport, "server/discover", timeout, deadline)
+        try:
+            reply = transport.request("server/discover", {"_meta": _meta(version, caps)}, timeout)
+        except ServerTimeout as exc:
+            if choice.mode == "modern" or (deadline is not None and time.monotonic() >= deadline):
+                raise
+            fallback_reason = f"server/discover got no answer within {seconds(timeout)}"
+            del exc
+            break
+        if reply.ok and _speaks(reply, version):
+            return _modern_session(reply, choice, caps, offered, version)
+        if reply.ok:
+            # A result without our version in supportedVersions is not a DiscoverResult we can
+            # use (the conformance `initialize` fixture answers `{}`): treat it as legacy.
+            if choice.mode == "modern":
+                raise ProtocolError(
+                    f"{transport.describe()}, server/discover: the result does not list "
+                    f"{version} in supportedVersions"
+                )
+            fallback_reason = f"server/discover result does not list {version} as supported"
+            break
+        retry = _retry_version(reply)
+        if reply.error_code() == -32022 and retry and attempt == 0:
+            version = retry
+            continue
+        if reply.error_code() == -32022 and choice.mode == "modern":
+            raise ProtocolError(
+                f"{transport.describe()}, server/discover: the server does not support "
+                f"{version} ({reply.describe_error()})"
+            )
+        if choice.mode == "modern":
+            raise ProtocolError(
+                f"{transport.describe()}, server/discover: {reply.describe_error()} "
+                "(the server does not speak 2026-07-28; try --protocol legacy)"
+            )
+        fallback_reason = f"server/discover answered {reply.describe_error()}"
+        break
+    transport.reset_session()
+    session = _initialize(transport, choice, caps, limits, offered, deadline)
+    session.findings.append(
+        Finding(
+            "CA520",
+            Severity.INFO,
+            f"not a 2026-07-28 server: {fallback_reason}; fell back to initialize",
+        )
+    )
+    return session
+
+
+def _within(transport: Transport, method: str, timeout: float, deadline: float | None) -> float:
+    """`timeout`, cut to what is left of the capture's `deadline` (raise when nothing is)."""
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise ServerTimeout(f"{transport.describe()}, {method}: the --timeout ran out")
+    return min(timeout, left)
+
+
+def _speaks(reply: Reply, version: str) -> bool:
+    result = reply.result
+    if not isinstance(result, dict):
+        return False
+    supported = result.get("supportedVersions")
+    return isinstance(supported, list) and version in supported
+
+
+def _retry_version(reply: Reply) -> str | None:
+    data = (reply.error or {}).get("data")
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if isinstance(supported, list):
+        for v in MODERN_VERSIONS:
+            if v in supported:
+                return v
+    return None
+
+
+def _modern_session(
+    reply: Reply, choice: ProtocolChoice, caps: dict[str, Any], offered: list[str], version: str
+) -> Session:
+    result = reply.result if isinstance(reply.result, dict) else {}
+    meta = result.get("_meta")
+    server_info = meta.get("io.modelcontextprotocol/serverInfo") if isinstance(meta, dict) else None
+    session = Session(
+        era="modern",
+        version=version,
+        choice=choice,
+        offered=offered,
+        capabilities_declared=caps,
+        server_info=server_info,
+        server_capabilities=result.get("capabilities"),
+        instructions=result.get("instructions"),
+        handshake_method="server/discover",
+        handshake_text=reply.result_text,
+        supported_versions=result.get("supportedVersions"),
+    )
+    if not isinstance(reply.result, dict):
+        session.findings.append(
+            Finding("CA521", Severity.ERROR, "server/discover result is not an object")
+        )
+    return session
+
+
+def _initialize(
+    transport: Transport,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    limits: Limits,
+    offered: list[str],
+    deadline: float | None = None,
+) -> Session:
+    version = choice.offer if choice.mode == "legacy" else LATEST_LEGACY
+    offered = [*offered, version]
+    transport.set_protocol(None, False)
+    params = {"protocolVersion": version, "capabilities": caps, "clientInfo": CLIENT_INFO}
+    timeout = _within(transport, "initialize", limits.startup_timeout, deadline)
+    reply = transport.request("initialize", params, timeout)
+    if not reply.ok:
+        raise ProtocolError(f"{transport.describe()}, initialize: {reply.describe_error()}")
+    result = reply.result if isinstance(reply.result, dict) else {}
+    negotiated = result.get("protocolVersion")
+    findings: list[Finding] = []
+    if not isinstance(negotiated, str):
+        findings.append(
+            Finding("CA521", Severity.ERROR, "initialize result has no protocolVersion string")
+        )
+        negotiated = version
+    elif negotiated != version:
+        findings.append(
+            Finding(
+                "CA522",
+                Severity.INFO,
+                f"offered {version}, the server counter-offered {negotiated}",
+                extra={"offered": version, "counterOffer": negotiated},
+            )
+        )
+        if negotiated not in LEGACY_VERSIONS:
+            findings.append(
+                Finding(
+                    "CA523",
+                    Severity.WARNING,
+                    f"initialize answered with {negotiated!r}, which is not a handshake-era "
+                    "revision; the session continues as legacy",
+                )
+            )
+    transport.set_protocol(negotiated, False)
+    transport.notify("notifications/initialized", None)
+    return Session(
+        era="legacy",
+        version=negotiated,
+        choice=choice,
+        offered=offered,
+        capabilities_declared=caps,
+        server_info=result.get("serverInfo"),
+        server_capabilities=result.get("capabilities"),
+        instructions=result.get("instructions"),
+        handshake_method="initialize",
+        handshake_text=reply.result_text,
+        findings=findings,
+    )
+
+
+def legacy_probe(
+    transport: Transport, caps: dict[str, Any], limits: Limits, deadline: float | None = None
+) -> dict[str, Any]:
+    """Whether a modern server also answers a legacy `initialize`, in a fresh session.
+
+    Clients that never probe `server/discover` (Codex 0.169.0, the TS SDK 1.32.2, opencode,
+    Inspector: compat-rules.md "Measured with real clients") meet a server only through
+    `initialize`; a 2026-only server answers it with -32022 (P:2026-07-28/basic/versioning) and
+    those clients fail. The result is what `capture.protocol.legacy` records: `answered`, the
+    version `offered` and the `version` answered, or the `error` (code and message) or
+    `reason` (silence) instead. Nothing is listed, and the session ends with the transport.
+    """
+    transport.set_protocol(None, False)
+    params = {"protocolVersion": LATEST_LEGACY, "capabilities": caps, "clientInfo": CLIENT_INFO}
+    out: dict[str, Any] = {"answered": False, "offered": LATEST_LEGACY}
+    timeout = min(limits.startup_timeout, DISCOVER_PROBE_TIMEOUT)
+    try:
+        timeout = _within(transport, "initialize", timeout, deadline)
+        reply = transport.request("initialize", params, timeout)
+    except ServerTimeout:
+        out["reason"] = f"initialize got no answer within {seconds(timeout)}"
+        return out
+    if not reply.ok:
+        err = reply.error or {}
+        out["error"] = {
+            k: err[k] for k in ("code", "message") if isinstance(err.get(k), (int, str))
+        }
+        return out
+    result = reply.result if isinstance(reply.result, dict) else {}
+    version = result.get("protocolVersion")
+    if not isinstance(version, str):
+        out["reason"] = "the initialize result has no protocolVersion string"
+        return out
+    out.update(answered=True, version=version)
+    return out

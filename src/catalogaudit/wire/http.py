@@ -1,0 +1,307 @@
+"""Streamable HTTP wire client (P:2025-11-25 and P:2026-07-28 basic/transports).
+
+POSTs each message with `Accept: application/json, text/event-stream` and reads either a JSON
+body or an SSE stream (priming events with empty data, comments, notifications and server
+requests before the response). Legacy sessions echo `Mcp-Session-Id` and end with DELETE;
+2026-07-28 sends `MCP-Protocol-Version` and `Mcp-Method` on every request. Redirects are
+followed only within the same origin. Header values never reach messages or snapshots.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import closing
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from catalogaudit.errors import ServerError
+from catalogaudit.model import jsonwire
+from catalogaudit.wire.transport import (
+    Events,
+    Limits,
+    Reply,
+    ServerTimeout,
+    answer_server_request,
+    classify,
+    excerpt,
+    reply_from,
+    seconds,
+)
+
+MAX_REDIRECTS = 5
+REDIRECTS = (301, 302, 303, 307, 308)
+
+
+def public_url(url: str) -> str:
+    """The URL without credentials, query or fragment: safe to print and to record."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}{parts.path}"
+
+
+def _origin(url: str) -> tuple[str, str | None, int | None]:
+    parts = urlsplit(url)
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, parts.hostname, parts.port or default
+
+
+class HttpTransport:
+    """A Streamable HTTP endpoint."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        limits: Limits,
+        roots_declared: bool,
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ServerError(f"--url must be an http:// or https:// URL, got {public_url(url)!r}")
+        self.events = Events()
+        self._url = url
+        self._headers = dict(headers)
+        self._limits = limits
+        self._roots = roots_declared
+        self._session: str | None = None
+        self._version: str | None = None
+        self._modern = False
+        self._next_id = 0
+        self._client = httpx.Client(follow_redirects=False, trust_env=False)
+
+    # --- Transport protocol -------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The endpoint URL without credentials or query."""
+        return f"server at {public_url(self._url)}"
+
+    def request(self, method: str, params: dict[str, Any] | None, timeout: float) -> Reply:
+        """POST a request and read its response from JSON or SSE, within `timeout` seconds."""
+        self._next_id += 1
+        rid = self._next_id
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        deadline = time.monotonic() + timeout
+        try:
+            return self._exchange(msg, method, rid, deadline, timeout)
+        except httpx.TimeoutException:
+            raise ServerTimeout(
+                f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
+            ) from None
+        except httpx.HTTPError as exc:
+            raise ServerError(f"{self.describe()}, {method}: {_http_error(exc)}") from None
+
+    def notify(self, method: str, params: dict[str, Any] | None) -> None:
+        """POST a notification; the server answers 202 without a body."""
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        deadline = time.monotonic() + self._limits.request_timeout
+        try:
+            with self._post(msg, method, deadline) as resp:
+                if resp.status_code >= 400:
+                    body = self._read_body(resp, deadline, method)
+                    raise ServerError(
+                        f"{self.describe()}, {method}: HTTP {resp.status_code}" + _body_story(body)
+                    )
+        except httpx.TimeoutException:
+            raise ServerTimeout(f"{self.describe()}, {method}: no answer in time") from None
+        except httpx.HTTPError as exc:
+            raise ServerError(f"{self.describe()}, {method}: {_http_error(exc)}") from None
+
+    def set_protocol(self, version: str | None, modern: bool) -> None:
+        """Send `MCP-Protocol-Version` (and, when modern, `Mcp-Method`) from now on."""
+        self._version = version
+        self._modern = modern
+
+    def reset_session(self) -> None:
+        """Start over without a session id or protocol header (fallback from a modern probe)."""
+        self._session = None
+        self._version = None
+        self._modern = False
+
+    def close(self) -> None:
+        """End a legacy session with DELETE (405 is fine), then close the connection pool."""
+        try:
+            if self._session is not None:
+                headers = self._base_headers(None)
+                self._client.request(
+                    "DELETE",
+                    self._url,
+                    headers=headers,
+                    timeout=min(5.0, self._limits.request_timeout),
+                )
+        except httpx.HTTPError:
+            pass
+        finally:
+            self._session = None
+            self._client.close()
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _base_headers(self, method: str | None) -> dict[str, str]:
+        headers = dict(self._headers)
+        headers["Accept"] = "application/json, text/event-stream"
+        if self._version:
+            headers["MCP-Protocol-Version"] = self._version
+        if self._modern and method:
+            headers["Mcp-Method"] = method
+        if self._session is not None and not self._modern:
+            headers["Mcp-Session-Id"] = self._session
+        return headers
+
+    def _post(self, msg: dict[str, Any], method: str, deadline: float) -> closing[httpx.Response]:
+        """Open a streamed POST, following same-origin redirects only."""
+        body = jsonwire.compact(msg).encode("utf-8")
+        url = self._url
+        for _ in range(MAX_REDIRECTS + 1):
+            headers = self._base_headers(method)
+            headers["Content-Type"] = "application/json"
+            left = max(0.01, deadline - time.monotonic())
+            req = self._client.build_request(
+                "POST", url, content=body, headers=headers, timeout=httpx.Timeout(left)
+            )
+            resp = self._client.send(req, stream=True)
+            if resp.status_code not in REDIRECTS:
+                return closing(resp)
+            location = resp.headers.get("location")
+            resp.close()
+            if not location:
+                raise ServerError(
+                    f"{self.describe()}, {method}: HTTP {resp.status_code} without Location"
+                )
+            target = urljoin(url, location)
+            if _origin(target) != _origin(self._url):
+                raise ServerError(
+                    f"{self.describe()}, {method}: refused a cross-origin redirect to "
+                    f"{public_url(target)}"
+                )
+            url = target
+        raise ServerError(f"{self.describe()}, {method}: more than {MAX_REDIRECTS} redirects")
+
+    def _exchange(
+        self, msg: dict[str, Any], method: str, rid: int, deadline: float, timeout: float
+    ) -> Reply:
+        with self._post(msg, method, deadline) as resp:
+            session = resp.headers.get("mcp-session-id")
+            if session is not None and not self._modern and method == "initialize":
+                self._session = session
+            ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+            status = resp.status_code
+            if ctype == "text/event-stream" and status < 300:
+                return self._read_sse(resp, method, rid, deadline, timeout)
+            raw = self._read_body(resp, deadline, method)
+            text, bad_utf8 = jsonwire.decode_utf8(raw)
+            kind, value, members = classify(text, bad_utf8)
+            if kind == "response" and members is not None and (status < 300 or "error" in members):
+                # NOTE: a 4xx with a JSON-RPC error body is an answer (era detection reads it).
+                return reply_from(method, text, members, bad_utf8, None if status < 300 else status)
+            if status >= 300:
+                raise ServerError(f"{self.describe()}, {method}: HTTP {status}" + _body_story(raw))
+            if ctype != "application/json":
+                raise ServerError(
+                    f"{self.describe()}, {method}: HTTP {status} with Content-Type "
+                    f"{ctype or 'none'}, not JSON or SSE" + _body_story(raw)
+                )
+            raise ServerError(
+                f"{self.describe()}, {method}: the body is not a JSON-RPC response"
+                + _body_story(raw)
+            )
+
+    def _read_body(self, resp: httpx.Response, deadline: float, method: str) -> bytes:
+        data = bytearray()
+        for chunk in resp.iter_raw():
+            data += chunk
+            if len(data) > self._limits.max_message:
+                raise ServerError(
+                    f"{self.describe()}, {method}: the body exceeded "
+                    f"{self._limits.max_message} bytes"
+                )
+            if time.monotonic() > deadline:
+                raise httpx.ReadTimeout("deadline")
+        return bytes(data)
+
+    def _read_sse(
+        self, resp: httpx.Response, method: str, rid: int, deadline: float, timeout: float
+    ) -> Reply:
+        for data in self._sse_events(resp, method, deadline):
+            if not data.strip():
+                continue  # priming event (P:2025-11-25 transports: empty data with an id)
+            text, bad_utf8 = jsonwire.decode_utf8(data)
+            kind, value, members = classify(text, bad_utf8)
+            if kind == "response" and members is not None:
+                if value.get("id") == rid:
+                    return reply_from(method, text, members, bad_utf8)
+                self.events.non_json("[unexpected response id] " + text)
+            elif kind == "request":
+                self.events.server_request(value["method"])
+                self._answer(value)
+            elif kind == "notification":
+                self.events.notification(value["method"])
+            else:
+                self.events.non_json(text)
+        raise ServerError(f"{self.describe()}, {method}: the SSE stream ended without a response")
+
+    def _sse_events(self, resp: httpx.Response, method: str, deadline: float) -> Iterator[bytes]:
+        """Yield the data of each SSE event (W3C EventSource parsing, comments skipped)."""
+        buf = bytearray()
+        data: list[bytes] = []
+        size = 0
+        for chunk in resp.iter_raw():
+            if time.monotonic() > deadline:
+                raise httpx.ReadTimeout("deadline")
+            buf += chunk
+            size += len(chunk)
+            if len(buf) > self._limits.max_message:
+                raise ServerError(
+                    f"{self.describe()}, {method}: an SSE event exceeded "
+                    f"{self._limits.max_message} bytes"
+                )
+            while True:
+                nl = buf.find(b"\n")
+                if nl < 0:
+                    break
+                line = bytes(buf[:nl]).rstrip(b"\r")
+                del buf[: nl + 1]
+                if not line:
+                    if data:
+                        yield b"\n".join(data)
+                    data = []
+                    continue
+                if line.startswith(b":"):
+                    continue
+                field, _, val = line.partition(b":")
+                if val.startswith(b" "):
+                    val = val[1:]
+                if field == b"data":
+                    data.append(val)
+        if data:
+            yield b"\n".join(data)
+
+    def _answer(self, request: dict[str, Any]) -> None:
+        answer = answer_server_request(request, self._roots)
+        deadline = time.monotonic() + self._limits.request_timeout
+        try:
+            with self._post(answer, str(request.get("method")), deadline):
+                pass
+        except (httpx.HTTPError, ServerError):
+            pass
+
+
+def _http_error(exc: httpx.HTTPError) -> str:
+    if isinstance(exc, httpx.ConnectError):
+        return "cannot connect (is the server running and the URL right?)"
+    return f"{type(exc).__name__}: {excerpt(str(exc))}"
+
+
+def _body_story(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace").strip()
+    return f"; body: {excerpt(text, 120)}" if text else " (empty body)"

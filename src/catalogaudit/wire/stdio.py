@@ -1,0 +1,315 @@
+"""stdio wire client: spawn the server in its own process group, speak newline-delimited JSON-RPC.
+
+Our own client rather than the SDK's, because an auditor must keep each line as served (the
+SDK re-parses and repairs). Threads drain stdout and stderr so a chatty or flooding server can
+never block us; every wait is bounded; shutdown reaches the whole process group (spec:
+P:2025-11-25/basic/transports "stdio": close stdin, wait, SIGTERM, SIGKILL).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.errors import ServerError
+from catalogaudit.model import jsonwire
+from catalogaudit.wire.transport import (
+    Events,
+    Limits,
+    Reply,
+    ServerTimeout,
+    answer_server_request,
+    classify,
+    excerpt,
+    reply_from,
+    seconds,
+)
+
+STDERR_KEEP = 64 * 1024
+SHUTDOWN_GRACE = 2.0
+
+
+class StdioTransport:
+    """One spawned server process."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None,
+        env: Mapping[str, str],
+        limits: Limits,
+        roots_declared: bool,
+    ) -> None:
+        self.events = Events()
+        self._argv = list(argv)
+        self._limits = limits
+        self._roots = roots_declared
+        self._next_id = 0
+        self._cond = threading.Condition()
+        self._responses: dict[Any, tuple[str, dict[str, jsonwire.Member], bool]] = {}
+        self._fatal: str | None = None
+        self._eof = False
+        self._stderr = bytearray()
+        self._stderr_total = 0
+        self._write_lock = threading.Lock()
+        self._closed = False
+        self._honoured_eof = False
+        try:
+            self._proc = subprocess.Popen(
+                self._argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=dict(env),
+                start_new_session=True,
+                bufsize=0,
+            )
+        except FileNotFoundError:
+            raise ServerError(f"cannot start {self.describe()}: command not found") from None
+        except PermissionError:
+            raise ServerError(f"cannot start {self.describe()}: permission denied") from None
+        except NotADirectoryError:
+            raise ServerError(f"cannot start {self.describe()}: --cwd is not a directory") from None
+        except OSError as exc:
+            raise ServerError(f"cannot start {self.describe()}: {exc.strerror}") from None
+        self._threads = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self._read_stderr, daemon=True),
+        ]
+        for t in self._threads:
+            t.start()
+
+    # --- Transport protocol -------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The command, by its program name (no paths or environment in messages)."""
+        return f"server '{Path(self._argv[0]).name}'"
+
+    def request(self, method: str, params: dict[str, Any] | None, timeout: float) -> Reply:
+        """Send a request and wait (bounded) for the response with the same id."""
+        self._next_id += 1
+        rid = self._next_id
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self._send(msg, method)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while rid not in self._responses:
+                if self._fatal:
+                    raise ServerError(f"{self.describe()}, {method}: {self._fatal}")
+                if self._eof:
+                    raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ServerTimeout(
+                        f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
+                        + self._garbage_story()
+                    )
+                self._cond.wait(min(left, 0.25))
+            text, members, bad_utf8 = self._responses.pop(rid)
+        return reply_from(method, text, members, bad_utf8)
+
+    def notify(self, method: str, params: dict[str, Any] | None) -> None:
+        """Send a notification (no answer expected)."""
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self._send(msg, method)
+
+    def set_protocol(self, version: str | None, modern: bool) -> None:
+        """stdio carries the revision in the messages only."""
+
+    def reset_session(self) -> None:
+        """stdio has no transport session; the same process is reused for the fallback."""
+
+    def close(self) -> None:
+        """Close stdin, wait, then SIGTERM and SIGKILL the whole process group."""
+        if self._closed:
+            return
+        self._closed = True
+        proc = self._proc
+        try:
+            try:
+                if proc.stdin:
+                    proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(SHUTDOWN_GRACE)
+                self._honoured_eof = True
+            except subprocess.TimeoutExpired:
+                self._signal(signal.SIGTERM)
+                try:
+                    proc.wait(SHUTDOWN_GRACE)
+                except subprocess.TimeoutExpired:
+                    self._signal(signal.SIGKILL)
+                    proc.wait()
+        finally:
+            # NOTE: the leader may exit on EOF while children it started live on in its group;
+            # the group must not outlive us, so it always gets a final SIGKILL, also when a
+            # SIGTERM to us (SystemExit, see cli._on_sigterm) interrupts the waits above.
+            self._signal(signal.SIGKILL)
+        for t in self._threads:
+            t.join(1.0)
+        _close_quietly(proc.stdout)
+        _close_quietly(proc.stderr)
+
+    # --- diagnostics ----------------------------------------------------------------------------
+
+    def stderr_tail(self, lines: int = 3) -> str:
+        """The last few stderr lines, joined with ' | ', for error messages."""
+        text = bytes(self._stderr).decode("utf-8", "replace")
+        tail = [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
+        return " | ".join(excerpt(ln, 200) for ln in tail)
+
+    def stderr_bytes(self) -> int:
+        """How many bytes the server wrote to stderr in total."""
+        return self._stderr_total
+
+    def exited_by_itself(self) -> bool:
+        """After close: whether the server exited on stdin EOF without being signalled."""
+        return self._honoured_eof
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _signal(self, sig: int) -> None:
+        try:
+            os.killpg(self._proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _write(self, msg: dict[str, Any]) -> bool:
+        data = (jsonwire.compact(msg) + "\n").encode("utf-8")
+        try:
+            with self._write_lock:
+                assert self._proc.stdin is not None
+                self._proc.stdin.write(data)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _send(self, msg: dict[str, Any], method: str) -> None:
+        if not self._write(msg):
+            self._await_exit()
+            raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
+
+    def _await_exit(self) -> None:
+        try:
+            self._proc.wait(1.0)
+        except subprocess.TimeoutExpired:
+            pass
+        for t in self._threads:
+            t.join(0.5)
+
+    def _exit_story(self) -> str:
+        code = self._proc.poll()
+        if code is None:
+            self._await_exit()
+            code = self._proc.poll()
+        if code is None:
+            story = "the server closed stdout"
+        elif code < 0:
+            story = f"the server was killed by signal {-code}"
+        else:
+            story = f"the server exited with status {code}"
+        tail = self.stderr_tail()
+        return f"{story}; stderr: {tail}" if tail else f"{story} (no stderr output)"
+
+    def _garbage_story(self) -> str:
+        ev = self.events
+        if not ev.non_json_count:
+            return ""
+        first = ev.non_json_lines[0] if ev.non_json_lines else ""
+        plural = "s" if ev.non_json_count != 1 else ""
+        return f"; it wrote {ev.non_json_count} non-JSON-RPC line{plural} to stdout, first: {first}"
+
+    def _read_stdout(self) -> None:
+        assert self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        buf = bytearray()
+        limit = self._limits.max_message
+        try:
+            while True:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                buf += chunk
+                start = 0
+                while True:
+                    nl = buf.find(b"\n", start)
+                    if nl < 0:
+                        break
+                    self._line(bytes(buf[start:nl]))
+                    start = nl + 1
+                del buf[:start]
+                if len(buf) > limit:
+                    self._die(f"a stdout message exceeded {limit} bytes without a newline")
+                    return
+            if buf.strip():
+                self._line(bytes(buf))
+        except OSError:
+            pass
+        finally:
+            with self._cond:
+                self._eof = True
+                self._cond.notify_all()
+
+    def _die(self, why: str) -> None:
+        with self._cond:
+            self._fatal = why
+            self._cond.notify_all()
+
+    def _line(self, raw: bytes) -> None:
+        if len(raw) > self._limits.max_message:
+            self._die(f"a stdout message of {len(raw)} bytes exceeded {self._limits.max_message}")
+            return
+        text, bad_utf8 = jsonwire.decode_utf8(raw.rstrip(b"\r"))
+        if not text.strip():
+            return
+        kind, value, members = classify(text, bad_utf8)
+        if kind == "response" and members is not None:
+            with self._cond:
+                self._responses[value["id"]] = (text, members, bad_utf8)
+                self._cond.notify_all()
+        elif kind == "request":
+            self.events.server_request(value["method"])
+            # NOTE: runs on the reader thread; a closed stdin just means we are shutting down.
+            self._write(answer_server_request(value, self._roots))
+        elif kind == "notification":
+            self.events.notification(value["method"])
+        elif kind == "batch":
+            self.events.non_json("[batch] " + text)
+        else:
+            self.events.non_json(text)
+
+    def _read_stderr(self) -> None:
+        assert self._proc.stderr is not None
+        fd = self._proc.stderr.fileno()
+        try:
+            while True:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return
+                self._stderr_total += len(chunk)
+                self._stderr += chunk
+                if len(self._stderr) > STDERR_KEEP:
+                    del self._stderr[: len(self._stderr) - STDERR_KEEP]
+        except OSError:
+            return
+
+
+def _close_quietly(stream: Any) -> None:
+    try:
+        if stream:
+            stream.close()
+    except OSError:
+        pass
