@@ -135,8 +135,8 @@ def naive(old: Any, new: Any) -> Any:
 
 def snapshot_of(raw: Path, out: Path) -> None:
     from catalogaudit.intake import loader, static
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snapshot
-    from catalogaudit.wire.handshake import parse_protocol
 
     doc = snapshot.build(static.merge([(str(raw), loader.load(str(raw)))], parse_protocol("auto")))
     out.write_text(snapshot.render(doc), encoding="utf-8")

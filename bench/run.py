@@ -4,7 +4,7 @@ Not run by CI (`.ci/run`). One synthetic catalog (bench/generate.py, or `--catal
 `tools/list` result); each contender runs 3 times on the same file, in interleaved rounds, and
 its best time counts:
 
-- ours: `catalogaudit.canonical.canonical_hashes(bytes)` (C parser, C encoder where it equals
+- ours: `catalogaudit.hashes.canonical_hashes(bytes)` (C parser, C encoder where it equals
   RFC 8785, the exact path per item where it does not), the SHA-256 per item and the listing hash;
 - reference: `json.load` + `rfc8785.dumps` per item, the same SHA-256s and listing hash;
 - `jq -S -c '.tools[]'` as a subprocess (a speed reference only: jq is not JCS), output discarded.
@@ -40,13 +40,13 @@ import generate  # noqa: E402 - bench/generate.py, next to this file
 
 from catalogaudit.canonical import hashes  # noqa: E402
 from catalogaudit.canonical import jcs as canonical  # noqa: E402
-from catalogaudit.model import jsonwire  # noqa: E402
+from catalogaudit.model import jsonwire, names  # noqa: E402
 
 RUNS = 3
 
 
 def ours(path: Path) -> str:
-    return canonical.canonical_hashes(path.read_bytes())["tools"].listing
+    return hashes.canonical_hashes(path.read_bytes())["tools"].listing
 
 
 def reference(path: Path) -> str:
@@ -56,7 +56,7 @@ def reference(path: Path) -> str:
         items = json.load(fh)["tools"]
     per_item = ["sha256:" + hashlib.sha256(rfc8785.dumps(item)).hexdigest() for item in items]
     order = sorted(
-        hashes.identity_sort_key(hashes.identity("tools", item), h)
+        names.identity_sort_key(names.identity("tools", item), h)
         for item, h in zip(items, per_item, strict=True)
     )
     return hashes.combine(key[2] for key in order)

@@ -16,12 +16,12 @@ from catalogaudit.intake import loader, static
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.profiles import resolve as profiles
 from catalogaudit.profiles.load import load_all, raw_files, schema_problems
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.checks import CHECKS, DOCS, PARAMS
 from catalogaudit.snapshot import build as snapshot
-from catalogaudit.wire.handshake import parse_protocol
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 PROFILE_RULES = {r.id: r for p in load_all().values() for r in p.rules}

@@ -11,8 +11,8 @@ import pytest
 from conftest import cli, fixture, npm_bin, validate_snapshot
 
 from catalogaudit import walker
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import LISTINGS
 
 SEMI = ";=\\,"
 

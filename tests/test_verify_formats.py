@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import FIXTURES, cli
 
-from catalogaudit.formatters.verify import Row, VerifyRun, format_verify
-from catalogaudit.verify.base import Observation
+from catalogaudit.formatters.verify import format_verify
+from catalogaudit.model.verify import Observation, Row, VerifyRun
 
 HOSTILE = "bad\x1b[31m red\n::error::forged | cell"
 

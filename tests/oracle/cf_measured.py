@@ -13,10 +13,10 @@ from conftest import FIXTURES
 
 from catalogaudit.intake import loader, static
 from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.snapshot import build as snapshot
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.drivers.context_forge_install import ORACLE
-from catalogaudit.wire.handshake import parse_protocol
 
 SCENARIOS_DIR = FIXTURES / "oracle-cf"
 SCENARIOS = sorted(p.name for p in SCENARIOS_DIR.iterdir() if p.is_dir())

@@ -11,10 +11,10 @@ import pytest
 from catalogaudit.audit.engine import run_rules
 from catalogaudit.intake import loader, static
 from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.registry import SPEC_RULES
 from catalogaudit.snapshot import build as snapshot
-from catalogaudit.wire.handshake import parse_protocol
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
 BY_ID = {r.id: r for r in SPEC_RULES}

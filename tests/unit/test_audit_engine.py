@@ -19,9 +19,9 @@ from catalogaudit.intake.loader import Loaded, StaticPage
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, RuleMeta, Severity
+from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.rules.base import Context, Rule
 from catalogaudit.snapshot import build as snapshot
-from catalogaudit.wire.handshake import parse_protocol
 
 META = {
     "CA401": RuleMeta("CA401", "schema.input-object", Severity.ERROR, "s"),

@@ -179,12 +179,12 @@ def test_canonical_hashes_from_file_bytes_match_the_listing_hashes() -> None:
     items = [{"name": "b", "x": 1.5}, {"name": "a", "k": {"z": 1, "a": [True, None]}}, {"x": 1}]
     expected = hashes.listing_hashes("tools", items)["canonical"]
     for doc in ({"tools": items}, {"jsonrpc": "2.0", "id": 1, "result": {"tools": items}}):
-        got = canonical.canonical_hashes(json.dumps(doc).encode())
+        got = hashes.canonical_hashes(json.dumps(doc).encode())
         assert list(got) == ["tools"]
         assert got["tools"].listing == expected
         assert got["tools"].items == [hashes.item_hashes("tools", i).canonical for i in items]
     snapshot_like = {"listings": {"tools": {"items": items[::-1]}, "prompts": {"status": "absent"}}}
-    got = canonical.canonical_hashes(json.dumps(snapshot_like).encode())
+    got = hashes.canonical_hashes(json.dumps(snapshot_like).encode())
     assert list(got) == ["tools"] and got["tools"].listing == expected
 
 
@@ -270,7 +270,7 @@ def test_listing_canonical_hash_is_insensitive_to_item_and_key_order(
     expected = hashes.listing_hashes("tools", served)["canonical"]
     assert hashes.listing_hashes("tools", shuffled)["canonical"] == expected
     text = json.dumps({"tools": shuffled}).encode()
-    assert canonical.canonical_hashes(text)["tools"].listing == expected
+    assert hashes.canonical_hashes(text)["tools"].listing == expected
 
 
 def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

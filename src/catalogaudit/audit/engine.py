@@ -225,13 +225,6 @@ def matrix(
     return rows
 
 
-def parse_settings(values: Sequence[str]) -> dict[str, str]:
-    """`--profile-setting KEY=VALUE` pairs."""
-    from catalogaudit.verbs.config import parse_pairs
-
-    return parse_pairs(values, "--profile-setting")
-
-
 def read_baseline(text: str, name: str) -> frozenset[str]:
     """A baseline file: a JSON object with `fingerprints`, or one fingerprint per line."""
     import json

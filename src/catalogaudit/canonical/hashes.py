@@ -21,31 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import jsonwire
-
-#: Listing result keys in protocol order, with their list methods.
-LISTINGS: tuple[str, ...] = ("tools", "prompts", "resources", "resourceTemplates")
-METHODS: Mapping[str, str] = {
-    "tools": "tools/list",
-    "prompts": "prompts/list",
-    "resources": "resources/list",
-    "resourceTemplates": "resources/templates/list",
-}
-#: The field that identifies an item of each listing.
-IDENTITY: Mapping[str, str] = {
-    "tools": "name",
-    "prompts": "name",
-    "resources": "uri",
-    "resourceTemplates": "uriTemplate",
-}
-#: What clients forward to the model (the brief's prompt projection).
-PROMPT_FIELDS: Mapping[str, frozenset[str]] = {
-    "tools": frozenset({"name", "title", "description", "inputSchema"}),
-    "prompts": frozenset({"name", "title", "description", "arguments"}),
-    "resources": frozenset({"uri", "name", "title", "description", "mimeType"}),
-    "resourceTemplates": frozenset({"uriTemplate", "name", "title", "description", "mimeType"}),
-}
-HASH_KINDS: tuple[str, ...] = ("served", "prompt", "canonical")
+from catalogaudit.model import jsonwire, names
+from catalogaudit.model.names import (
+    LISTINGS,
+    PROMPT_FIELDS,
+    identity,
+    identity_sort_key,
+)
 
 
 def sha256(text: str) -> str:
@@ -81,22 +63,6 @@ def item_hashes(listing: str, item: Any) -> ItemHashes:
         prompt=sha256(jsonwire.compact(prompt_projection(listing, item))),
         canonical=canonical.jcs_hash(item),  # the fast path; same bytes as jsonwire.canonical
     )
-
-
-def identity(listing: str, item: Any) -> str | None:
-    """An item's identity (name, uri or uriTemplate), or None when it has no string identity."""
-    if isinstance(item, dict):
-        value = item.get(IDENTITY[listing])
-        if isinstance(value, str):
-            return value
-    return None
-
-
-def identity_sort_key(ident: str | None, tiebreak: Any) -> tuple[int, bytes, Any]:
-    """Items sort by identity in UTF-16 code-unit order; items without identity go last."""
-    if ident is None:
-        return (1, b"", tiebreak)
-    return (0, jsonwire.jcs_key(ident), tiebreak)
 
 
 def combine(hashes: Iterable[str]) -> str:
@@ -136,3 +102,43 @@ def catalog_hash(listing_hash: Mapping[str, str | None], instructions: str | Non
     instr = "absent" if instructions is None else sha256(jsonwire.dump_string(instructions))
     lines.append(f"instructions {instr}")
     return sha256("".join(line + "\n" for line in lines))
+
+
+@dataclass(frozen=True)
+class ListingCanonical:
+    """Canonical hashes of one listing: per item in served order, and the listing hash."""
+
+    items: list[str]
+    listing: str
+
+
+def canonical_hashes(data: bytes) -> dict[str, ListingCanonical]:
+    """From file bytes to every canonical hash: a list result, a JSON-RPC response or a snapshot.
+
+    The fast path behind `bench/run.py`; `hashes.listing_hashes` gives the same canonical
+    values. A snapshot's readable items are used as they are (see `canonicalize` for the file).
+    """
+    with canonical.gc_paused():
+        return _canonical_hashes(canonical.parse(data))
+
+
+def _canonical_hashes(doc: Any) -> dict[str, ListingCanonical]:
+    if isinstance(doc, dict) and isinstance(doc.get("result"), dict):
+        doc = doc["result"]
+    found: dict[str, list[Any]] = {}
+    if isinstance(doc, dict) and isinstance(doc.get("listings"), dict):
+        for name in names.LISTINGS:
+            rec = doc["listings"].get(name)
+            if isinstance(rec, dict) and isinstance(rec.get("items"), list):
+                found[name] = rec["items"]
+    elif isinstance(doc, dict):
+        found = {n: doc[n] for n in names.LISTINGS if isinstance(doc.get(n), list)}
+    out: dict[str, ListingCanonical] = {}
+    for name, items in found.items():
+        per_item = [canonical.sha256(canonical.parsed_jcs_bytes(item)) for item in items]
+        order = sorted(
+            names.identity_sort_key(names.identity(name, item), h)
+            for item, h in zip(items, per_item, strict=True)
+        )
+        out[name] = ListingCanonical(per_item, combine(key[2] for key in order))
+    return out

@@ -218,48 +218,6 @@ def thaw(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class ListingCanonical:
-    """Canonical hashes of one listing: per item in served order, and the listing hash."""
-
-    items: list[str]
-    listing: str
-
-
-def canonical_hashes(data: bytes) -> dict[str, ListingCanonical]:
-    """From file bytes to every canonical hash: a list result, a JSON-RPC response or a snapshot.
-
-    The fast path behind `bench/run.py`; `hashes.listing_hashes` gives the same canonical
-    values. A snapshot's readable items are used as they are (see `canonicalize` for the file).
-    """
-    with gc_paused():
-        return _canonical_hashes(parse(data))
-
-
-def _canonical_hashes(doc: Any) -> dict[str, ListingCanonical]:
-    from catalogaudit.canonical import hashes  # NOTE: here, because hashes imports this module
-
-    if isinstance(doc, dict) and isinstance(doc.get("result"), dict):
-        doc = doc["result"]
-    found: dict[str, list[Any]] = {}
-    if isinstance(doc, dict) and isinstance(doc.get("listings"), dict):
-        for name in hashes.LISTINGS:
-            rec = doc["listings"].get(name)
-            if isinstance(rec, dict) and isinstance(rec.get("items"), list):
-                found[name] = rec["items"]
-    elif isinstance(doc, dict):
-        found = {n: doc[n] for n in hashes.LISTINGS if isinstance(doc.get(n), list)}
-    out: dict[str, ListingCanonical] = {}
-    for name, items in found.items():
-        per_item = [sha256(parsed_jcs_bytes(item)) for item in items]
-        order = sorted(
-            hashes.identity_sort_key(hashes.identity(name, item), h)
-            for item, h in zip(items, per_item, strict=True)
-        )
-        out[name] = ListingCanonical(per_item, hashes.combine(key[2] for key in order))
-    return out
-
-
 # --- strict: `canonicalize --jcs` --------------------------------------------------------------
 
 

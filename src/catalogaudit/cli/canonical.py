@@ -67,22 +67,21 @@ def options(
 
 def hash_text(report: dict[str, Any]) -> str:
     """`<hash>  <kind>  <subject>` lines, as sha256sum: catalog, then each listing and item."""
-    from catalogaudit.canonical import hashes
-    from catalogaudit.model import jsonwire
+    from catalogaudit.model import jsonwire, names
 
-    rows = [(report["catalog"][k], k, "catalog") for k in hashes.HASH_KINDS]
+    rows = [(report["catalog"][k], k, "catalog") for k in names.HASH_KINDS]
     for lname, entry in report["listings"].items():
         if "hashes" not in entry:
             rows.append((entry["status"], "listing", lname))
             continue
-        rows.extend((entry["hashes"][k], k, lname) for k in (*hashes.HASH_KINDS, "pageFields"))
+        rows.extend((entry["hashes"][k], k, lname) for k in (*names.HASH_KINDS, "pageFields"))
         for item in entry["items"]:
             ident = item["identity"]
             if ident is None:
                 ident = f"#{item['servedPosition']}"
             elif not ident or ident.startswith("#") or any(c.isspace() or c == '"' for c in ident):
                 ident = jsonwire.dump_string(ident)  # so the subject stays one unambiguous word
-            rows.extend((item[k], k, f"{lname} {ident}") for k in hashes.HASH_KINDS)
+            rows.extend((item[k], k, f"{lname} {ident}") for k in names.HASH_KINDS)
     return "".join(f"{value:<71}  {kind:<10}  {subject}\n" for value, kind, subject in rows)
 
 

@@ -63,8 +63,8 @@ def load_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str]]:
 def _load_one(spec: str, seen: dict[str, int], groups: list[list[Any]], notes: list[str]) -> None:
     from catalogaudit.diff import sides as compare
     from catalogaudit.intake import loader, static
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snapshot
-    from catalogaudit.wire.handshake import parse_protocol
 
     loaded = loader.load(spec)
     label = spec if spec != "-" else "<stdin>"
@@ -231,11 +231,11 @@ def live_inputs(
     client capabilities, TZ/LANG/LC_*), so "the server changed" is not "captured differently"."""
     from catalogaudit.diff import sides as compare
     from catalogaudit.intake import loader
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
     from catalogaudit.verbs import config as cfg
     from catalogaudit.verbs.snapshot import SnapshotOptions, _limits, _target
     from catalogaudit.wire.capture import capture
-    from catalogaudit.wire.handshake import parse_protocol
 
     if new is not None:
         raise UsageError("--live diffs one committed snapshot against the live server")
@@ -274,7 +274,7 @@ def live_inputs(
     )
     caps = captured.get("clientCapabilities")
     if server.get("client-capabilities"):
-        from catalogaudit.wire.handshake import client_capabilities
+        from catalogaudit.model.protocol import client_capabilities
 
         caps = client_capabilities(server["client-capabilities"])
     doc = snap.build(

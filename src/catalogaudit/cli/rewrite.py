@@ -102,13 +102,14 @@ class RewriteOptions:
 
 def run(o: RewriteOptions) -> int:
     """Rewrite, validate, write, re-audit, report; return the exit code."""
-    from catalogaudit.audit.engine import AuditOptions, audit, parse_settings
+    from catalogaudit.audit.engine import AuditOptions, audit
     from catalogaudit.errors import CatalogauditError, UsageError
     from catalogaudit.rewrite import derive as rewrite
     from catalogaudit.rewrite.substitutions import resolve
     from catalogaudit.snapshot.build import render, validate
     from catalogaudit.verbs import audit as run_audit
     from catalogaudit.verbs import config as cfg
+    from catalogaudit.verbs.config import parse_settings
 
     if o.output_format not in ("text", "json"):
         raise UsageError(f"--format must be text or json, not {o.output_format!r}")
@@ -131,7 +132,7 @@ def run(o: RewriteOptions) -> int:
         gateway_name=o.gateway_name or conf.get("gateway-name"),
     )
     if o.revision is not None:
-        from catalogaudit.wire.handshake import parse_protocol
+        from catalogaudit.model.protocol import parse_protocol
 
         parse_protocol(o.revision)  # validates the name
     inputs = run_audit.catalogs(run_audit.AuditRunOptions(inputs=(o.snapshot,)), o.revision)

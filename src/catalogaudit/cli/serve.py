@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
         """
-        from catalogaudit.serve import replay as serve
+        from catalogaudit.verbs import serve
 
         options = serve.ServeOptions(
             snapshot=snapshot,

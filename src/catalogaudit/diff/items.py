@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from catalogaudit.canonical.hashes import IDENTITY, LISTINGS, identity
 from catalogaudit.diff.rules import RULES, compare_item
 from catalogaudit.diff.schema import Ctx
 from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match
 from catalogaudit.diff.stability import capture_warning
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import IDENTITY, LISTINGS, identity
 
 #: Thresholds of `--fail-on`, low to high; `never` fails on nothing.
 LEVELS: dict[str, int] = {"cosmetic": 1, "model-visible": 2, "breaking": 3}

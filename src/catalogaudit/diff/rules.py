@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogaudit.canonical.hashes import IDENTITY, PROMPT_FIELDS
 from catalogaudit.diff.schema import _ABSENT, PROSE, Ctx, _differing, ex, pair, schema
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import IDENTITY, PROMPT_FIELDS
 
 #: One rule per line: id, class, name, summary. Ids are stable and never reused; the table in
 #: docs/diff-rules.md is checked against this one by the tests.

@@ -15,8 +15,8 @@ from typing import Any
 
 from catalogaudit.canonical import hashes
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.canonical.hashes import LISTINGS
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, names
+from catalogaudit.model.names import LISTINGS
 from catalogaudit.snapshot.build import items_record
 
 
@@ -58,7 +58,7 @@ class Side:
             stored = _served_order(self.record(name), "itemHashes")
             items = self.served(name)
             if len(stored) != len(items) or not all(
-                isinstance(h, dict) and set(hashes.HASH_KINDS) <= set(h) for h in stored
+                isinstance(h, dict) and set(names.HASH_KINDS) <= set(h) for h in stored
             ):
                 stored = [hashes.item_hashes(name, i).as_dict() for i in items]
             self._hashes[name] = stored
@@ -187,7 +187,7 @@ def keys(name: str, items: Sequence[Any]) -> list[Key]:
     seen: dict[str | None, int] = {}
     out: list[Key] = []
     for item in items:
-        ident = hashes.identity(name, item)
+        ident = names.identity(name, item)
         seen[ident] = seen.get(ident, -1) + 1
         out.append((ident, seen[ident]))
     return out

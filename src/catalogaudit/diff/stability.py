@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from catalogaudit.canonical import hashes
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.diff.sides import (
     ItemDelta,
     Key,
@@ -26,7 +25,8 @@ from catalogaudit.diff.sides import (
     keys,
     match,
 )
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, names
+from catalogaudit.model.names import LISTINGS
 
 VERDICTS: tuple[str, ...] = ("stable", "bytes-only", "content")
 #: Capture keys that describe the bookkeeping of the file, not how the catalog was captured.
@@ -82,7 +82,7 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
         out = {"exact": False}
     out.update({"bytes": missed, "tokens": math.ceil(missed / 4)})
     if first < len(np_):
-        out["fromItem"] = hashes.identity(name, new.served(name)[first])
+        out["fromItem"] = names.identity(name, new.served(name)[first])
     return out
 
 
@@ -193,7 +193,7 @@ def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
     items: dict[Key, dict[str, Any]] = {k: _entry(k) for k in keys(name, base.served(name))}
     causes: dict[str, list[str]] = {}
-    agree = dict.fromkeys((*hashes.HASH_KINDS, "pageFields"), True)
+    agree = dict.fromkeys((*names.HASH_KINDS, "pageFields"), True)
     per_input: dict[str, int] = {}
     best: dict[str, Any] = {"bytes": 0, "tokens": 0}
     page_paths: set[str] = set()
@@ -231,7 +231,7 @@ def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
         agree = {k: agree[k] and lost.get(k, True) is True for k in agree}
     else:
         lost_verdict = "stable"
-    entries = sorted(items.values(), key=lambda e: hashes.identity_sort_key(e["identity"], 0))
+    entries = sorted(items.values(), key=lambda e: names.identity_sort_key(e["identity"], 0))
     verdict = _worst(lost_verdict, page_verdict, *(e["verdict"] for e in entries))
     if causes.keys() & {"item order", "escaping/whitespace"}:
         verdict = _worst(verdict, "bytes-only")

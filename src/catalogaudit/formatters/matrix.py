@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from catalogaudit.formatters.base import OutputFormat, assert_never
+from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.json import dumps
 from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.formatters.report import OutputFormat
 from catalogaudit.model.findings import MatrixRow
 
 MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})

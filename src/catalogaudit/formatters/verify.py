@@ -10,48 +10,14 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.formatters.base import plural, visible
 from catalogaudit.formatters.github import command
 from catalogaudit.formatters.markdown import code, escape_text
-from catalogaudit.verify.base import FAILED, KEPT, Observation
+from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
 
 FORMATS = ("text", "json", "markdown", "junit", "github")
-
-
-@dataclass(frozen=True)
-class Row:
-    """One observation, the prediction for it, and whether they agree."""
-
-    observed: Observation
-    predicted: Observation | None
-
-    @property
-    def matches(self) -> bool:
-        """Predicted and observed verdicts are equal (messages differ by nature)."""
-        return self.predicted is not None and self.predicted.verdict == self.observed.verdict
-
-
-@dataclass(frozen=True)
-class VerifyRun:
-    """What one `verify` run found: the client, the profile it checked, and every row."""
-
-    client: str
-    version: str
-    rows: Sequence[Row]
-
-    @property
-    def profile(self) -> str:
-        """The profile the prediction used (the client's id at the installed version)."""
-        return f"{self.client}@{self.version}"
-
-    @property
-    def mismatches(self) -> int:
-        """Rows whose observed verdict is not the predicted one."""
-        return sum(not r.matches for r in self.rows)
 
 
 def _subject(o: Observation) -> str:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS, METHODS
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import LISTINGS, METHODS
 
 MAX_INPUT = 512 * 1024 * 1024
 

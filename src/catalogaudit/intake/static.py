@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS, METHODS
 from catalogaudit.errors import InputError
 from catalogaudit.intake.loader import Loaded, StaticPage, display_name
 from catalogaudit.model import jsonwire
+from catalogaudit.model.capture import Capture, Listing, Page, anomaly_finding, unsafe_integers
 from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.wire.capture import Capture
-from catalogaudit.wire.handshake import LATEST_LEGACY, MODERN_VERSIONS, ProtocolChoice, Session
-from catalogaudit.wire.listing import Listing, Page, anomaly_finding, unsafe_integers
+from catalogaudit.model.names import LISTINGS, METHODS
+from catalogaudit.model.protocol import LATEST_LEGACY, MODERN_VERSIONS, ProtocolChoice, Session
 
 
 def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Capture:
@@ -41,7 +40,7 @@ def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Captu
             handshake, handshake_text = loaded.handshake, loaded.handshake_text
     session = _session(choice, handshake, handshake_text, snapshot_capture)
     listings = {name: _listing(name, pages.get(name)) for name in LISTINGS}
-    return Capture(None, session, listings, [], inputs=[display_name(s) for s, _ in inputs])
+    return Capture(None, None, session, listings, [], inputs=[display_name(s) for s, _ in inputs])
 
 
 def _snapshot_pages(loaded: Loaded) -> dict[str, list[StaticPage]]:

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS, identity
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
-from catalogaudit.wire.handshake import MODERN_VERSIONS
+from catalogaudit.model.names import LISTINGS, identity
+from catalogaudit.model.protocol import MODERN_VERSIONS
 
 
 @dataclass(frozen=True)

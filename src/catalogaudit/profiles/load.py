@@ -19,9 +19,9 @@ from typing import Any
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model.findings import Severity
+from catalogaudit.model.names import LISTINGS
 
 
 class ProfileDataError(CatalogauditError):

@@ -18,6 +18,7 @@ from packaging.version import InvalidVersion, Version
 from catalogaudit.errors import UsageError
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, RuleError, RuleMeta, Severity
+from catalogaudit.model.verify import DRIVER_IDS
 from catalogaudit.profiles.load import (
     Clause,
     Profile,
@@ -80,9 +81,7 @@ class ResolvedProfile:
 
 def driver_ids() -> frozenset[str]:
     """Profile ids that have a `catalogaudit verify` driver (the others cannot be verified)."""
-    from catalogaudit.verify import DRIVERS
-
-    return frozenset(DRIVERS)
+    return frozenset(DRIVER_IDS)
 
 
 def run_status(pid: str, version: Version | None) -> str:

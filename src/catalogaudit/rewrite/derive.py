@@ -19,13 +19,13 @@ from catalogaudit import walker
 from catalogaudit.audit.engine import AuditOptions, audit, selected
 from catalogaudit.canonical import hashes
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, names
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Finding, Location, Report
+from catalogaudit.model.protocol import MODERN_VERSIONS
 from catalogaudit.rewrite.substitutions import Substitutions, apply
 from catalogaudit.rules.registry import GROWTH_RULE
 from catalogaudit.snapshot.build import catalog_hashes, items_record
-from catalogaudit.wire.handshake import MODERN_VERSIONS
 
 #: `--fix` names: profile fixes that make a catalog pass an enforcer that cannot be changed.
 FIXES = ("codex-app", "cache-hints")
@@ -104,7 +104,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
     result = Derived({}, source=catalog.source)
     listings: dict[str, Any] = {}
     modern = catalog.revision in MODERN_VERSIONS
-    for name in hashes.LISTINGS:
+    for name in names.LISTINGS:
         rec = catalog.listing(name)
         if "items" not in rec:
             listings[name] = rec

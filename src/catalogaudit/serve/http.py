@@ -23,9 +23,10 @@ from urllib.parse import urlsplit
 
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import jsonwire
-from catalogaudit.serve.replay import Answer, Stopped, error_text, install_sigterm, stopped
+from catalogaudit.model.protocol import LEGACY_VERSIONS
+from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
+from catalogaudit.serve.replay import Answer, error_text
 from catalogaudit.serve.stdio import encode
-from catalogaudit.wire.handshake import LEGACY_VERSIONS
 
 if TYPE_CHECKING:
     from catalogaudit.serve.replay import Replay, ServeOptions

@@ -14,9 +14,9 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import LISTINGS
 
 HINT_KEYS = ("resultType", "ttlMs", "cacheScope")
 #: Added when `--cache-hints present` finds a hint missing: the mcp SDK's own defaults

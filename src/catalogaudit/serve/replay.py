@@ -18,17 +18,14 @@ with `2026-07-28` (scenario K of compat-rules.md "Measured with real clients").
 
 from __future__ import annotations
 
-import signal
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical.hashes import METHODS
-from catalogaudit.errors import InputError, UsageError
-from catalogaudit.intake import loader
+from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire
+from catalogaudit.model.names import METHODS
+from catalogaudit.model.protocol import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
 from catalogaudit.serve import pages as serve_pages
-from catalogaudit.wire.handshake import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
 
 PROTOCOLS = ("as-captured", "legacy", "modern", "dual")
 CACHE_HINTS = ("as-captured", "present", "absent", "discover-only")
@@ -272,71 +269,3 @@ def _with_caps(handshake: str, value: str, caps_text: str) -> str:
     if value == "as-captured":
         return handshake
     return serve_pages.replace_member(handshake, "capabilities", caps_text)
-
-
-def load(options: ServeOptions) -> Replay:
-    """Read and check the snapshot, warn when it has no wire section, build the replay."""
-    from catalogaudit.snapshot import build as snap
-
-    for name, value, choices in (
-        ("--protocol", options.protocol, PROTOCOLS),
-        ("--cache-hints", options.cache_hints, CACHE_HINTS),
-    ):
-        if value not in choices:
-            raise UsageError(f"{name} {value!r} is not one of: {', '.join(choices)}")
-    if options.page_size is not None and options.page_size < 1:
-        raise UsageError("--page-size must be at least 1")
-    if options.max_seconds is not None and options.max_seconds <= 0:
-        raise UsageError("--max-seconds must be positive")
-    if options.initialize_version is not None and not options.initialize_version.strip():
-        raise UsageError("--initialize-version must name a version such as 2026-07-28")
-    loaded = loader.load(options.snapshot)
-    if loaded.form != "snapshot" or loaded.snapshot is None:
-        raise InputError(f"{loaded.name}: not a catalogaudit snapshot (serve replays snapshots)")
-    doc = loaded.snapshot
-    problems = snap.validate(doc)
-    if problems:
-        raise InputError(f"{loaded.name}: not a valid snapshot: {problems[0]}")
-    if not isinstance(doc.get("wire"), dict):
-        sys.stderr.write(NO_WIRE_WARNING.format(name=loaded.name) + "\n")
-    try:
-        return Replay(doc, options)
-    except jsonwire.WireDecodeError as exc:
-        raise InputError(f"{loaded.name}: a wire page is not a JSON object ({exc})") from None
-
-
-class Stopped(Exception):
-    """SIGTERM or `--max-seconds`: the clean ends of a serve run (exit 0)."""
-
-
-def on_sigterm(signum: int, frame: Any) -> None:
-    """Raised in the main thread, so the transport's `finally` blocks close everything."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the cleanup
-    raise Stopped("stopped by SIGTERM")
-
-
-def install_sigterm() -> None:
-    """Replace the CLI's SIGTERM handler (which reports an error) with a clean stop."""
-    try:
-        signal.signal(signal.SIGTERM, on_sigterm)
-    except ValueError:
-        pass  # not the main thread (embedded use)
-
-
-def stopped(reason: str) -> int:
-    """Say why serving ended (stderr; stdout belongs to the protocol) and exit 0."""
-    sys.stderr.write(f"catalogaudit serve: {reason}\n")
-    sys.stderr.flush()
-    return 0
-
-
-def run(options: ServeOptions) -> int:
-    """Serve until stdin EOF (stdio), SIGTERM or `--max-seconds`; 0 on a clean end."""
-    replay = load(options)
-    if options.http_port is not None:
-        from catalogaudit.serve.http import serve_http
-
-        return serve_http(replay, options)
-    from catalogaudit.serve.stdio import serve_stdio
-
-    return serve_stdio(replay, options)

@@ -14,7 +14,8 @@ import time
 from typing import TYPE_CHECKING, BinaryIO
 
 from catalogaudit.model import jsonwire
-from catalogaudit.serve.replay import Stopped, error_text, install_sigterm, stopped
+from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
+from catalogaudit.serve.replay import error_text
 
 if TYPE_CHECKING:
     from catalogaudit.serve.replay import Replay, ServeOptions

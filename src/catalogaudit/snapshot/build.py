@@ -18,11 +18,10 @@ from typing import Any
 
 from catalogaudit.canonical import hashes
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, names
+from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
-from catalogaudit.wire.capture import Capture
-from catalogaudit.wire.handshake import CLIENT_INFO
-from catalogaudit.wire.listing import Listing
+from catalogaudit.model.protocol import CLIENT_INFO
 
 FORMAT_VERSION = 1
 WIRE_LOST = (
@@ -34,11 +33,11 @@ WIRE_LOST = (
 def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
     """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept)."""
     session = capture.session
-    listings = {name: listing_record(capture.listings[name]) for name in hashes.LISTINGS}
-    cap: dict[str, Any] = {"source": "live" if capture.target else "static"}
-    if capture.target is not None:
-        cap["transport"] = capture.target.transport
-        cap["server"] = capture.target.record()
+    listings = {name: listing_record(capture.listings[name]) for name in names.LISTINGS}
+    cap: dict[str, Any] = {"source": "live" if capture.server is not None else "static"}
+    if capture.server is not None:
+        cap["transport"] = capture.transport
+        cap["server"] = capture.server
     else:
         cap["inputs"] = list(capture.inputs)
     cap.update(
@@ -66,7 +65,7 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
     if not wire:
         cap["wireLost"] = WIRE_LOST
     findings = [*session.findings, *capture.findings]
-    for name in hashes.LISTINGS:
+    for name in names.LISTINGS:
         findings.extend(capture.listings[name].findings)
     doc: dict[str, Any] = {
         "formatVersion": FORMAT_VERSION,
@@ -80,7 +79,7 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
             "handshake": session.handshake_text,
             "pages": {
                 name: [page.text for page in capture.listings[name].pages]
-                for name in hashes.LISTINGS
+                for name in names.LISTINGS
             },
         }
     return doc
@@ -104,7 +103,7 @@ def items_record(name: str, served: Sequence[Any]) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes."""
     order = sorted(
         range(len(served)),
-        key=lambda i: hashes.identity_sort_key(hashes.identity(name, served[i]), i),
+        key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
     )
     per_item = [hashes.item_hashes(name, item) for item in served]
     return {
@@ -119,7 +118,7 @@ def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str
     """The catalog hash of each kind from the listing records."""
     instr = instructions if isinstance(instructions, str) else None
     out: dict[str, str] = {}
-    for kind in hashes.HASH_KINDS:
+    for kind in names.HASH_KINDS:
         per = {name: rec.get("hashes", {}).get(kind) for name, rec in listings.items()}
         out[kind] = hashes.catalog_hash(per, instr)
     return out
@@ -132,9 +131,9 @@ def compare_runs(docs: Sequence[dict[str, Any]], restarts: bool) -> dict[str, An
     """Per listing and hash kind, whether every run agreed with run 1."""
     first = docs[0]
     agreement: dict[str, dict[str, bool]] = {}
-    for name in hashes.LISTINGS:
+    for name in names.LISTINGS:
         agreement[name] = {}
-        for kind in (*hashes.HASH_KINDS, "pageFields"):
+        for kind in (*names.HASH_KINDS, "pageFields"):
             values = {_listing_hash(d, name, kind) for d in docs}
             agreement[name][kind] = len(values) == 1
     handshake = len({jsonwire.canonical(d["capture"]) for d in docs}) == 1

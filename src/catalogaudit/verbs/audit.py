@@ -7,11 +7,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from catalogaudit.audit.engine import AuditOptions, audit, matrix, parse_settings, read_baseline
+from catalogaudit.audit.engine import AuditOptions, audit, matrix, read_baseline
 from catalogaudit.errors import UsageError
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
+from catalogaudit.verbs.config import parse_settings
 from catalogaudit.verbs.snapshot import SnapshotOptions
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -49,10 +50,10 @@ class AuditRunOptions:
 def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     """Snapshot files audited one by one; other inputs merged into one catalog; or a live run."""
     if o.live or o.snapshot.url:
+        from catalogaudit.model.protocol import client_capabilities, parse_protocol
         from catalogaudit.snapshot import build as snap
         from catalogaudit.verbs.snapshot import _limits, _target
         from catalogaudit.wire.capture import capture
-        from catalogaudit.wire.handshake import client_capabilities, parse_protocol
 
         so = o.snapshot
         doc = snap.build(
@@ -71,8 +72,8 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     if not o.inputs:
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
     from catalogaudit.intake import loader, static
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snapshot
-    from catalogaudit.wire.handshake import parse_protocol
 
     out: list[Catalog] = []
     others: list[tuple[str, loader.Loaded]] = []
@@ -123,12 +124,12 @@ def run(o: AuditRunOptions) -> int:
     )
     revision = o.revision or conf.get("revision")
     if revision is not None:
-        from catalogaudit.wire.handshake import parse_protocol
+        from catalogaudit.model.protocol import parse_protocol
 
         parse_protocol(revision)  # validates the name
     fmt = o.output_format or conf.get("format", "text")
     color = _color(o.color, o.output)
-    from catalogaudit.formatters.base import OutputFormat, format_report
+    from catalogaudit.formatters.report import OutputFormat, format_report
 
     try:
         output_format = OutputFormat(fmt)
@@ -183,14 +184,15 @@ def _suggest(
     """`--suggest`: one proven proposal per catalog; the exit code is the rewritten audit's."""
     import json
 
-    from catalogaudit.rewrite import suggest
+    from catalogaudit.formatters import suggest as fmt_suggest
+    from catalogaudit.rewrite.suggest import suggest
 
-    results = [suggest.suggest(c, options) for c in found]
+    results = [suggest(c, options) for c in found]
     if fmt == "json":
-        docs = [suggest.document(r) for r in results]
+        docs = [fmt_suggest.document(r) for r in results]
         _emit(output, json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, sort_keys=True))
     else:
-        _emit(output, "".join(suggest.render_text(r) for r in results))
+        _emit(output, "".join(fmt_suggest.render_text(r) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
 
 

@@ -22,7 +22,7 @@ from catalogaudit.canonical import hashes
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.errors import InputError
 from catalogaudit.intake import loader
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, names
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.snapshot import build as snap
 
@@ -60,7 +60,7 @@ class Result:
 def canonicalize(spec: str, protocol: str = "auto") -> Result:
     """Any input the loader reads, in the written form `snapshot` writes."""
     from catalogaudit.intake import static
-    from catalogaudit.wire.handshake import parse_protocol
+    from catalogaudit.model.protocol import parse_protocol
 
     data, loaded = _load(spec)
     if loaded.snapshot is not None:
@@ -139,7 +139,7 @@ def rehash(
     notes: list[str] = []
     added: list[dict[str, Any]] = []
     known = {jsonwire.canonical(f) for f in findings}
-    for lname in hashes.LISTINGS:
+    for lname in names.LISTINGS:
         rec = listings.get(lname)
         where = f"{name}: listings.{lname}"
         if not isinstance(rec, dict):
@@ -236,10 +236,10 @@ def _record(
     )
     order = sorted(
         range(len(served)),
-        key=lambda i: hashes.identity_sort_key(hashes.identity(lname, served[i]), i),
+        key=lambda i: names.identity_sort_key(names.identity(lname, served[i]), i),
     )
     by_identity = sorted(
-        hashes.identity_sort_key(hashes.identity(lname, item), h.canonical)
+        names.identity_sort_key(names.identity(lname, item), h.canonical)
         for item, h in zip(served, per_item, strict=True)
     )
     page_fields = hashes.page_fields_hash([p.fields for p in pages])
@@ -264,7 +264,7 @@ def _record(
 
 def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterator[dict[str, Any]]:
     """CA544 findings the document does not already carry (e.g. after a hand edit)."""
-    from catalogaudit.wire.listing import anomaly_finding, unsafe_integers
+    from catalogaudit.model.capture import anomaly_finding, unsafe_integers
 
     for index, page in enumerate(pages):
         for anomaly in unsafe_integers(page.result):
@@ -342,13 +342,13 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
 def hash_report(r: Result) -> dict[str, Any]:
     """The hashes of a canonicalized input, items in file (identity) order."""
     listings: dict[str, Any] = {}
-    for lname in hashes.LISTINGS:
+    for lname in names.LISTINGS:
         rec = r.doc["listings"][lname]
         entry: dict[str, Any] = {"status": rec["status"]}
         if "hashes" in rec:
             entry["hashes"] = rec["hashes"]
             entry["items"] = [
-                {"identity": hashes.identity(lname, item), "servedPosition": pos, **h}
+                {"identity": names.identity(lname, item), "servedPosition": pos, **h}
                 for item, pos, h in zip(
                     rec["items"], rec["servedPositions"], rec["itemHashes"], strict=True
                 )

@@ -162,3 +162,10 @@ def as_list(value: Any) -> list[str]:
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
     return [str(v) for v in value]
+
+
+def parse_settings(values: Sequence[str]) -> dict[str, str]:
+    """`--profile-setting KEY=VALUE` pairs."""
+    from catalogaudit.verbs.config import parse_pairs
+
+    return parse_pairs(values, "--profile-setting")

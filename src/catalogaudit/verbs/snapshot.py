@@ -9,12 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
+from catalogaudit.model.names import LISTINGS
+from catalogaudit.model.protocol import ProtocolChoice, client_capabilities, parse_protocol
 from catalogaudit.snapshot import build as snap
 from catalogaudit.wire.capture import Target, capture
-from catalogaudit.wire.handshake import ProtocolChoice, client_capabilities, parse_protocol
 from catalogaudit.wire.transport import Limits
 
 

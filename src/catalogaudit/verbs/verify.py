@@ -13,7 +13,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters.verify import FORMATS, Row, VerifyRun, format_verify, verify_document
+from catalogaudit.formatters.verify import FORMATS, format_verify, verify_document
+from catalogaudit.model.verify import Row, VerifyRun
 from catalogaudit.verify import driver as make_driver
 from catalogaudit.verify.base import verify
 from catalogaudit.verify.predict import compare, predict

@@ -8,18 +8,11 @@ the Python SDK driver needs the `mcp` package and the TS SDK driver needs node.
 from __future__ import annotations
 
 from catalogaudit.errors import UsageError
+from catalogaudit.model.verify import DRIVER_IDS
 from catalogaudit.verify.base import Driver
 
 #: Profile id -> module under `catalogaudit.verify.drivers` with a `driver(client_path)` factory.
-DRIVERS: dict[str, str] = {
-    "python-sdk": "python_sdk",
-    "ts-sdk": "ts_sdk",
-    "claude-code": "claude_code",
-    "codex": "codex",
-    "context-forge": "context_forge",
-    "opencode": "opencode",
-    "inspector": "inspector",
-}
+DRIVERS: dict[str, str] = {pid: pid.replace("-", "_") for pid in DRIVER_IDS}
 
 
 def driver(client_id: str, client_path: str | None, version: str | None = None) -> Driver:

@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from catalogaudit.canonical.hashes import LISTINGS, identity
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.names import LISTINGS, identity
+from catalogaudit.model.protocol import CAPABILITY_OF
+from catalogaudit.model.verify import DROPPED, FAILED, KEPT, Observation
 
 #: Real clients try the internet at startup (update checks, telemetry, plugin sync). Nothing may
 #: leave this machine: every proxy-aware HTTP(S) request goes to a closed loopback port instead
@@ -36,50 +38,9 @@ OFFLINE_ENV: dict[str, str] = {
     "no_proxy": "",
 }
 
-#: Verdicts. A list is `kept` (the call succeeded) or `failed`; an item is `kept` or `dropped`.
-KEPT, DROPPED, FAILED = "kept", "dropped", "failed"
-CAPABILITY = {
-    "tools": "tools",
-    "prompts": "prompts",
-    "resources": "resources",
-    "resourceTemplates": "resources",
-}
-
 
 class ClientNotFound(CatalogauditError):
     """The client (or its library) is not installed where we looked (one `error:` line, exit 2)."""
-
-
-@dataclass(frozen=True)
-class Observation:
-    """One verdict about one list or one item of one catalog.
-
-    `index` is the item's served position (None for the list itself), so items without an
-    identity (a resource with no uri) can still be told apart.
-    """
-
-    catalog: str
-    listing: str
-    index: int | None
-    identity: str | None
-    verdict: str
-    message: str = ""
-
-    @property
-    def key(self) -> tuple[str, str, int | None]:
-        """What a prediction and an observation are matched on."""
-        return (self.catalog, self.listing, self.index)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain form for JSON reports."""
-        return {
-            "catalog": self.catalog,
-            "listing": self.listing,
-            "index": self.index,
-            "identity": self.identity,
-            "verdict": self.verdict,
-            "message": self.message,
-        }
 
 
 @dataclass(frozen=True)
@@ -115,7 +76,7 @@ class Target:
         argv = [sys.executable, "-m", "catalogaudit", "serve", str(self.path)]
         argv += ["--max-seconds", str(max_seconds)]
         if not isinstance(self.catalog.capture.get("serverCapabilities"), dict):
-            caps: dict[str, dict[str, Any]] = {CAPABILITY[n]: {} for n in self.listings}
+            caps: dict[str, dict[str, Any]] = {CAPABILITY_OF[n]: {} for n in self.listings}
             argv += ["--capabilities", json.dumps(caps)]
         return argv
 

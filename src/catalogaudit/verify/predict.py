@@ -33,10 +33,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.model.names import LISTINGS
+from catalogaudit.model.protocol import CAPABILITY_OF
+from catalogaudit.model.verify import DROPPED, FAILED, KEPT, Observation
 from catalogaudit.profiles.load import contains, load_all, raw_files
-from catalogaudit.verify.base import CAPABILITY, DROPPED, FAILED, KEPT, Observation, Target
+from catalogaudit.verify.base import Target
 
 #: The scopes, smallest first.
 SCOPES = ("none", "request", "item", "item-and-later", "list", "server")
@@ -201,7 +203,7 @@ def predict(target: Target, profile: str) -> list[Observation]:
 
 
 def _of(listing: str, capability: str) -> bool:
-    return CAPABILITY[listing] == capability
+    return CAPABILITY_OF[listing] == capability
 
 
 def _all_dropped(

@@ -9,12 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.errors import UsageError
+from catalogaudit.model import protocol as protocol_
+from catalogaudit.model.capture import Capture
 from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.model.names import LISTINGS
+from catalogaudit.model.protocol import ProtocolChoice
 from catalogaudit.wire import handshake as protocol
-from catalogaudit.wire.handshake import ProtocolChoice, Session, negotiate
-from catalogaudit.wire.listing import Listing, fetch_listing
+from catalogaudit.wire.handshake import negotiate
+from catalogaudit.wire.listing import fetch_listing
 from catalogaudit.wire.transport import Limits, Transport
 
 # NOTE: the wire clients (httpx above all) are imported where a capture needs them: this module
@@ -77,17 +80,6 @@ def portable_argv(argv: Sequence[str], cwd: str | None) -> list[str]:
     return out
 
 
-@dataclass
-class Capture:
-    """Everything one session with the server produced."""
-
-    target: Target | None  # None for static intake
-    session: Session
-    listings: dict[str, Listing]
-    findings: list[Finding]
-    inputs: list[str] = field(default_factory=list)
-
-
 def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Transport:
     """Start the server (stdio) or prepare the HTTP client."""
     if target.url:
@@ -132,7 +124,7 @@ def capture(
     found = _hygiene(transport)
     if legacy_probe and session.era == "modern":
         session.legacy = _probe_legacy(target, caps, limits, deadline)
-    return Capture(target, session, listings, found)
+    return Capture(target.transport, target.record(), session, listings, found)
 
 
 def _probe_legacy(
@@ -146,7 +138,7 @@ def _probe_legacy(
     except ServerError as exc:
         # NOTE: a server that dies on a legacy initialize is unreachable for those clients
         # too; that is the fact recorded, not a failed capture.
-        return {"answered": False, "offered": protocol.LATEST_LEGACY, "reason": str(exc)}
+        return {"answered": False, "offered": protocol_.LATEST_LEGACY, "reason": str(exc)}
     finally:
         transport.close()
 

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.model.names import LISTINGS
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.walker import SCHEMA_LIST, SCHEMA_MAPS, SCHEMA_ONE, visits
 

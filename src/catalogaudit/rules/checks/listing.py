@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.canonical.hashes import LISTINGS, METHODS
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.names import LISTINGS, METHODS
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import LISTINGS_PARAM, check, field_targets, json_type
 

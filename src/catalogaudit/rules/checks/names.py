@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from catalogaudit.canonical.hashes import IDENTITY
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.names import IDENTITY
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,

@@ -11,10 +11,10 @@ from importlib import resources
 from typing import Any
 
 from catalogaudit import walker
-from catalogaudit.canonical.hashes import LISTINGS
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Severity
+from catalogaudit.model.names import LISTINGS
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.spec.common import REVISIONS, quote, strings
 

@@ -7,9 +7,9 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.canonical.hashes import IDENTITY, LISTINGS
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Severity
+from catalogaudit.model.names import IDENTITY, LISTINGS
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.spec.common import at_least, quote, subschemas
 from catalogaudit.rules.spec.schema_fast import certainly_valid

@@ -29,7 +29,8 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.verify.base import CAPABILITY, OFFLINE_ENV, ClientNotFound, ListOutcome, Target
+from catalogaudit.model.protocol import CAPABILITY_OF
+from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
 from catalogaudit.verify.drivers.context_forge_install import (
     MARKER,
     PACKAGE,
@@ -77,7 +78,7 @@ def serve_argv(target: Target, max_seconds: float) -> list[str]:
     if "--capabilities" in argv:
         at = argv.index("--capabilities")
         del argv[at : at + 2]
-        caps = {CAPABILITY[n]: {"listChanged": False} for n in target.listings}
+        caps = {CAPABILITY_OF[n]: {"listChanged": False} for n in target.listings}
         caps.setdefault("tools", {"listChanged": False})
         argv += ["--capabilities", json.dumps(caps)]
     return [*argv, "--http", "0"]

@@ -1,0 +1,55 @@
+"""The audit report formats: one enum (the `--format` choices of `audit` and `rewrite`) and one
+function that renders a report in any of them."""
+
+from __future__ import annotations
+
+import enum
+
+from catalogaudit.formatters.base import assert_never
+from catalogaudit.model.findings import Report
+
+
+class OutputFormat(str, enum.Enum):
+    """Every report format; the CLI builds its `--format` choices from this enum alone."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    JUNIT = "junit"
+    GITHUB = "github"
+    MARKDOWN = "markdown"
+
+
+def format_report(
+    report: Report, fmt: OutputFormat, *, color: bool = False, width: int = 100
+) -> str:
+    """Render `report` in `fmt`. `color` and `width` only matter to the text format.
+
+    Formatter modules are imported lazily: the pre-commit hook runs on every commit and most
+    runs need one format only (and only `text` pulls in rich).
+    """
+    if fmt is OutputFormat.TEXT:
+        from catalogaudit.formatters.text import format_text
+
+        return format_text(report, color=color, width=width)
+    if fmt is OutputFormat.JSON:
+        from catalogaudit.formatters.json import format_json
+
+        return format_json(report)
+    if fmt is OutputFormat.SARIF:
+        from catalogaudit.formatters.sarif import format_sarif
+
+        return format_sarif(report)
+    if fmt is OutputFormat.JUNIT:
+        from catalogaudit.formatters.junit import format_junit
+
+        return format_junit(report)
+    if fmt is OutputFormat.GITHUB:
+        from catalogaudit.formatters.github import format_github
+
+        return format_github(report)
+    if fmt is OutputFormat.MARKDOWN:
+        from catalogaudit.formatters.markdown import format_markdown
+
+        return format_markdown(report)
+    assert_never(fmt)

@@ -1,0 +1,113 @@
+"""What a capture produced, as records: pages, listings and the capture itself (live or
+static), plus the wire anomalies a parsed page can carry (CA540-CA544)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogaudit.model import jsonwire
+from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.model.names import identity
+from catalogaudit.model.protocol import Session
+
+
+@dataclass
+class Page:
+    """One page of a listing as served."""
+
+    text: str | None
+    fields: dict[str, Any]
+    items: list[Any]
+
+
+@dataclass
+class Listing:
+    """Everything captured for one of the four listings."""
+
+    name: str
+    advertised: bool
+    status: str  # ok | partial (stopped early, see findings) | absent | error
+    pages: list[Page] = field(default_factory=list)
+    answer: dict[str, Any] | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def items(self) -> list[Any]:
+        """All items in served order across pages."""
+        return [item for page in self.pages for item in page.items]
+
+
+def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
+    """Integers beyond +-(2^53-1), in document order (CA544).
+
+    Valid JSON, but not I-JSON (RFC 7493 section 2.2): JavaScript clients and the RFC 8785
+    canonical form round them, so two different served limits can hash the same canonically.
+    """
+    found: list[jsonwire.Anomaly] = []
+    stack: list[tuple[Any, str]] = [(value, pointer)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(
+                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
+            )
+        elif (
+            isinstance(node, int)
+            and not isinstance(node, bool)
+            and abs(node) > jsonwire.MAX_SAFE_INTEGER
+        ):
+            detail = (
+                f"integer {jsonwire.lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
+                f"(JavaScript, the canonical hash) see {jsonwire.jcs_number(node)}"
+            )
+            found.append(jsonwire.Anomaly("unsafe-integer", at, detail))
+    return found
+
+
+ANOMALY_RULES = {
+    "duplicate-key": ("CA540", Severity.ERROR),
+    "non-finite-number": ("CA541", Severity.ERROR),
+    "lone-surrogate": ("CA542", Severity.ERROR),
+    "invalid-utf8": ("CA543", Severity.ERROR),
+    "unsafe-integer": ("CA544", Severity.WARNING),
+}
+
+
+def anomaly_finding(name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int) -> Finding:
+    rule, severity = ANOMALY_RULES[anomaly.kind]
+    parts = anomaly.pointer.split("/")
+    ident: str | None = None
+    pointer = anomaly.pointer
+    # Map "/tools/3/description" to the item's identity and "/description" inside it.
+    if len(parts) >= 3 and parts[1] == name and parts[2].isdigit() and int(parts[2]) < len(items):
+        ident = identity(name, items[int(parts[2])])
+        if ident is not None:
+            pointer = "/" + "/".join(parts[3:]) if len(parts) > 3 else ""
+    where = (
+        f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
+    )
+    return Finding(
+        rule,
+        severity,
+        f"{anomaly.detail} ({where})",
+        kind=name,
+        identity=ident,
+        pointer=pointer,
+        page=page,
+    )
+
+
+@dataclass
+class Capture:
+    """Everything one session with the server produced."""
+
+    #: `stdio` or `streamable-http`, and what the snapshot records of the server (argv without
+    #: absolute paths, env names; URL without credentials); both None for static intake.
+    transport: str | None
+    server: dict[str, Any] | None
+    session: Session
+    listings: dict[str, Listing]
+    findings: list[Finding]
+    inputs: list[str] = field(default_factory=list)

@@ -1,0 +1,57 @@
+"""`catalogaudit serve`: read the snapshot (the one intake), build the replay, and serve it over
+stdio or HTTP until EOF, SIGTERM or `--max-seconds`."""
+
+from __future__ import annotations
+
+import sys
+
+from catalogaudit.errors import InputError, UsageError
+from catalogaudit.intake import loader
+from catalogaudit.model import jsonwire
+from catalogaudit.serve.replay import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
+
+
+def load(options: ServeOptions) -> Replay:
+    """Read and check the snapshot, warn when it has no wire section, build the replay."""
+    from catalogaudit.snapshot import build as snap
+
+    for name, value, choices in (
+        ("--protocol", options.protocol, PROTOCOLS),
+        ("--cache-hints", options.cache_hints, CACHE_HINTS),
+    ):
+        if value not in choices:
+            raise UsageError(f"{name} {value!r} is not one of: {', '.join(choices)}")
+    if options.page_size is not None and options.page_size < 1:
+        raise UsageError("--page-size must be at least 1")
+    if options.max_seconds is not None and options.max_seconds <= 0:
+        raise UsageError("--max-seconds must be positive")
+    if options.initialize_version is not None and not options.initialize_version.strip():
+        raise UsageError("--initialize-version must name a version such as 2026-07-28")
+    loaded = loader.load(options.snapshot)
+    if loaded.form != "snapshot" or loaded.snapshot is None:
+        raise InputError(f"{loaded.name}: not a catalogaudit snapshot (serve replays snapshots)")
+    doc = loaded.snapshot
+    problems = snap.validate(doc)
+    if problems:
+        raise InputError(f"{loaded.name}: not a valid snapshot: {problems[0]}")
+    if not isinstance(doc.get("wire"), dict):
+        sys.stderr.write(NO_WIRE_WARNING.format(name=loaded.name) + "\n")
+    try:
+        return Replay(doc, options)
+    except jsonwire.WireDecodeError as exc:
+        raise InputError(f"{loaded.name}: a wire page is not a JSON object ({exc})") from None
+
+
+def run(options: ServeOptions) -> int:
+    """Serve until stdin EOF (stdio), SIGTERM or `--max-seconds`; 0 on a clean end."""
+    replay = load(options)
+    if options.http_port is not None:
+        from catalogaudit.serve.http import serve_http
+
+        return serve_http(replay, options)
+    from catalogaudit.serve.stdio import serve_stdio
+
+    return serve_stdio(replay, options)
+
+
+__all__ = ["ServeOptions", "load", "run"]
