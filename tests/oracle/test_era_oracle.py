@@ -36,8 +36,8 @@ from oracle_common import (  # noqa: F401 - asked_for is a fixture
     verify_json,
 )
 
+from catalogaudit.model.protocol import CAPABILITY_OF
 from catalogaudit.verify import DRIVERS
-from catalogaudit.verify.base import CAPABILITY
 
 pytestmark = pytest.mark.oracle
 
@@ -126,7 +126,7 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         static = base / f"{name}-static.json"
         made = cli("snapshot", *inputs, "--protocol", revision, "-o", str(static))
         assert made.code == 0, str(made)
-        caps = json.dumps({CAPABILITY[n]: {} for n in served})
+        caps = json.dumps({CAPABILITY_OF[n]: {} for n in served})
         serve = [PYTHON, "-m", "catalogaudit", "serve", str(static)]
         serve += ["--max-seconds", "60", "--capabilities", caps, *opts]
         path = base / f"{name}.json"
