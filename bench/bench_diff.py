@@ -108,7 +108,7 @@ def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 def load(old: Path, new: Path) -> Any:
     """Both inputs through the shared loader, as `catalogaudit diff` reads them."""
-    from catalogaudit.cli.diff import load_inputs
+    from catalogaudit.verbs.diff import load_inputs
 
     return load_inputs([str(old), str(new)])[0]
 

@@ -195,7 +195,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
 def _write(path: Path, text: str) -> None:
     """Atomic, as every file catalogaudit writes: a reader never sees half a file."""
     _src()
-    from catalogaudit.snapshot.build import write_atomic
+    from catalogaudit.verbs.output import write_atomic
 
     write_atomic(str(path), text)
 

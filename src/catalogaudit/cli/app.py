@@ -105,9 +105,10 @@ def snapshot(
 
     Exit codes: 0 written, 1 written but unstable across --runs, 2 nothing written.
     """
+    from catalogaudit.verbs import live
     from catalogaudit.verbs import snapshot as run
 
-    options = run.SnapshotOptions(
+    options = live.SnapshotOptions(
         command=tuple(command or ()),
         url=url,
         headers=tuple(header or ()),

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 import typer
+
+from catalogaudit.formatters.report import OutputFormat
+from catalogaudit.formatters.rules import RulesFormat
 
 List = list[str] | None
 
@@ -44,7 +47,8 @@ def audit(
     gateway_name: Annotated[str | None, typer.Option(help="Gateway name (ContextForge).")] = None,
     revision: Annotated[str | None, typer.Option(help="Protocol revision to audit as.")] = None,
     output_format: Annotated[
-        str | None, typer.Option("--format", help="text, json, sarif, junit, github, markdown.")
+        Optional[OutputFormat],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option("--format", help="Report format (default: config's format, else text)."),
     ] = None,
     output: Annotated[str, typer.Option("-o", "--output", help="Report file ('-' stdout).")] = "-",
     fail_on: Annotated[
@@ -84,7 +88,7 @@ def audit(
     crashed).
     """
     from catalogaudit.verbs import audit as run_audit
-    from catalogaudit.verbs.snapshot import SnapshotOptions
+    from catalogaudit.verbs.live import SnapshotOptions
 
     words = tuple(args or ())
     snapshot = SnapshotOptions(
@@ -106,7 +110,7 @@ def audit(
         server_name=server_name,
         gateway_name=gateway_name,
         revision=revision,
-        output_format=output_format,
+        output_format=output_format.value if output_format else None,
         output=output,
         fail_on=fail_on,
         select=tuple(select or ()),
@@ -125,8 +129,8 @@ def audit(
 
 def rules(
     output_format: Annotated[
-        str, typer.Option("--format", help="text, json or markdown.")
-    ] = "text",
+        RulesFormat, typer.Option("--format", help="Output format.")
+    ] = RulesFormat.TEXT,
 ) -> None:
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
     from catalogaudit.verbs import audit as run_audit

@@ -1,4 +1,4 @@
-"""The `verify` verb: parse options, call `catalogaudit.verify.report.run`, print, exit.
+"""The `verify` command: typer options in, `verbs.verify` does the rest.
 
 Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 2 errors
 (client not found, bad input: one `error:` line, printed by `cli.main`).
@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
+
+from catalogaudit.formatters.verify import VerifyFormat
 
 
 def register(app: typer.Typer) -> None:
@@ -39,8 +41,8 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         output_format: Annotated[
-            str, typer.Option("--format", help="text, json, markdown, junit or github.")
-        ] = "text",
+            VerifyFormat, typer.Option("--format", help="Report format.")
+        ] = VerifyFormat.TEXT,
         output: Annotated[
             str,
             typer.Option("-o", "--output", help="Report file, written atomically ('-' stdout)."),
@@ -53,13 +55,6 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 all match the profile; 1 a mismatch; 2 error.
         """
-        from catalogaudit.verbs import verify as report
+        from catalogaudit.verbs import verify
 
-        text, code = report.run(client, catalogs, client_path, output_format)
-        if output == "-":
-            typer.echo(text, nl=False)
-        else:
-            from catalogaudit.snapshot.build import write_atomic
-
-            write_atomic(output, text)
-        raise typer.Exit(code)
+        raise typer.Exit(verify.run(client, catalogs, client_path, output_format, output))

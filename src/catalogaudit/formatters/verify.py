@@ -8,6 +8,7 @@ workflow-command escaping), and a line of server text can never forge a line of 
 
 from __future__ import annotations
 
+import enum
 import json
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -17,7 +18,15 @@ from catalogaudit.formatters.github import command
 from catalogaudit.formatters.markdown import code, escape_text
 from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
 
-FORMATS = ("text", "json", "markdown", "junit", "github")
+
+class VerifyFormat(str, enum.Enum):
+    """Report formats of `catalogaudit verify`."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+    JUNIT = "junit"
+    GITHUB = "github"
 
 
 def _subject(o: Observation) -> str:
@@ -176,13 +185,13 @@ def as_github(run: VerifyRun) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_verify(run: VerifyRun, fmt: str) -> str:
-    """Render in one of `FORMATS` (the caller has checked the name)."""
+def format_verify(run: VerifyRun, fmt: VerifyFormat | str) -> str:
+    """Render in one of the `VerifyFormat`s."""
     render = {
-        "text": as_text,
-        "json": as_json,
-        "markdown": as_markdown,
-        "junit": as_junit,
-        "github": as_github,
-    }[fmt]
+        VerifyFormat.TEXT: as_text,
+        VerifyFormat.JSON: as_json,
+        VerifyFormat.MARKDOWN: as_markdown,
+        VerifyFormat.JUNIT: as_junit,
+        VerifyFormat.GITHUB: as_github,
+    }[VerifyFormat(fmt)]
     return render(run)

@@ -1,1 +1,136 @@
-"""intake."""
+"""Intake: every catalog input becomes one snapshot document, the same way for every verb.
+
+Inputs are a snapshot file, a raw list result (`{"tools": [...]}`), a JSON-RPC response line,
+a JSON-Lines capture of several, `-` for stdin, or `git:REF:PATH` (`loader`). A snapshot's
+`wire` section is what was served: where its readable items disagree, the wire copy is used
+and `Intake.warnings` says so (`snapshot.rehash.resolve_wire`); other inputs are built into a
+static snapshot (`static.merge` + `snapshot.build`). Nothing is printed here: the verb prints
+`notes` and `warnings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.canonical.jcs import gc_paused
+from catalogaudit.errors import UsageError
+from catalogaudit.intake import loader, static
+from catalogaudit.intake.loader import Loaded, display_name
+from catalogaudit.model.protocol import parse_protocol
+from catalogaudit.snapshot import build as snap
+from catalogaudit.snapshot import rehash as rehashing
+
+
+@dataclass(frozen=True)
+class Intake:
+    """One catalog as read: its snapshot document and what to tell the user about it."""
+
+    #: The input as given (a path, `-` or `git:REF:PATH`), and its name in messages.
+    spec: str
+    name: str
+    #: snapshot | list-result | jsonrpc-response | jsonl | merged (several inputs in one)
+    form: str
+    #: The snapshot document: the wire copy where a snapshot's readable items disagree.
+    doc: dict[str, Any]
+    #: The bytes read (empty for merged inputs) and, for snapshot files, their decoded text
+    #: (line and column of findings).
+    data: bytes = b""
+    text: str | None = None
+    #: What the loader inferred about a non-snapshot input, one line each, named.
+    notes: tuple[str, ...] = ()
+    #: Complete stderr lines (`warning: ...`) every verb prints the same way.
+    warnings: tuple[str, ...] = ()
+    #: With `rehash=True`: the CA544 findings the snapshot did not carry yet.
+    added: tuple[dict[str, Any], ...] = ()
+    #: `notes` without the input's name (a caller that labels inputs its own way).
+    inferred: tuple[str, ...] = ()
+
+    @property
+    def is_snapshot(self) -> bool:
+        """Whether the input was a catalogaudit snapshot (not built from a raw result)."""
+        return self.form == "snapshot"
+
+
+def read_catalog(spec: str, *, protocol: str = "auto", rehash: bool = False) -> Intake:
+    """Read one input into one snapshot document.
+
+    `protocol` is the revision of inputs that do not say it (not snapshots). `rehash=True`
+    (canonicalize, hash) rebuilds every listing and recomputes every hash of a snapshot;
+    otherwise only listings whose readable items differ from the wire are rebuilt.
+    """
+    data = loader.read_bytes(spec)
+    with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
+        loaded = loader.parse(spec, data)
+        return _intake(spec, data, loaded, protocol, rehash)
+
+
+def read_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> list[Intake]:
+    """What `audit` reads: each snapshot file on its own, every other input (one per listing)
+    merged into one static snapshot, last; each input is read once (stdin can be read once)."""
+    if sum(1 for s in specs if s == "-") > 1:
+        raise UsageError("- (stdin) can be given once")
+    out: list[Intake] = []
+    others: list[tuple[str, Loaded]] = []
+    with gc_paused():
+        for spec in specs:
+            data = loader.read_bytes(spec)
+            loaded = loader.parse(spec, data)
+            if loaded.snapshot is not None:
+                out.append(_intake(spec, data, loaded, protocol, False))
+            else:
+                others.append((spec, loaded))
+        if others:
+            out.append(_merged(others, protocol, True))
+    return out
+
+
+def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = True) -> Intake:
+    """Several inputs (one per listing, e.g. `snapshot --from` a tools and a prompts result)
+    merged into one static snapshot document."""
+    if sum(1 for s in specs if s == "-") > 1:
+        raise UsageError("- (stdin) can be given once")
+    with gc_paused():
+        return _merged([(spec, loader.load(spec)) for spec in specs], protocol, wire)
+
+
+def _merged(loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool) -> Intake:
+    doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire)
+    notes = tuple(f"{item.name}: {note}" for _, item in loaded for note in item.inferred)
+    names = ", ".join(display_name(s) for s, _ in loaded)
+    return Intake(names, names, "merged", doc, notes=notes)
+
+
+def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
+    if loaded.snapshot is None:
+        doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
+        notes = tuple(f"{loaded.name}: {note}" for note in loaded.inferred)
+        return Intake(
+            spec, loaded.name, loaded.form, doc, data, notes=notes, inferred=tuple(loaded.inferred)
+        )
+    if rehash:
+        doc, warnings, added = rehashing.rehash(loaded.snapshot, loaded.name)
+        return Intake(
+            spec,
+            loaded.name,
+            "snapshot",
+            doc,
+            data,
+            loaded.text,
+            warnings=tuple(w for w in warnings if w.startswith("warning: ")),
+            notes=tuple(w for w in warnings if not w.startswith("warning: ")),
+            added=tuple(added),
+        )
+    doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
+    return Intake(spec, loaded.name, "snapshot", doc, data, loaded.text, warnings=tuple(warnings))
+
+
+__all__ = [
+    "Intake",
+    "Loaded",
+    "display_name",
+    "read_catalog",
+    "read_catalogs",
+    "read_merged",
+]

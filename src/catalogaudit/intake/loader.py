@@ -97,7 +97,11 @@ def _git_blob(spec: str) -> bytes:
 
 def load(spec: str) -> Loaded:
     """Load one input and classify it."""
-    data = read_bytes(spec)
+    return parse(spec, read_bytes(spec))
+
+
+def parse(spec: str, data: bytes) -> Loaded:
+    """Classify the bytes read from `spec` (which names the input in messages)."""
     text, bad_utf8 = jsonwire.decode_utf8(data)
     if text.startswith("\ufeff"):
         text = text[1:]

@@ -7,17 +7,12 @@ in the one written form (`jsonwire.written`): deterministic for the same served 
 from __future__ import annotations
 
 import json
-import os
-import sys
-import tempfile
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from catalogaudit.canonical import hashes
-from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
@@ -200,40 +195,3 @@ def validate(doc: dict[str, Any]) -> list[str]:
 def render(doc: dict[str, Any]) -> str:
     """The bytes `snapshot` writes (as text)."""
     return jsonwire.written(doc)
-
-
-def emit(output: str, text: str) -> None:
-    """Write a report or document to stdout (`-`) or atomically to a file."""
-    if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_atomic(output, text)
-    except FileNotFoundError:
-        raise InputError(f"cannot write {output}: no such directory") from None
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so readers see the old content or the new, never a partial file."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

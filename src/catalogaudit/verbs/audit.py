@@ -7,13 +7,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from catalogaudit import intake
 from catalogaudit.audit.engine import AuditOptions, audit, matrix, read_baseline
 from catalogaudit.errors import UsageError
+from catalogaudit.formatters.rules import RulesFormat, format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
+from catalogaudit.verbs import live, output
 from catalogaudit.verbs.config import parse_settings
-from catalogaudit.verbs.snapshot import SnapshotOptions
+from catalogaudit.verbs.live import SnapshotOptions
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -50,52 +53,23 @@ class AuditRunOptions:
 def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     """Snapshot files audited one by one; other inputs merged into one catalog; or a live run."""
     if o.live or o.snapshot.url:
-        from catalogaudit.model.protocol import client_capabilities, parse_protocol
-        from catalogaudit.snapshot import build as snap
-        from catalogaudit.verbs.snapshot import _limits, _target
-        from catalogaudit.wire.capture import capture
-
-        so = o.snapshot
-        doc = snap.build(
-            capture(
-                _target(so),
-                parse_protocol(so.protocol),
-                client_capabilities(so.client_capabilities),
-                _limits(so),
-                # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
-                # initialize, so initialize-only clients' profiles can say (`handshake`).
-                legacy_probe=True,
-            ),
-            wire=True,
-        )
+        # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
+        # initialize, so initialize-only clients' profiles can say (`handshake`).
+        doc = live.capture(replace(o.snapshot, legacy_probe=True), wire=True)
         return [Catalog(doc, source="<live>", revision_override=revision)]
     if not o.inputs:
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
-    from catalogaudit.intake import loader, static
-    from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.snapshot import build as snapshot
-
-    out: list[Catalog] = []
-    others: list[tuple[str, loader.Loaded]] = []
-    for spec in o.inputs:
-        loaded = loader.load(spec)
-        if loaded.snapshot is not None:
-            out.append(
-                Catalog(
-                    loaded.snapshot,
-                    source=loader.display_name(spec),
-                    text=loaded.text,
-                    revision_override=revision,
-                )
-            )
-        else:
-            others.append((spec, loaded))
-    if others:
-        choice = parse_protocol(revision or "auto")
-        doc = snapshot.build(static.merge(others, choice))
-        names = ", ".join(loader.display_name(s) for s, _ in others)
-        out.append(Catalog(doc, source=names, revision_override=revision))
-    return out
+    found = intake.read_catalogs(o.inputs, protocol=revision or "auto")
+    output.say(w for got in found for w in got.warnings)
+    return [
+        Catalog(
+            got.doc,
+            source=intake.display_name(got.spec) if got.is_snapshot else got.name,
+            text=got.text,
+            revision_override=revision,
+        )
+        for got in found
+    ]
 
 
 def run(o: AuditRunOptions) -> int:
@@ -156,7 +130,7 @@ def run(o: AuditRunOptions) -> int:
     _emit(o.output, text)
     if o.write_baseline:
         from catalogaudit.audit.engine import write_baseline
-        from catalogaudit.snapshot.build import write_atomic
+        from catalogaudit.verbs.output import write_atomic
 
         write_atomic(o.write_baseline, write_baseline(report))
     if output_format is not OutputFormat.TEXT:
@@ -242,10 +216,8 @@ def _color(choice: str, output: str) -> bool:
     return sys.stdout.isatty()
 
 
-def _emit(output: str, text: str) -> None:
-    from catalogaudit.snapshot.build import emit
-
-    emit(output, text if text.endswith("\n") else text + "\n")
+def _emit(path: str, text: str) -> None:
+    output.emit(path, text if text.endswith("\n") else text + "\n")
 
 
 def _summary(report: Report) -> None:
@@ -260,61 +232,11 @@ def _summary(report: Report) -> None:
     sys.stderr.write(line + "\n")
 
 
-def rules_listing(fmt: str) -> tuple[str, int]:
+def rules_listing(fmt: RulesFormat) -> tuple[str, int]:
     """`catalogaudit rules`: every rule with its origin, severity, summary and source."""
-    import json
-
+    from catalogaudit.profiles import resolve as profiles
     from catalogaudit.rules.registry import spec_meta
 
-    metas = list(spec_meta().values())
-    try:
-        from catalogaudit.profiles import resolve as profiles
-
-        metas.extend(profiles.rule_meta())
-    except ImportError:  # pragma: no cover - profiles ship with the package
-        pass
+    metas = [*spec_meta().values(), *profiles.rule_meta()]
     metas.sort(key=lambda m: (m.origin != "spec", m.origin, m.id))
-    if fmt == "json":
-        rows = [
-            {
-                "id": m.id,
-                "name": m.name,
-                "origin": m.origin,
-                "severity": m.severity.value,
-                "summary": m.summary,
-                "source": m.source,
-                "versions": m.versions,
-                "confidence": m.confidence,
-            }
-            for m in metas
-        ]
-        return json.dumps(rows, indent=2, sort_keys=True) + "\n", EXIT_OK
-    if fmt == "markdown":
-        return rules_markdown(metas), EXIT_OK
-    if fmt != "text":
-        raise UsageError("--format must be text, json or markdown")
-    lines = [
-        f"{m.id:<14} {m.severity.value:<8} {m.origin:<20} {m.summary}"
-        + (f" [{m.versions}]" if m.versions else "")
-        for m in metas
-    ]
-    return "\n".join(lines) + "\n", EXIT_OK if metas else EXIT_ERROR
-
-
-def rules_markdown(metas: list[Any]) -> str:
-    """docs/rules.md, generated from the registry (a test keeps the file in sync)."""
-    out = [
-        "# Rules",
-        "",
-        "Generated by `catalogaudit rules --format markdown`; do not edit by hand.",
-        "",
-        "| id | origin | severity | versions | confidence | summary | source |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for m in metas:
-        summary = m.summary.replace("|", "\\|")
-        out.append(
-            f"| {m.id} | {m.origin} | {m.severity.value} | {m.versions or '-'} | "
-            f"{m.confidence or '-'} | {summary} | {m.source} |"
-        )
-    return "\n".join(out) + "\n"
+    return format_rules(metas, fmt), EXIT_OK if metas else EXIT_ERROR

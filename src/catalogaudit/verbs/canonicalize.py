@@ -11,22 +11,23 @@ served-order hashes (served, prompt, pageFields) are kept for items whose meanin
 from __future__ import annotations
 
 import difflib
-import io
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical import hashes
+from catalogaudit import intake
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.errors import InputError
+from catalogaudit.errors import InputError, UsageError
+from catalogaudit.formatters.hashes import (
+    HashFormat,
+    format_hashes,  # carve-back
+)
 from catalogaudit.intake import loader
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.snapshot import build as snap
-
-_DERIVED = ("items", "servedPositions", "itemHashes", "hashes", "pages")
+from catalogaudit.verbs import output
 
 
 @dataclass(frozen=True)
@@ -58,40 +59,21 @@ class Result:
 
 
 def canonicalize(spec: str, protocol: str = "auto") -> Result:
-    """Any input the loader reads, in the written form `snapshot` writes."""
-    from catalogaudit.intake import static
-    from catalogaudit.model.protocol import parse_protocol
-
-    data, loaded = _load(spec)
-    if loaded.snapshot is not None:
-        doc, notes, added = rehash(loaded.snapshot, loaded.name)
-    else:
-        doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
-        notes, added = [f"{loaded.name}: {note}" for note in loaded.inferred], doc["findings"]
-    text = snap.render(doc)
-    _validate(loaded.name, text)
-    precision = precision_notes(loaded.name, added)
+    """Any input the intake reads, in the written form `snapshot` writes."""
+    got = intake.read_catalog(spec, protocol=protocol, rehash=True)
+    added = got.added if got.is_snapshot else tuple(got.doc["findings"])
+    text = snap.render(got.doc)
+    _validate(got.name, text)
+    precision = precision_notes(got.name, added)
     return Result(
-        loaded.name, data, text, doc, tuple(notes), precision, loaded.snapshot is not None
+        got.name,
+        got.data,
+        text,
+        got.doc,
+        (*got.warnings, *got.notes),
+        precision,
+        got.is_snapshot,
     )
-
-
-def _load(spec: str) -> tuple[bytes, loader.Loaded]:
-    if spec != "-":
-        return loader.read_bytes(spec), loader.load(spec)
-    data = loader.read_bytes(spec)
-    with _stdin(data):  # NOTE: stdin can be read once; the loader reads it again from here
-        return data, loader.load(spec)
-
-
-@contextmanager
-def _stdin(data: bytes) -> Iterator[None]:
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
-    try:
-        yield
-    finally:
-        sys.stdin = saved
 
 
 def _validate(name: str, text: str) -> None:
@@ -115,165 +97,6 @@ def precision_notes(name: str, findings: Sequence[Any]) -> tuple[str, ...]:
     )
 
 
-# --- a snapshot: rebuild from wire, or rehash the readable copy --------------------------------
-
-
-@dataclass(frozen=True)
-class _Page:
-    fields: dict[str, Any]
-    items: list[Any]
-    result: Any
-
-
-def rehash(
-    doc: dict[str, Any], name: str
-) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
-    """A snapshot with listings and hashes recomputed; notes; the CA544 findings it lacked."""
-    listings = doc.get("listings")
-    findings = doc.get("findings", [])
-    if not isinstance(listings, dict) or not isinstance(findings, list):
-        raise InputError(f"{name}: not a valid catalogaudit snapshot: no listings or findings")
-    wire: dict[str, Any] = doc["wire"] if isinstance(doc.get("wire"), dict) else {}
-    wire_pages: dict[str, Any] = wire["pages"] if isinstance(wire.get("pages"), dict) else {}
-    out: dict[str, Any] = {}
-    notes: list[str] = []
-    added: list[dict[str, Any]] = []
-    known = {jsonwire.canonical(f) for f in findings}
-    for lname in names.LISTINGS:
-        rec = listings.get(lname)
-        where = f"{name}: listings.{lname}"
-        if not isinstance(rec, dict):
-            raise InputError(f"{where} is missing")
-        if rec.get("status") == "absent" and "items" not in rec:
-            out[lname] = rec
-            continue
-        texts = wire_pages.get(lname)
-        if isinstance(texts, list) and texts and all(isinstance(t, str) for t in texts):
-            pages = [_wire_page(f"{where}: wire page {i}", lname, t) for i, t in enumerate(texts)]
-            out[lname], _ = _record(lname, rec, pages, None)
-            if rec.get("items") != out[lname]["items"]:
-                notes.append(f"{where}: the readable items differ from the wire section; rebuilt")
-        else:
-            pages, recorded = _readable_pages(where, lname, rec)
-            out[lname], stale = _record(lname, rec, pages, recorded)
-            if stale and any(recorded):
-                notes.append(
-                    f"{where}: {stale} item(s) changed since hashed; without a wire section their "
-                    "served and prompt hashes use the file's key order"
-                )
-        added.extend(_unsafe_integers(lname, pages, known))
-    result = {**doc, "listings": out, "findings": findings + added}
-    capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
-    result["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
-    return result, notes, added
-
-
-def _wire_page(where: str, lname: str, text: str) -> _Page:
-    try:
-        result = jsonwire.loads(text)
-    except jsonwire.WireDecodeError as exc:
-        raise InputError(f"{where} is not JSON ({exc})") from None
-    if not isinstance(result, dict):  # as the wire client records it (CA537)
-        return _Page({}, [], result)
-    items = result.get(lname)
-    fields = {k: v for k, v in result.items() if k != lname}
-    return _Page(fields, items if isinstance(items, list) else [], result)
-
-
-def _readable_pages(where: str, lname: str, rec: dict[str, Any]) -> tuple[list[_Page], list[Any]]:
-    """Pages in served order from the readable copy, and the recorded item hashes by position."""
-    items = rec.get("items", [])
-    positions = rec.get("servedPositions", list(range(len(items))))
-    ints = [p for p in positions if isinstance(p, int)] if isinstance(positions, list) else []
-    if not isinstance(items, list) or sorted(ints) != list(range(len(items))):
-        raise InputError(
-            f"{where}: servedPositions does not match the items "
-            "(re-snapshot, or give each item its served position)"
-        )
-    served: list[Any] = [None] * len(items)
-    recorded: list[Any] = [None] * len(items)
-    old = rec.get("itemHashes")
-    for i, pos in enumerate(positions):
-        served[pos] = items[i]
-        if isinstance(old, list) and len(old) == len(items):
-            recorded[pos] = old[i]
-    meta = rec.get("pages", [{"items": len(items), "fields": {}}])
-    counts: list[int] = []
-    if isinstance(meta, list) and all(isinstance(p, dict) for p in meta):
-        counts = [p["items"] for p in meta if isinstance(p.get("items"), int)]
-    if len(counts) != len(meta) or sum(counts) != len(items):
-        raise InputError(f"{where}: the page item counts do not add up to {len(items)} items")
-    pages: list[_Page] = []
-    start = 0
-    for page, count in zip(meta, counts, strict=True):
-        fields = page["fields"] if isinstance(page.get("fields"), dict) else {}
-        chunk = served[start : start + count]
-        pages.append(_Page(fields, chunk, {**fields, lname: chunk}))
-        start += count
-    return pages, recorded
-
-
-def _record(
-    lname: str, rec: dict[str, Any], pages: list[_Page], recorded: list[Any] | None
-) -> tuple[dict[str, Any], int]:
-    """A listing record as `snapshot.items_record` writes it, and how many items were rehashed.
-
-    With `recorded` (no wire section), an item keeps its recorded served and prompt hashes
-    while its canonical hash still matches: they cover served key order, which is lost.
-    """
-    served = [item for page in pages for item in page.items]
-    per_item: list[hashes.ItemHashes] = []
-    for i, item in enumerate(served):
-        old = recorded[i] if recorded is not None else None
-        if isinstance(old, dict) and old.get("canonical") == canonical.jcs_hash(item):
-            kept_served, kept_prompt = old.get("served"), old.get("prompt")
-            if isinstance(kept_served, str) and isinstance(kept_prompt, str):
-                per_item.append(hashes.ItemHashes(kept_served, kept_prompt, old["canonical"]))
-                continue
-        per_item.append(hashes.item_hashes(lname, item))
-    rehashed = len(served) - sum(
-        1 for i, h in enumerate(per_item) if recorded and recorded[i] == h.as_dict()
-    )
-    order = sorted(
-        range(len(served)),
-        key=lambda i: names.identity_sort_key(names.identity(lname, served[i]), i),
-    )
-    by_identity = sorted(
-        names.identity_sort_key(names.identity(lname, item), h.canonical)
-        for item, h in zip(served, per_item, strict=True)
-    )
-    page_fields = hashes.page_fields_hash([p.fields for p in pages])
-    old_fields = (rec.get("hashes") or {}).get("pageFields") if recorded is not None else None
-    listing = {
-        "served": hashes.combine(h.served for h in per_item),
-        "prompt": hashes.combine(h.prompt for h in per_item),
-        "canonical": hashes.combine(key[2] for key in by_identity),
-        # NOTE: page fields are hashed in served key order, lost without the wire section.
-        "pageFields": old_fields if isinstance(old_fields, str) else page_fields,
-    }
-    record = {k: v for k, v in rec.items() if k not in _DERIVED}
-    record.update(
-        items=[served[i] for i in order],
-        servedPositions=order,
-        itemHashes=[per_item[i].as_dict() for i in order],
-        hashes=listing,
-        pages=[{"items": len(p.items), "fields": p.fields} for p in pages],
-    )
-    return record, rehashed
-
-
-def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterator[dict[str, Any]]:
-    """CA544 findings the document does not already carry (e.g. after a hand edit)."""
-    from catalogaudit.model.capture import anomaly_finding, unsafe_integers
-
-    for index, page in enumerate(pages):
-        for anomaly in unsafe_integers(page.result):
-            found = anomaly_finding(lname, anomaly, page.items, index).as_dict()
-            if jsonwire.canonical(found) not in known:
-                known.add(jsonwire.canonical(found))
-                yield found
-
-
 # --- the verbs ---------------------------------------------------------------------------------
 
 
@@ -292,18 +115,18 @@ class Options:
 def run(o: Options) -> int:
     """Canonicalize; exit 1 when `--check`/`--in-place` found a file not in written form.
 
-    Option combinations are checked by the command (`commands.canonical.options`).
+    Option combinations are checked by `options`.
     """
     if o.jcs:
         spec = o.inputs[0]
         name = "<stdin>" if spec == "-" else spec
-        _emit(o.output, canonical.strict_jcs(loader.read_bytes(spec), name))
+        output.emit(o.output, canonical.strict_jcs(loader.read_bytes(spec), name))
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
     err = sys.stderr
     if not (o.check or o.in_place):
-        _emit(o.output, results[0].text.encode("utf-8"))
+        output.emit(o.output, results[0].text.encode("utf-8"))
         err.write(notes)
         return EXIT_OK
     err.write(notes)
@@ -313,18 +136,10 @@ def run(o: Options) -> int:
             sys.stdout.buffer.write(r.diff().encode("utf-8", "surrogateescape"))
             err.write(f"{r.name}: would be rewritten\n")
         else:
-            _emit(r.name, r.text.encode("utf-8"))
+            output.emit(r.name, r.text.encode("utf-8"))
             err.write(f"{r.name}: rewritten\n")
     sys.stdout.flush()
     return EXIT_FINDINGS if changed else EXIT_OK
-
-
-def _emit(output: str | None, data: bytes) -> None:
-    if output in (None, "-"):
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        snap.write_atomic(output, data.decode("utf-8"))
 
 
 def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[str]]:
@@ -355,3 +170,39 @@ def hash_report(r: Result) -> dict[str, Any]:
             ]
         listings[lname] = entry
     return {"input": r.name, "catalog": r.doc["hashes"], "listings": listings}
+
+
+def options(
+    inputs: list[str],
+    check: bool,
+    in_place: bool,
+    output: str | None,
+    jcs: bool,
+    protocol: str,
+) -> Options:
+    """Validated `Options`: which option combinations make sense."""
+    if check and in_place:
+        raise UsageError("give --check or --in-place, not both")
+    if output is not None and (check or in_place):
+        raise UsageError("-o writes one file; it cannot be combined with --check or --in-place")
+    if jcs and (check or in_place):
+        raise UsageError("--jcs cannot be combined with --check or --in-place")
+    if len(inputs) > 1 and (jcs or output is not None or not (check or in_place)):
+        what = "--jcs" if jcs else "-o" if output is not None else "writing to stdout"
+        raise UsageError(
+            f"{what} takes one input, got {len(inputs)} (use --check or --in-place for several)"
+        )
+    if inputs.count("-") > 1:
+        raise UsageError("- (stdin) can be given once")
+    for spec in inputs:
+        if in_place and (spec == "-" or spec.startswith("git:")):
+            raise UsageError(f"--in-place cannot rewrite {spec} (not a file)")
+    return Options(tuple(inputs), check, in_place, output, jcs, protocol)
+
+
+def run_hash(spec: str, fmt: HashFormat, protocol: str = "auto") -> int:
+    """`catalogaudit hash`: print the hash report of one input (notes on stderr); exit 0."""
+    report, notes = hashes_of(spec, protocol)
+    output.say(notes)
+    output.emit("-", format_hashes(report, fmt))
+    return EXIT_OK

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import sys
 
+from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
-from catalogaudit.intake import loader
 from catalogaudit.model import jsonwire
 from catalogaudit.serve.replay import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
+from catalogaudit.snapshot import build as snap
+from catalogaudit.verbs import output
 
 
 def load(options: ServeOptions) -> Replay:
     """Read and check the snapshot, warn when it has no wire section, build the replay."""
-    from catalogaudit.snapshot import build as snap
-
     for name, value, choices in (
         ("--protocol", options.protocol, PROTOCOLS),
         ("--cache-hints", options.cache_hints, CACHE_HINTS),
@@ -27,19 +27,20 @@ def load(options: ServeOptions) -> Replay:
         raise UsageError("--max-seconds must be positive")
     if options.initialize_version is not None and not options.initialize_version.strip():
         raise UsageError("--initialize-version must name a version such as 2026-07-28")
-    loaded = loader.load(options.snapshot)
-    if loaded.form != "snapshot" or loaded.snapshot is None:
-        raise InputError(f"{loaded.name}: not a catalogaudit snapshot (serve replays snapshots)")
-    doc = loaded.snapshot
+    got = intake.read_catalog(options.snapshot)
+    if not got.is_snapshot:
+        raise InputError(f"{got.name}: not a catalogaudit snapshot (serve replays snapshots)")
+    doc = got.doc
     problems = snap.validate(doc)
     if problems:
-        raise InputError(f"{loaded.name}: not a valid snapshot: {problems[0]}")
+        raise InputError(f"{got.name}: not a valid snapshot: {problems[0]}")
+    output.say(got.warnings)
     if not isinstance(doc.get("wire"), dict):
-        sys.stderr.write(NO_WIRE_WARNING.format(name=loaded.name) + "\n")
+        sys.stderr.write(NO_WIRE_WARNING.format(name=got.name) + "\n")
     try:
         return Replay(doc, options)
     except jsonwire.WireDecodeError as exc:
-        raise InputError(f"{loaded.name}: a wire page is not a JSON object ({exc})") from None
+        raise InputError(f"{got.name}: a wire page is not a JSON object ({exc})") from None
 
 
 def run(options: ServeOptions) -> int:

@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from catalogaudit.errors import UsageError
-from catalogaudit.formatters.verify import FORMATS, format_verify, verify_document
+from catalogaudit import intake
+from catalogaudit.errors import CatalogauditError, UsageError
+from catalogaudit.formatters.verify import VerifyFormat, format_verify, verify_document
 from catalogaudit.model.verify import Row, VerifyRun
+from catalogaudit.verbs import output
 from catalogaudit.verify import driver as make_driver
 from catalogaudit.verify.base import verify
 from catalogaudit.verify.predict import compare, predict
@@ -25,27 +27,48 @@ LOG_ENV = "CATALOGAUDIT_VERIFICATION_LOG"
 
 
 def run(
-    client: str, catalogs: Sequence[str], client_path: str | None, output_format: str
+    client: str,
+    catalogs: Sequence[str],
+    client_path: str | None,
+    fmt: VerifyFormat,
+    path: str = "-",
+) -> int:
+    """Verify, write the report (`-o`, atomically, or stdout), and return the exit code."""
+    text, code = report(client, catalogs, client_path, fmt)
+    output.emit(path, text)
+    return code
+
+
+def report(
+    client: str, catalogs: Sequence[str], client_path: str | None, fmt: VerifyFormat
 ) -> tuple[str, int]:
-    """The report text and the exit code of `catalogaudit verify`."""
-    if output_format not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not {output_format!r}")
+    """The report text and the exit code of `catalogaudit verify`.
+
+    The snapshots are read (and their wire copies checked) before any client starts.
+    """
     if not catalogs:
         raise UsageError("give snapshot files to verify")
     cid, at, asked = client.partition("@")
     drv = make_driver(cid, client_path, asked or None)
+    read = [intake.read_catalog(c) for c in catalogs]
+    for got in read:
+        if not got.is_snapshot:
+            raise CatalogauditError(
+                f"{got.spec}: verify needs a snapshot (make one with `snapshot --from`)"
+            )
+    output.say(w for got in read for w in got.warnings)
     found = drv.version()
     if at and not _same_version(asked, found):
         raise UsageError(f"--client {client}: {cid} {found} is installed, not {asked}")
     profile = f"{cid}@{found}"
     rows: list[Row] = []
-    for target, observed in verify(drv, catalogs):
+    for target, observed in verify(drv, read):
         rows.extend(Row(o, p) for o, p in compare(predict(target, profile), observed))
     result = VerifyRun(cid, found, tuple(rows))
     log = os.environ.get(LOG_ENV)
     if log:
         _append(log, verify_document(result))
-    return format_verify(result, output_format), 0 if result.mismatches == 0 else 1
+    return format_verify(result, fmt), 0 if result.mismatches == 0 else 1
 
 
 def _append(path: str, report: dict[str, Any]) -> None:

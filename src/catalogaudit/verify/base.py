@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from catalogaudit.errors import CatalogauditError
+from catalogaudit.intake import Intake, read_catalog
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import LISTINGS, identity
@@ -168,10 +169,11 @@ def run_job(
     ]
 
 
-def targets(catalogs: Sequence[str | Path | dict[str, Any]], workdir: Path) -> list[Target]:
-    """Snapshot paths stay as they are; snapshot documents are written under `workdir`."""
-    from catalogaudit.intake import loader
-
+def targets(
+    catalogs: Sequence[str | Path | dict[str, Any] | Intake], workdir: Path
+) -> list[Target]:
+    """Snapshot files stay where they are (read through the intake, so a hand-edited readable
+    copy gives way to the wire copy); snapshot documents are written under `workdir`."""
     out: list[Target] = []
     for n, item in enumerate(catalogs):
         if isinstance(item, dict):
@@ -180,12 +182,12 @@ def targets(catalogs: Sequence[str | Path | dict[str, Any]], workdir: Path) -> l
             label = str(item.get("capture", {}).get("inputs", [f"catalog-{n}"])[0])
             doc = item
         else:
-            loaded = loader.load(str(item))
-            if loaded.snapshot is None:
+            got = item if isinstance(item, Intake) else read_catalog(str(item))
+            if not got.is_snapshot:
                 raise CatalogauditError(
-                    f"{item}: verify needs a snapshot (make one with `snapshot --from`)"
+                    f"{got.spec}: verify needs a snapshot (make one with `snapshot --from`)"
                 )
-            path, label, doc = Path(item), str(item), loaded.snapshot
+            path, label, doc = Path(got.spec), got.spec, got.doc
         out.append(Target(label, path, Catalog(doc, source=label)))
     return out
 
@@ -224,7 +226,7 @@ def observe(target: Target, outcomes: Sequence[ListOutcome]) -> list[Observation
 
 
 def verify(
-    driver: Driver, catalogs: Sequence[str | Path | dict[str, Any]]
+    driver: Driver, catalogs: Sequence[str | Path | dict[str, Any] | Intake]
 ) -> list[tuple[Target, list[Observation]]]:
     """Run the driver's client over every catalog (one client process for all) and observe."""
     with tempfile.TemporaryDirectory(prefix="catalogaudit-verify-") as tmp:

@@ -1,0 +1,255 @@
+"""A snapshot read back: the wire copy wins over the readable items, and hashes are recomputed.
+
+The `wire` section is what the server sent; the readable `listings` are derived from it and may
+have been edited by hand. Every verb reads snapshots through `resolve_wire` (via
+`catalogaudit.intake`), so an edited readable copy is reported once, the same way, and the wire
+copy is what gets audited, hashed, diffed, served and verified. `rehash` (canonicalize, hash)
+also recomputes every hash. Without a wire section the readable items are all there is: served
+key order is lost (`snapshot.WIRE_LOST`), so served-order hashes are kept where the canonical
+hash still matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.canonical import hashes
+from catalogaudit.canonical import jcs as canonical
+from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire, names
+from catalogaudit.model.capture import anomaly_finding, unsafe_integers
+from catalogaudit.snapshot import build as snap
+
+#: The one line every verb prints (stderr) when a listing's readable items disagree with the
+#: wire section; `{where}` is `FILE: listings.NAME`.
+WIRE_DIFFERS = (
+    "warning: {where}: the readable items differ from the wire section; using the wire copy"
+)
+WIRE_PAGES_DIFFER = (
+    "warning: {where}: the readable page fields differ from the wire section; using the wire copy"
+)
+
+_DERIVED = ("items", "servedPositions", "itemHashes", "hashes", "pages")
+
+
+@dataclass(frozen=True)
+class _Page:
+    fields: dict[str, Any]
+    items: list[Any]
+    result: Any
+
+
+def rehash(
+    doc: dict[str, Any], name: str
+) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
+    """A snapshot with listings and hashes recomputed; notes; the CA544 findings it lacked."""
+    listings = doc.get("listings")
+    findings = doc.get("findings", [])
+    if not isinstance(listings, dict) or not isinstance(findings, list):
+        raise InputError(f"{name}: not a valid catalogaudit snapshot: no listings or findings")
+    wire: dict[str, Any] = doc["wire"] if isinstance(doc.get("wire"), dict) else {}
+    wire_pages: dict[str, Any] = wire["pages"] if isinstance(wire.get("pages"), dict) else {}
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    added: list[dict[str, Any]] = []
+    known = {jsonwire.canonical(f) for f in findings}
+    for lname in names.LISTINGS:
+        rec = listings.get(lname)
+        where = f"{name}: listings.{lname}"
+        if not isinstance(rec, dict):
+            raise InputError(f"{where} is missing")
+        if rec.get("status") == "absent" and "items" not in rec:
+            out[lname] = rec
+            continue
+        texts = wire_pages.get(lname)
+        if isinstance(texts, list) and texts and all(isinstance(t, str) for t in texts):
+            pages = [_wire_page(f"{where}: wire page {i}", lname, t) for i, t in enumerate(texts)]
+            out[lname], _ = _record(lname, rec, pages, None)
+            notes.extend(_differences(where, rec, out[lname]))
+        else:
+            pages, recorded = _readable_pages(where, lname, rec)
+            out[lname], stale = _record(lname, rec, pages, recorded)
+            if stale and any(recorded):
+                notes.append(
+                    f"{where}: {stale} item(s) changed since hashed; without a wire section their "
+                    "served and prompt hashes use the file's key order"
+                )
+        added.extend(_unsafe_integers(lname, pages, known))
+    result = {**doc, "listings": out, "findings": findings + added}
+    capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
+    result["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
+    return result, notes, added
+
+
+def _wire_page(where: str, lname: str, text: str) -> _Page:
+    try:
+        result = jsonwire.loads(text)
+    except jsonwire.WireDecodeError as exc:
+        raise InputError(f"{where} is not JSON ({exc})") from None
+    if not isinstance(result, dict):  # as the wire client records it (CA537)
+        return _Page({}, [], result)
+    items = result.get(lname)
+    fields = {k: v for k, v in result.items() if k != lname}
+    return _Page(fields, items if isinstance(items, list) else [], result)
+
+
+def _readable_pages(where: str, lname: str, rec: dict[str, Any]) -> tuple[list[_Page], list[Any]]:
+    """Pages in served order from the readable copy, and the recorded item hashes by position."""
+    items = rec.get("items", [])
+    positions = rec.get("servedPositions", list(range(len(items))))
+    ints = [p for p in positions if isinstance(p, int)] if isinstance(positions, list) else []
+    if not isinstance(items, list) or sorted(ints) != list(range(len(items))):
+        raise InputError(
+            f"{where}: servedPositions does not match the items "
+            "(re-snapshot, or give each item its served position)"
+        )
+    served: list[Any] = [None] * len(items)
+    recorded: list[Any] = [None] * len(items)
+    old = rec.get("itemHashes")
+    for i, pos in enumerate(positions):
+        served[pos] = items[i]
+        if isinstance(old, list) and len(old) == len(items):
+            recorded[pos] = old[i]
+    meta = rec.get("pages", [{"items": len(items), "fields": {}}])
+    counts: list[int] = []
+    if isinstance(meta, list) and all(isinstance(p, dict) for p in meta):
+        counts = [p["items"] for p in meta if isinstance(p.get("items"), int)]
+    if len(counts) != len(meta) or sum(counts) != len(items):
+        raise InputError(f"{where}: the page item counts do not add up to {len(items)} items")
+    pages: list[_Page] = []
+    start = 0
+    for page, count in zip(meta, counts, strict=True):
+        fields = page["fields"] if isinstance(page.get("fields"), dict) else {}
+        chunk = served[start : start + count]
+        pages.append(_Page(fields, chunk, {**fields, lname: chunk}))
+        start += count
+    return pages, recorded
+
+
+def _record(
+    lname: str, rec: dict[str, Any], pages: list[_Page], recorded: list[Any] | None
+) -> tuple[dict[str, Any], int]:
+    """A listing record as `snapshot.items_record` writes it, and how many items were rehashed.
+
+    With `recorded` (no wire section), an item keeps its recorded served and prompt hashes
+    while its canonical hash still matches: they cover served key order, which is lost.
+    """
+    served = [item for page in pages for item in page.items]
+    per_item: list[hashes.ItemHashes] = []
+    for i, item in enumerate(served):
+        old = recorded[i] if recorded is not None else None
+        if isinstance(old, dict) and old.get("canonical") == canonical.jcs_hash(item):
+            kept_served, kept_prompt = old.get("served"), old.get("prompt")
+            if isinstance(kept_served, str) and isinstance(kept_prompt, str):
+                per_item.append(hashes.ItemHashes(kept_served, kept_prompt, old["canonical"]))
+                continue
+        per_item.append(hashes.item_hashes(lname, item))
+    rehashed = len(served) - sum(
+        1 for i, h in enumerate(per_item) if recorded and recorded[i] == h.as_dict()
+    )
+    order = sorted(
+        range(len(served)),
+        key=lambda i: names.identity_sort_key(names.identity(lname, served[i]), i),
+    )
+    by_identity = sorted(
+        names.identity_sort_key(names.identity(lname, item), h.canonical)
+        for item, h in zip(served, per_item, strict=True)
+    )
+    page_fields = hashes.page_fields_hash([p.fields for p in pages])
+    old_fields = (rec.get("hashes") or {}).get("pageFields") if recorded is not None else None
+    listing = {
+        "served": hashes.combine(h.served for h in per_item),
+        "prompt": hashes.combine(h.prompt for h in per_item),
+        "canonical": hashes.combine(key[2] for key in by_identity),
+        # NOTE: page fields are hashed in served key order, lost without the wire section.
+        "pageFields": old_fields if isinstance(old_fields, str) else page_fields,
+    }
+    record = {k: v for k, v in rec.items() if k not in _DERIVED}
+    record.update(
+        items=[served[i] for i in order],
+        servedPositions=order,
+        itemHashes=[per_item[i].as_dict() for i in order],
+        hashes=listing,
+        pages=[{"items": len(p.items), "fields": p.fields} for p in pages],
+    )
+    return record, rehashed
+
+
+def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterator[dict[str, Any]]:
+    """CA544 findings the document does not already carry (e.g. after a hand edit)."""
+    for index, page in enumerate(pages):
+        for anomaly in unsafe_integers(page.result):
+            found = anomaly_finding(lname, anomaly, page.items, index).as_dict()
+            if jsonwire.canonical(found) not in known:
+                known.add(jsonwire.canonical(found))
+                yield found
+
+
+def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[str]]:
+    """The snapshot with each listing whose readable items (or page fields) differ from its wire
+    pages rebuilt from the wire (that listing's hashes recomputed), and one warning per listing.
+
+    Listings that agree are kept as written, so reading a snapshot costs one parse of its wire
+    pages, not a rehash. A snapshot without a wire section is returned as it is.
+    """
+    wire = doc.get("wire")
+    listings = doc.get("listings")
+    if not isinstance(wire, dict) or not isinstance(listings, dict):
+        return doc, []
+    wire_pages = wire.get("pages")
+    if not isinstance(wire_pages, dict):
+        return doc, []
+    rebuilt: dict[str, Any] = {}
+    warnings: list[str] = []
+    for lname in names.LISTINGS:
+        rec = listings.get(lname)
+        texts = wire_pages.get(lname)
+        if not isinstance(rec, dict) or not isinstance(texts, list) or not texts:
+            continue
+        if not all(isinstance(t, str) for t in texts):
+            continue
+        where = f"{name}: listings.{lname}"
+        pages = [_wire_page(f"{where}: wire page {i}", lname, t) for i, t in enumerate(texts)]
+        served = [item for page in pages for item in page.items]
+        if _served_order(rec) == served and rec.get("pages") == _page_meta(pages):
+            continue
+        rebuilt[lname], _ = _record(lname, rec, pages, None)
+        warnings.extend(_differences(where, rec, rebuilt[lname]))
+    if not rebuilt:
+        return doc, []
+    out = {**listings, **rebuilt}
+    capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
+    resolved = {**doc, "listings": out}
+    resolved["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
+    return resolved, warnings
+
+
+def _served_order(rec: dict[str, Any]) -> list[Any] | None:
+    """The readable items back in served order, or None when the positions do not fit."""
+    items = rec.get("items")
+    positions = rec.get("servedPositions")
+    if not isinstance(items, list) or not isinstance(positions, list):
+        return None
+    if len(positions) != len(items) or sorted(
+        p if isinstance(p, int) and not isinstance(p, bool) else -1 for p in positions
+    ) != list(range(len(items))):
+        return None
+    served: list[Any] = [None] * len(items)
+    for item, pos in zip(items, positions, strict=True):
+        served[pos] = item
+    return served
+
+
+def _page_meta(pages: list[_Page]) -> list[dict[str, Any]]:
+    return [{"items": len(p.items), "fields": p.fields} for p in pages]
+
+
+def _differences(where: str, rec: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:
+    """The warnings for a listing rebuilt from the wire: its items, or only its page fields."""
+    if rec.get("items") != rebuilt["items"]:
+        return [WIRE_DIFFERS.format(where=where)]
+    if rec.get("pages") != rebuilt["pages"]:
+        return [WIRE_PAGES_DIFFER.format(where=where)]
+    return []

@@ -1,0 +1,206 @@
+"""`catalogaudit diff` and `catalogaudit stability`: read the catalogs (the one intake, or the
+one live capture for `diff --live`), classify, render, and return the exit code.
+
+Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability` 0 stable,
+1 not stable; both 2 for usage or input errors.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit import intake
+from catalogaudit.diff import items as core_diff
+from catalogaudit.diff import sides as compare
+from catalogaudit.diff import stability as core_stability
+from catalogaudit.errors import UsageError
+from catalogaudit.formatters import diff as fmt_diff
+from catalogaudit.formatters import stability as fmt_stab
+from catalogaudit.formatters.diff import DiffFormat
+from catalogaudit.formatters.stability import StabilityFormat
+from catalogaudit.model import jsonwire
+from catalogaudit.model.catalog import written_positions
+from catalogaudit.model.protocol import client_capabilities
+from catalogaudit.verbs import config as cfg
+from catalogaudit.verbs import live, output
+from catalogaudit.verbs.live import SnapshotOptions
+from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    """What `catalogaudit diff` was asked to do."""
+
+    old: str | None = None
+    new: str | None = None
+    fail_on: str = "breaking"
+    unknown: str = "fail"
+    fmt: DiffFormat = DiffFormat.TEXT
+    output: str = "-"
+    live: bool = False
+    config: str | None = None
+
+
+@dataclass(frozen=True)
+class StabilityOptions:
+    """What `catalogaudit stability` was asked to do."""
+
+    files: tuple[str, ...]
+    fmt: StabilityFormat = StabilityFormat.TEXT
+    output: str = "-"
+
+
+def run_diff(o: DiffOptions) -> int:
+    """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
+    if o.live:
+        (olds, news), notes = live_inputs(o.old, o.new, o.config)
+    elif o.old is None or o.new is None:
+        raise UsageError("give the OLD and NEW catalogs (or --live)")
+    else:
+        (olds, news), notes = load_inputs([o.old, o.new])
+    if len(olds) > 1 or len(news) > 1:
+        notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
+    result = core_diff.diff(olds[0], news[0])
+    result.notes.extend(notes)
+    line_of = _line_of(o.new, news[0]) if o.fmt is DiffFormat.SARIF and o.new else None
+    output.emit(o.output, fmt_diff.render(result, o.fmt, o.fail_on, o.unknown, line_of))
+    shown = o.fmt is DiffFormat.TEXT and o.output == "-"
+    _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
+    _stderr([fmt_diff.summary(result, o.fail_on, o.unknown)])
+    return result.exit_code(o.fail_on, o.unknown)
+
+
+def run_stability(o: StabilityOptions) -> int:
+    """Say per listing and item whether captures agree; 1 when they do not."""
+    groups, notes = load_inputs(list(o.files))
+    sides = [side for group in groups for side in group]
+    if len(sides) < 2 and not sides[0].lost_runs:
+        raise UsageError(
+            "stability needs two or more captures: several files, or one snapshot "
+            "written with --runs N (N >= 2)"
+        )
+    report = core_stability.report(sides, notes)
+    output.emit(o.output, fmt_stab.render(report, o.fmt))
+    shown = o.fmt is StabilityFormat.TEXT and o.output == "-"
+    _stderr([] if shown else [f"warning: {w['message']}" for w in report["warnings"]])
+    _stderr([fmt_stab.summary(report)])
+    return 0 if report["stable"] else 1
+
+
+def load_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str]]:
+    """Read inputs through the intake (non-snapshots become static snapshots); each input gives
+    its sides (several for a `snapshot --runs N` file) and notes on what it held."""
+    if sum(1 for s in specs if s == "-") > 1:
+        raise UsageError("- (stdin) can be given once")
+    groups: list[list[Any]] = []
+    notes: list[str] = []
+    seen: dict[str, int] = {}
+    for spec in specs:
+        got = intake.read_catalog(spec)
+        output.say(got.warnings)
+        label = got.name
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label = f"{label} ({seen[label]})"
+        notes.extend(f"{label}: {note}" for note in got.inferred)
+        sides, more = compare.sides_of(label, got.doc)
+        groups.append(sides)
+        notes.extend(more)
+    return groups, notes
+
+
+def _line_of(spec: str, side: Any) -> Callable[[Any], int] | None:
+    """For SARIF: the line of a change in NEW, when NEW is a snapshot file in the written form
+    (as `snapshot` and `canonicalize` write it); else every result points at line 1."""
+    from catalogaudit.intake import loader
+
+    if spec == "-" or side.doc is None:
+        return None
+    text, _ = jsonwire.decode_utf8(loader.read_bytes(spec))
+    if jsonwire.written(side.doc) != text:
+        return None
+    lines = {pointer: line for pointer, (line, _) in written_positions(side.doc).items()}
+
+    def line_of(change: Any) -> int:
+        where = f"/listings/{change.listing}"
+        if change.position is not None:
+            positions = side.record(change.listing).get("servedPositions") or []
+            index = positions.index(change.position) if change.position in positions else None
+            where += f"/items/{index}{change.pointer}" if index is not None else ""
+        while where and where not in lines:  # a removed key: point at its nearest parent
+            where = where.rsplit("/", 1)[0]
+        return lines.get(where, 1)
+
+    return line_of
+
+
+def _stderr(lines: list[str]) -> None:
+    from rich.console import Console
+
+    console = Console(stderr=True, soft_wrap=True)
+    for line in lines:
+        console.print(line, highlight=False, markup=False)
+
+
+def live_inputs(
+    old: str | None, new: str | None, config: str | None
+) -> tuple[list[list[Any]], list[str]]:
+    """`diff --live` (the manual-stage pre-commit hook): the committed snapshot against the
+    configured server captured now with the committed capture settings (protocol requested,
+    client capabilities, TZ/LANG/LC_*), so "the server changed" is not "captured differently"."""
+    if new is not None:
+        raise UsageError("--live diffs one committed snapshot against the live server")
+    conf, where = cfg.load(config)
+    path = old or conf.get("snapshot")
+    if not path:
+        raise UsageError("--live needs the committed snapshot: give it, or set snapshot in config")
+    got = intake.read_catalog(str(path))
+    if not got.is_snapshot:
+        raise UsageError(f"{path}: --live needs a catalogaudit snapshot, not a {got.form}")
+    output.say(got.warnings)
+    committed = got.doc
+    server = conf.get("server") or {}
+    if not server.get("command") and not server.get("url"):
+        raise UsageError(
+            f"--live needs the server in configuration ({where or 'pyproject.toml'}): "
+            "[tool.catalogaudit] server = {command = [...]} or {url = ...}"
+        )
+    captured: dict[str, Any] = committed.get("capture") or {}
+    proto: dict[str, Any] = captured.get("protocol") or {}
+    command = server.get("command") or ()
+    if isinstance(command, str):
+        command = shlex.split(command)
+    headers = server.get("headers") or ()
+    if isinstance(headers, dict):
+        headers = [f"{k}: {v}" for k, v in headers.items()]
+    recorded: dict[str, Any] = (captured.get("server") or {}).get("environment") or {}
+    _recorded_environment(recorded.get("values") or {})
+    options = SnapshotOptions(
+        command=tuple(str(c) for c in command),
+        url=server.get("url"),
+        headers=tuple(str(h) for h in headers),
+        cwd=server.get("cwd"),
+        protocol=server.get("protocol") or proto.get("requested") or "auto",
+    )
+    caps = captured.get("clientCapabilities")
+    if server.get("client-capabilities"):
+        caps = client_capabilities(server["client-capabilities"])
+    doc = live.capture(options, caps=caps or {}, wire="wire" in committed)
+    label = intake.display_name(str(path))
+    olds, notes = compare.sides_of(label, committed)
+    news, more = compare.sides_of("<live>", doc)
+    return [olds, news], [*notes, *more]
+
+
+def _recorded_environment(values: dict[str, Any]) -> None:
+    """Give the server the TZ, LANG and LC_* the committed capture recorded (and unset those
+    it did not have): real catalogs embed them. Set in our own environment rather than with
+    --env, so the capture block records them the same way the committed one did."""
+    for key in list(os.environ):
+        if (key in ENV_VALUE_ALLOW or key.startswith(ENV_VALUE_PREFIX)) and key not in values:
+            del os.environ[key]
+    os.environ.update({str(k): str(v) for k, v in values.items()})

@@ -1,0 +1,119 @@
+"""The one live capture: options in, a snapshot document out (`snapshot`, `audit --live` and
+`diff --live` all capture through `capture`), plus how options become the wire client's target
+and limits. Header values and `--env` values are secrets: they reach the server, never the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.errors import UsageError
+from catalogaudit.model.protocol import client_capabilities, parse_protocol
+from catalogaudit.snapshot import build as snap
+from catalogaudit.wire import capture as wire_capture
+from catalogaudit.wire.capture import Target
+from catalogaudit.wire.transport import Limits
+
+
+@dataclass(frozen=True)
+class SnapshotOptions:
+    """Everything `catalogaudit snapshot` was asked to do."""
+
+    command: tuple[str, ...] = ()
+    url: str | None = None
+    headers: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: tuple[str, ...] = ()
+    protocol: str = "auto"
+    client_capabilities: str = "none"
+    runs: int = 1
+    jobs: int = 1
+    timeout: float = 300.0
+    startup_timeout: float = 30.0
+    request_timeout: float = 30.0
+    max_pages: int = 1000
+    max_message_size: int = 64 * 1024 * 1024
+    wire: bool = True
+    #: After a modern capture, ask a fresh session whether legacy `initialize` is answered.
+    legacy_probe: bool = False
+    static_inputs: tuple[str, ...] = ()
+    output: str = "-"
+
+
+def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, str]:
+    """`Name: value` pairs; `env:VAR` values come from the environment (kept out of history)."""
+    out: dict[str, str] = {}
+    for raw in values:
+        name, sep, value = raw.partition(":")
+        name, value = name.strip(), value.strip()
+        if not sep or not name or any(c in name for c in " \t\r\n"):
+            raise UsageError(f"--header must look like 'Name: value', got a value for {name!r}")
+        if value.startswith("env:"):
+            var = value[4:]
+            if var not in environ:
+                raise UsageError(f"--header {name}: environment variable {var} is not set")
+            value = environ[var]
+        if any(c in value for c in "\r\n"):
+            raise UsageError(f"--header {name}: the value contains a line break")
+        out[name] = value
+    return out
+
+
+def parse_env(values: Sequence[str]) -> dict[str, str]:
+    """`KEY=VALUE` pairs for the server's environment."""
+    from catalogaudit.verbs.config import parse_pairs
+
+    return parse_pairs(values, "--env")
+
+
+def limits_of(o: SnapshotOptions) -> Limits:
+    for name in ("timeout", "startup_timeout", "request_timeout"):
+        if getattr(o, name) <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be positive")
+    return Limits(
+        startup_timeout=min(o.startup_timeout, o.timeout),
+        request_timeout=min(o.request_timeout, o.timeout),
+        total_timeout=o.timeout,
+        max_message=o.max_message_size,
+        max_pages=o.max_pages,
+    )
+
+
+def target_of(o: SnapshotOptions) -> Target:
+    if o.url and o.command:
+        raise UsageError("give either a server command after -- or --url, not both")
+    if not o.url and not o.command:
+        raise UsageError("give a server command after -- (or --url URL, or --from FILE)")
+    if o.url and (o.env or o.cwd):
+        raise UsageError("--env and --cwd apply to stdio servers only")
+    if o.command and o.headers:
+        raise UsageError("--header applies to --url only")
+    return Target(
+        argv=o.command,
+        cwd=o.cwd,
+        env=parse_env(o.env),
+        url=o.url,
+        headers=parse_headers(o.headers, dict(os.environ)),
+    )
+
+
+def capture(
+    o: SnapshotOptions, *, caps: dict[str, Any] | None = None, wire: bool | None = None
+) -> dict[str, Any]:
+    """Capture the server `o` names once and build its snapshot document.
+
+    `caps` overrides `--client-capabilities` (a live diff declares what the committed
+    snapshot declared); `wire` overrides `--no-wire`.
+    """
+    declared = client_capabilities(o.client_capabilities) if caps is None else caps
+    captured = wire_capture.capture(
+        target_of(o),
+        parse_protocol(o.protocol),
+        declared,
+        limits_of(o),
+        legacy_probe=o.legacy_probe,
+    )
+    return snap.build(captured, wire=o.wire if wire is None else wire)
