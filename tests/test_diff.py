@@ -311,6 +311,7 @@ def test_every_format_renders() -> None:
     from catalogaudit.diff import sides as compare
     from catalogaudit.diff import stability
     from catalogaudit.formatters import diff as fd
+    from catalogaudit.formatters import formats
     from catalogaudit.formatters import stability as fs
     from catalogaudit.snapshot import build as snapshot
 
@@ -320,9 +321,9 @@ def test_every_format_renders() -> None:
         return compare.Side(label, {}, listings)
 
     result = diff.diff(side("old", "old"), side("new", "new"))
-    for fmt in fd.DiffFormat:
+    for fmt in formats.DiffFormat:
         assert fd.render(result, fmt, "breaking", "fail").strip()
     report = stability.report([side("a", "old"), side("b", "new")])
-    for sfmt in fs.StabilityFormat:
+    for sfmt in formats.StabilityFormat:
         assert fs.render(report, sfmt).strip()
     jsonschema.Draft202012Validator(schema("stability.schema.json")).validate(report)

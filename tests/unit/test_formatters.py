@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from catalogaudit import __version__
 from catalogaudit.formatters import base, github, markdown
 from catalogaudit.formatters.base import visible
+from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
-from catalogaudit.formatters.report import OutputFormat, format_report
+from catalogaudit.formatters.report import format_report
 from catalogaudit.model.findings import (
     Finding,
     Location,

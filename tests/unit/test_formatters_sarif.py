@@ -24,7 +24,8 @@ from test_formatters import (
 )
 
 from catalogaudit import __version__
-from catalogaudit.formatters.report import OutputFormat, format_report
+from catalogaudit.formatters.formats import OutputFormat
+from catalogaudit.formatters.report import format_report
 from catalogaudit.formatters.sarif import artifact_uri
 from catalogaudit.model.findings import Finding, Report, Severity
 

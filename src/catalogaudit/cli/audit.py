@@ -6,8 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from catalogaudit.formatters.report import OutputFormat
-from catalogaudit.formatters.rules import RulesFormat
+from catalogaudit.formatters.formats import OutputFormat, RulesFormat
 
 List = list[str] | None
 

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from catalogaudit.formatters.hashes import HashFormat
+from catalogaudit.formatters.formats import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).
 ProtocolOpt = Annotated[

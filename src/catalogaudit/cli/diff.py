@@ -11,8 +11,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.formatters.diff import DiffFormat
-from catalogaudit.formatters.stability import StabilityFormat
+from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
 
 
 class FailOn(str, enum.Enum):

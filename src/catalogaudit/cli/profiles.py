@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.formatters.profiles import ProfilesFormat
+from catalogaudit.formatters.formats import ProfilesFormat
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.formatters.rewrite import RewriteFormat
+from catalogaudit.formatters.formats import RewriteFormat
 
 List = list[str] | None
 

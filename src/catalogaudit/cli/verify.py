@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from catalogaudit.formatters.verify import VerifyFormat
+from catalogaudit.formatters.formats import VerifyFormat
 
 
 def register(app: typer.Typer) -> None:

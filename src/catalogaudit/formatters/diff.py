@@ -6,12 +6,12 @@ even when nothing changed, with sorted keys so expected-output files stay stable
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit import __version__
+from catalogaudit.formatters.formats import DiffFormat
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
     from catalogaudit.diff.items import Change, DiffResult
@@ -19,15 +19,6 @@ if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads on
 LEVEL_NAMES = {1: "cosmetic", 2: "model-visible", 3: "breaking"}
 SARIF_LEVEL = {"breaking": "error", "unknown": "error", "model-visible": "warning"}
 INFO_URI = "https://github.com/catalogaudit/catalogaudit/blob/main/docs/diff-rules.md"
-
-
-class DiffFormat(str, enum.Enum):
-    """`diff --format` choices."""
-
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
-    SARIF = "sarif"
 
 
 def render(

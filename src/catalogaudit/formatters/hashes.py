@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import enum
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.formats import HashFormat
 from catalogaudit.model import jsonwire, names
-
-
-class HashFormat(str, enum.Enum):
-    """Output formats of `catalogaudit hash`."""
-
-    TEXT = "text"
-    JSON = "json"
 
 
 def hash_text(report: dict[str, Any]) -> str:

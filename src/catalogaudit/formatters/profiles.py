@@ -3,20 +3,13 @@ same data as JSON."""
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.formats import ProfilesFormat
 from catalogaudit.profiles.resolve import ProfileSummary
-
-
-class ProfilesFormat(str, enum.Enum):
-    """Output formats of `catalogaudit profiles`."""
-
-    TEXT = "text"
-    JSON = "json"
 
 
 def format_summaries(rows: Sequence[ProfileSummary], fmt: ProfilesFormat) -> str:

@@ -3,21 +3,9 @@ function that renders a report in any of them."""
 
 from __future__ import annotations
 
-import enum
-
 from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.model.findings import Report
-
-
-class OutputFormat(str, enum.Enum):
-    """Every report format; the CLI builds its `--format` choices from this enum alone."""
-
-    TEXT = "text"
-    JSON = "json"
-    SARIF = "sarif"
-    JUNIT = "junit"
-    GITHUB = "github"
-    MARKDOWN = "markdown"
 
 
 def format_report(

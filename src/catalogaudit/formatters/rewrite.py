@@ -3,19 +3,12 @@ verdict (text), or the report document (JSON). Server text is made inert (`visib
 
 from __future__ import annotations
 
-import enum
 import json
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never, visible
+from catalogaudit.formatters.formats import RewriteFormat
 from catalogaudit.model.jsonwire import dump_string
-
-
-class RewriteFormat(str, enum.Enum):
-    """Report formats of `catalogaudit rewrite`."""
-
-    TEXT = "text"
-    JSON = "json"
 
 
 def format_rewrite(doc: dict[str, Any], fmt: RewriteFormat) -> str:

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Sequence
 
 from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.model.findings import RuleMeta
-
-
-class RulesFormat(str, enum.Enum):
-    """Output formats of `catalogaudit rules`."""
-
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
 
 
 def format_rules(metas: Sequence[RuleMeta], fmt: RulesFormat) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import enum
 import json
 from typing import Any, NoReturn
 
+from catalogaudit.formatters.formats import StabilityFormat
 from catalogaudit.model import jsonwire
 
 _KIND = {
@@ -17,14 +17,6 @@ _KIND = {
 
 
 _BYTES = ("key order", "number lexeme")
-
-
-class StabilityFormat(str, enum.Enum):
-    """`stability --format` choices."""
-
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
 
 
 def render(report: dict[str, Any], fmt: StabilityFormat) -> str:

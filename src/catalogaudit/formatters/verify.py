@@ -8,25 +8,15 @@ workflow-command escaping), and a line of server text can never forge a line of 
 
 from __future__ import annotations
 
-import enum
 import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
 from catalogaudit.formatters.base import plural, visible
+from catalogaudit.formatters.formats import VerifyFormat
 from catalogaudit.formatters.github import command
 from catalogaudit.formatters.markdown import code, escape_text
 from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
-
-
-class VerifyFormat(str, enum.Enum):
-    """Report formats of `catalogaudit verify`."""
-
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
-    JUNIT = "junit"
-    GITHUB = "github"
 
 
 def _subject(o: Observation) -> str:

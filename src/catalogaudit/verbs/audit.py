@@ -10,7 +10,8 @@ from typing import Any
 from catalogaudit import intake
 from catalogaudit.audit.engine import AuditOptions, audit, matrix, read_baseline
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters.rules import RulesFormat, format_rules
+from catalogaudit.formatters.formats import RulesFormat
+from catalogaudit.formatters.rules import format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
@@ -103,7 +104,8 @@ def run(o: AuditRunOptions) -> int:
         parse_protocol(revision)  # validates the name
     fmt = o.output_format or conf.get("format", "text")
     color = _color(o.color, o.output)
-    from catalogaudit.formatters.report import OutputFormat, format_report
+    from catalogaudit.formatters.formats import OutputFormat
+    from catalogaudit.formatters.report import format_report
 
     try:
         output_format = OutputFormat(fmt)

@@ -19,10 +19,8 @@ from typing import Any
 from catalogaudit import intake
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.errors import InputError, UsageError
-from catalogaudit.formatters.hashes import (
-    HashFormat,
-    format_hashes,  # carve-back
-)
+from catalogaudit.formatters.formats import HashFormat
+from catalogaudit.formatters.hashes import format_hashes
 from catalogaudit.intake import loader
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK

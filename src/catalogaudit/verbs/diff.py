@@ -20,8 +20,7 @@ from catalogaudit.diff import stability as core_stability
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters import diff as fmt_diff
 from catalogaudit.formatters import stability as fmt_stab
-from catalogaudit.formatters.diff import DiffFormat
-from catalogaudit.formatters.stability import StabilityFormat
+from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import written_positions
 from catalogaudit.model.protocol import client_capabilities

@@ -3,7 +3,8 @@ what evidence."""
 
 from __future__ import annotations
 
-from catalogaudit.formatters.profiles import ProfilesFormat, format_detail, format_summaries
+from catalogaudit.formatters.formats import ProfilesFormat
+from catalogaudit.formatters.profiles import format_detail, format_summaries
 from catalogaudit.model.findings import EXIT_OK
 from catalogaudit.profiles import resolve
 from catalogaudit.profiles.describe import describe

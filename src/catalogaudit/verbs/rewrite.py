@@ -13,7 +13,8 @@ from typing import Any
 
 from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.formatters.rewrite import RewriteFormat, format_rewrite
+from catalogaudit.formatters.formats import RewriteFormat
+from catalogaudit.formatters.rewrite import format_rewrite
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.rewrite import derive as rewrite

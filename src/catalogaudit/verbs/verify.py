@@ -14,7 +14,8 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.formatters.verify import VerifyFormat, format_verify, verify_document
+from catalogaudit.formatters.formats import VerifyFormat
+from catalogaudit.formatters.verify import format_verify, verify_document
 from catalogaudit.model.verify import Row, VerifyRun
 from catalogaudit.verbs import output
 from catalogaudit.verify import driver as make_driver
