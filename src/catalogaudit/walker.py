@@ -1,4 +1,5 @@
-"""The one prose walker: every human-readable string of a catalog item, audit and rewrite alike.
+"""The one prose walker and the one JSON-Schema descent: every human-readable string of a
+catalog item, audit and rewrite alike, and every subschema of a schema (`subschemas`).
 
 Prose is `description` and `title` of tools, prompts, prompt arguments, resources and
 templates, `annotations.title`, and the `description`/`title` keywords at any depth of
@@ -6,12 +7,14 @@ templates, `annotations.title`, and the `description`/`title` keywords at any de
 `patternProperties`, `$defs`, `definitions`, `dependentSchemas` and draft-07 `dependencies`
 are names, so a property called `description` is a schema, not prose; subschema keywords are
 entered; data keywords (`default`, `const`, `enum`, `examples`) and unknown keywords never are.
-Because the audit and the rewrite both call `walk`, what one checks is what the other can fix.
+Because the audit and the rewrite both call `walk`, what one checks is what the other can fix,
+and because the schema rules descend with `subschemas` (`schema_children` under both), a rule
+sees exactly the subschemas the walker enters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +39,53 @@ SCHEMA_ONE = (
 #: Keywords whose value is an array of subschemas.
 SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 PROSE_KEYS = ("title", "description")
+
+
+def schema_children(schema: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """The direct subschemas of a schema object, each with its slot in the parent (`(keyword,)`
+    or `(keyword, name or index)`), in document order.
+
+    Names under the map keywords (and draft-07 `dependencies`, whose array values are property
+    names, not schemas) are names; data keywords are never entered.
+    """
+    for key in (*SCHEMA_MAPS, "dependencies"):
+        named = schema.get(key)
+        if isinstance(named, dict):
+            for name, sub in named.items():
+                yield (key, name), sub
+    for key in SCHEMA_ONE:
+        if key in schema:
+            yield (key,), schema[key]
+    entries = schema.get("items")
+    if isinstance(entries, list):
+        for i, sub in enumerate(entries):
+            yield ("items", i), sub
+    elif entries is not None:
+        yield ("items",), entries
+    for key in SCHEMA_LIST:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for i, sub in enumerate(subs):
+                yield (key, i), sub
+
+
+def slot_pointer(at: str, slot: tuple[Any, ...]) -> str:
+    """The pointer of a child subschema from its parent's pointer and its slot."""
+    for token in slot:
+        at = pointer_join(at, token)
+    return at
+
+
+def subschemas(
+    schema: Any, at: str = "", depth: int = 1
+) -> Iterator[tuple[dict[str, Any], str, int]]:
+    """Every (sub)schema object with its pointer and nesting depth (root = 1), entered the way
+    the prose walker enters them; booleans and junk are not schema objects."""
+    if not isinstance(schema, dict):
+        return
+    yield schema, at, depth
+    for slot, sub in schema_children(schema):
+        yield from subschemas(sub, slot_pointer(at, slot), depth + 1)
 
 
 @dataclass(frozen=True)
@@ -135,58 +185,23 @@ class _Walk:
         if not isinstance(node, dict):
             return node  # booleans and junk hold no prose
         out = self.prose_keys(node, at, "schema")
-        for key in SCHEMA_MAPS:
-            out = self._map(out, key, at)
-        # draft-07 `dependencies`: values are subschemas or arrays of property names.
-        out = self._map(out, "dependencies", at)
-        for key in SCHEMA_ONE:
-            if key in out:
-                out = self._replace(out, key, self.schema(out[key], pointer_join(at, key)))
-        if "items" in out:
-            items = out["items"]
-            new = (
-                self._list(items, pointer_join(at, "items"))
-                if isinstance(items, list)
-                else self.schema(items, pointer_join(at, "items"))
-            )
-            out = self._replace(out, "items", new)
-        for key in SCHEMA_LIST:
-            if key in out:
-                out = self._replace(out, key, self._list(out[key], pointer_join(at, key)))
-        return out
-
-    def _map(self, node: dict[str, Any], key: str, at: str) -> dict[str, Any]:
-        named = node.get(key)
-        if not isinstance(named, dict):
-            return node
-        base = pointer_join(at, key)
-        new_named = named
-        for name, sub in named.items():
-            new = self.schema(sub, pointer_join(base, name))
-            if new is not sub:
-                if new_named is named:
-                    new_named = _copy(named)
-                new_named[name] = new
-        return self._replace(node, key, new_named)
-
-    def _list(self, schemas: Any, at: str) -> Any:
-        if not isinstance(schemas, list):
-            return schemas
-        out = schemas
-        for i, sub in enumerate(schemas):
-            new = self.schema(sub, pointer_join(at, i))
-            if new is not sub:
-                if out is schemas:
-                    out = list(schemas)
-                out[i] = new
-        return out
-
-    @staticmethod
-    def _replace(node: dict[str, Any], key: str, new: Any) -> dict[str, Any]:
-        if node[key] is new:
-            return node
-        out = _copy(node)
-        out[key] = new
+        owned = out is not node
+        copied: set[str] = set()  # keywords whose map or array `out` already owns
+        for slot, sub in list(schema_children(out)):
+            new = self.schema(sub, slot_pointer(at, slot))
+            if new is sub:
+                continue
+            if not owned:
+                out, owned = _copy(out), True
+            key = slot[0]
+            if len(slot) == 1:
+                out[key] = new
+                continue
+            if key not in copied:
+                container = out[key]
+                out[key] = _copy(container) if isinstance(container, dict) else list(container)
+                copied.add(key)
+            out[key][slot[1]] = new
         return out
 
 

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, cli
+from helpers import FIXTURES, cli
 
 from catalogaudit.errors import UsageError
 from catalogaudit.verbs import config

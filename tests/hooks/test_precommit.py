@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, PYTHON, ROOT, cli
+from helpers import FIXTURES, PYTHON, ROOT, cli
 
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 VENV_BIN = Path(PYTHON).parent

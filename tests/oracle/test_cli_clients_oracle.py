@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
-from oracle_common import (  # noqa: F401 - asked_for is a fixture
+from helpers import ROOT
+from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     not_installed,
     observed,

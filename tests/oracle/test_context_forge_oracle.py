@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cf_measured import (
+from helpers import cli
+from helpers.cf_measured import (
     ITEM_QUOTES,
     MEASURED,
     QUOTES,
@@ -31,8 +32,7 @@ from cf_measured import (
     inputs,
     measured,
 )
-from conftest import cli
-from oracle_common import (  # noqa: F401 - asked_for is a fixture
+from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     not_installed,
     observed,

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from cf_measured import RELEASES, SCENARIOS, SCENARIOS_DIR, Verdict, measured, target
-from conftest import cli
+from helpers import cli
+from helpers.cf_measured import RELEASES, SCENARIOS, SCENARIOS_DIR, Verdict, measured, target
 from packaging.version import Version
 
 from catalogaudit.profiles.load import raw_files

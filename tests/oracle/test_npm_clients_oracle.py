@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT, cli
-from oracle_common import (  # noqa: F401 - asked_for is a fixture
+from helpers import FIXTURES, ROOT, cli
+from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     not_installed,
     observed,

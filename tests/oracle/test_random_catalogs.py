@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from random_catalogs import catalog, write
+from helpers.random_catalogs import catalog, write
 
 
 def test_same_seed_same_bytes(tmp_path: Path) -> None:

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli
-from oracle_common import (  # noqa: F401 - asked_for is a fixture
+from helpers import ROOT, cli
+from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     mismatches,
     not_installed,
     observed,
     verify_json,
 )
-from random_catalogs import DEFAULT_SEED, write
+from helpers.random_catalogs import DEFAULT_SEED, write
 
 from catalogaudit.verify import DRIVERS
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, ROOT
-from oracle_common import (  # noqa: F401 - asked_for is a fixture
+from helpers import FIXTURES, ROOT
+from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     not_installed,
     predicted_rows,

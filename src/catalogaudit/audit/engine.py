@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit.errors import UsageError
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
     Finding,
@@ -166,7 +167,7 @@ def _matches(pattern: str, finding: Finding, meta: RuleMeta | None) -> int:
         return 1000
     if pattern.startswith("/"):
         # A subject pointer: /<kind>/<identity, RFC 6901 escaped><item pointer>.
-        ident = (finding.identity or "").replace("~", "~0").replace("/", "~1")
+        ident = jsonwire.escape_pointer(finding.identity or "")
         subject = f"/{finding.kind}/{ident}{finding.pointer}"
         if subject == pattern or subject.startswith(pattern.rstrip("/") + "/"):
             return len(pattern)

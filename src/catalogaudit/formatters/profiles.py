@@ -9,7 +9,7 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import ProfilesFormat
-from catalogaudit.profiles.resolve import ProfileSummary
+from catalogaudit.profiles.summary import ProfileSummary
 
 
 def format_summaries(rows: Sequence[ProfileSummary], fmt: ProfilesFormat) -> str:

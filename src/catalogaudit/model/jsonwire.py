@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,16 @@ def escape_pointer(token: str) -> str:
 def pointer_join(base: str, token: str | int) -> str:
     """Append one reference token to a JSON Pointer."""
     return f"{base}/{escape_pointer(str(token))}"
+
+
+def pointer_of(tokens: Iterable[str | int], base: str = "") -> str:
+    """The JSON Pointer of a path of keys and indexes (a jsonschema error's `absolute_path`)."""
+    return base + "".join("/" + escape_pointer(str(t)) for t in tokens)
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """The unescaped reference tokens of a JSON Pointer (RFC 6901 section 4)."""
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from catalogaudit.profiles import resolve as core
+from catalogaudit.profiles import summary
 from catalogaudit.profiles.load import load_all, load_verified
 
 
@@ -26,7 +27,7 @@ def describe(spec: str) -> dict[str, Any]:
         ],
         "newest": str(p.newest.version) if p.newest else None,
         "driver": p.id in core.driver_ids(),
-        "verified": [core.verified_dict(r) for r in load_verified().get(p.id, ())],
+        "verified": [summary.verified_dict(r) for r in load_verified().get(p.id, ())],
         "reads": [{"versions": str(s) or "*", "listings": list(n)} for s, n in p.reads],
         "settings": {
             k: {

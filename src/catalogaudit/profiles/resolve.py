@@ -23,7 +23,6 @@ from catalogaudit.profiles.load import (
     Clause,
     Profile,
     Rule,
-    VerifiedRun,
     contains,
     load_all,
     load_verified,
@@ -336,84 +335,6 @@ def _meta(rule: Rule, origin: str, versions: str, severity: Severity, note: str)
         versions=versions,
         confidence=rule.confidence,
     )
-
-
-@dataclass(frozen=True)
-class ProfileSummary:
-    """One line of `catalogaudit profiles`."""
-
-    id: str
-    enforcer: str
-    summary: str
-    versions: tuple[str, ...]
-    newest: str | None
-    rules: int
-    confidence: Mapping[str, int]
-    driver: bool  # a `verify` driver exists for this enforcer
-    verified: tuple[VerifiedRun, ...]  # real runs that matched every prediction
-
-    @property
-    def verified_text(self) -> str:
-        """`codex 0.169.0 (2026-11-30)`, `6 versions 0.6.0 .. 1.0.7 (DATE)` or `unverified`."""
-        runs = self.verified
-        if not runs:
-            return "unverified" if self.driver else "unverified (no driver)"
-        dates = sorted({r.date for r in runs})
-        when = dates[-1] if len(dates) == 1 else f"{dates[0]} .. {dates[-1]}"
-        if len(runs) == 1:
-            return f"{runs[0].version} ({when})"
-        return f"{len(runs)} versions {runs[0].version} .. {runs[-1].version} ({when})"
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain form for `--format json`."""
-        return {
-            "id": self.id,
-            "enforcer": self.enforcer,
-            "summary": self.summary,
-            "versions": list(self.versions),
-            "newest": self.newest,
-            "rules": self.rules,
-            "confidence": dict(sorted(self.confidence.items())),
-            "driver": self.driver,
-            "verified": [verified_dict(r) for r in self.verified],
-        }
-
-
-def verified_dict(run: VerifiedRun) -> dict[str, Any]:
-    """A verified run as `{enforcer, version, date, scenarios, observations}`."""
-    return {
-        "enforcer": run.enforcer,
-        "version": str(run.version),
-        "date": run.date,
-        "scenarios": run.scenarios,
-        "observations": run.observations,
-    }
-
-
-def profile_summaries() -> list[ProfileSummary]:
-    """Every data profile, sorted by id."""
-    out: list[ProfileSummary] = []
-    for p in load_all().values():
-        rules = [*p.rules, *(i.rule for i in p.includes)]
-        mix: dict[str, int] = {}
-        for r in rules:
-            mix[r.confidence] = mix.get(r.confidence, 0) + 1
-        versions = tuple(str(v.version) for v in p.versions)
-        newest = str(p.newest.version) if p.newest else None
-        out.append(
-            ProfileSummary(
-                p.id,
-                p.enforcer,
-                p.summary,
-                versions,
-                newest,
-                len(rules),
-                mix,
-                p.id in driver_ids(),
-                load_verified().get(p.id, ()),
-            )
-        )
-    return out
 
 
 def verified_text(spec: str) -> str:

@@ -109,7 +109,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
         if "items" not in rec:
             listings[name] = rec
             continue
-        wire = _wire_items(catalog, name)
+        wire, wire_fields = _wire_items(catalog, name)
         served = [
             _item(item, wire[item.served_index] if wire else item.value, subs, fixes, result)
             for item in catalog.items(name)
@@ -117,6 +117,10 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
         new = dict(rec)
         new.update(items_record(name, served))
         pages = [dict(p) for p in rec.get("pages") or [] if isinstance(p, dict)]
+        if wire_fields is not None and len(wire_fields) == len(pages):
+            # NOTE: page fields are hashed in served key order, which only the wire keeps.
+            for page, fields in zip(pages, wire_fields, strict=True):
+                page["fields"] = fields
         if "cache-hints" in fixes and modern:
             for index, page in enumerate(pages):
                 page["fields"] = _backfill(name, index, page.get("fields") or {}, result)
@@ -146,23 +150,30 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
     return result
 
 
-def _wire_items(catalog: Catalog, name: str) -> list[Any] | None:
-    """Items as served (served key order, exact lexemes) from the `wire` section, when kept:
-    the readable copy is in RFC 8785 key order, so served and prompt hashes of the rewritten
-    items are only right when computed from what was served."""
+def _wire_items(catalog: Catalog, name: str) -> tuple[list[Any] | None, list[Any] | None]:
+    """Items and page fields as served (served key order, exact lexemes) from the `wire`
+    section, when kept: the readable copy is in RFC 8785 key order, so served, prompt and
+    page-field hashes of the rewritten listing are only right when computed from what was
+    served."""
     wire = catalog.doc.get("wire")
     pages = (wire.get("pages") or {}).get(name) if isinstance(wire, dict) else None
     if not isinstance(pages, list) or not all(isinstance(p, str) for p in pages):
-        return None
+        return None, None
     items: list[Any] = []
+    fields: list[Any] = []
     for text in pages:
         try:
             result = jsonwire.loads(text)
         except jsonwire.WireDecodeError:
-            return None
+            return None, None
         found = result.get(name) if isinstance(result, dict) else None
         items.extend(found if isinstance(found, list) else [])
-    return items if len(items) == len(catalog.listing(name).get("items") or []) else None
+        fields.append(
+            {k: v for k, v in result.items() if k != name} if isinstance(result, dict) else {}
+        )
+    if len(items) != len(catalog.listing(name).get("items") or []):
+        return None, None
+    return items, fields
 
 
 def _item(

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Severity
 
@@ -55,3 +56,9 @@ class Rule:
     check: CheckFn
     groups: tuple[str, ...] = ("spec",)
     aliases: tuple[str, ...] = ()
+
+
+def quote(text: str, limit: int = 80) -> str:
+    """A JSON-quoted, shortened excerpt of server text for messages."""
+    short = text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    return jsonwire.dump_string(short)

@@ -186,10 +186,7 @@ def validate(doc: dict[str, Any]) -> list[str]:
     validator = jsonschema.Draft202012Validator(snapshot_schema())
     plain = json.loads(jsonwire.written(doc))
     errors = sorted(validator.iter_errors(plain), key=lambda e: list(e.absolute_path))
-    return [
-        "/" + "/".join(jsonwire.escape_pointer(str(p)) for p in e.absolute_path) + f": {e.message}"
-        for e in errors
-    ]
+    return [jsonwire.pointer_of(e.absolute_path) + f": {e.message}" for e in errors]
 
 
 def render(doc: dict[str, Any]) -> str:

@@ -195,12 +195,12 @@ def _merge(reports: list[Report]) -> Report:
 
 def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
     from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
-    from catalogaudit.profiles import resolve as profiles
+    from catalogaudit.profiles import summary
 
     if fmt not in MATRIX_FORMATS:
         names = ", ".join(f.value for f in MATRIX_FORMATS)
         raise UsageError(f"--matrix supports --format {names}")
-    specs = options.profiles or ("spec", *(p.id for p in profiles.profile_summaries()))
+    specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
     _emit(output, format_matrix(rows, fmt))
     return EXIT_OK if all(r.passed for r in rows) else 1

@@ -82,7 +82,7 @@ def _validate(name: str, text: str) -> None:
     validator = jsonschema.Draft202012Validator(snap.snapshot_schema())
     error = jsonschema.exceptions.best_match(validator.iter_errors(json.loads(text)))
     if error is not None:
-        where = "/" + "/".join(jsonwire.escape_pointer(str(p)) for p in error.absolute_path)
+        where = jsonwire.pointer_of(error.absolute_path)
         raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}: {error.message}")
 
 

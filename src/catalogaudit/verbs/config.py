@@ -166,6 +166,4 @@ def as_list(value: Any) -> list[str]:
 
 def parse_settings(values: Sequence[str]) -> dict[str, str]:
     """`--profile-setting KEY=VALUE` pairs."""
-    from catalogaudit.verbs.config import parse_pairs
-
     return parse_pairs(values, "--profile-setting")

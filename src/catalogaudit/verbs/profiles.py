@@ -6,7 +6,7 @@ from __future__ import annotations
 from catalogaudit.formatters.formats import ProfilesFormat
 from catalogaudit.formatters.profiles import format_detail, format_summaries
 from catalogaudit.model.findings import EXIT_OK
-from catalogaudit.profiles import resolve
+from catalogaudit.profiles import summary
 from catalogaudit.profiles.describe import describe
 from catalogaudit.verbs import output
 
@@ -14,7 +14,7 @@ from catalogaudit.verbs import output
 def run(profile: str | None, fmt: ProfilesFormat) -> int:
     """Print the profile table, or one profile's rules; exit 0 (2 for an unknown id)."""
     if profile is None:
-        output.emit("-", format_summaries(resolve.profile_summaries(), fmt))
+        output.emit("-", format_summaries(summary.profile_summaries(), fmt))
     else:
         output.emit("-", format_detail(describe(profile), fmt))
     return EXIT_OK

@@ -15,7 +15,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.rules.base import Context, Hit
-from catalogaudit.walker import SCHEMA_LIST, SCHEMA_MAPS, SCHEMA_ONE, visits
+from catalogaudit.walker import visits
 
 CheckFn = Callable[[Catalog, Mapping[str, Any], Context], Iterable[Hit]]
 
@@ -113,7 +113,7 @@ def items(
 
 def select(value: Any, pointer: str, at: str = "") -> Iterator[tuple[str, Any]]:
     """Values at a JSON Pointer (with `*` wildcards) inside `value`, with their pointers."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    tokens = jsonwire.pointer_tokens(pointer)
     yield from _select(value, tokens, at)
 
 
@@ -185,12 +185,6 @@ def text_targets(
 # --- messages ----------------------------------------------------------------------------------
 
 
-def quote(text: str, limit: int = 80) -> str:
-    """A JSON-quoted, shortened excerpt of server text (escapes control characters)."""
-    short = text if len(text) <= limit else text[: limit - 1] + "\u2026"
-    return jsonwire.dump_string(short)
-
-
 def around(text: str, start: int, end: int, width: int = 24) -> str:
     """The match with a little context, for excerpts of long strings."""
     lo, hi = max(0, start - width), min(len(text), end + width)
@@ -221,35 +215,3 @@ def is_type(value: Any, wanted: str) -> bool:
 
 
 # --- JSON Schema traversal ---------------------------------------------------------------------
-
-
-def subschemas(
-    schema: Any, at: str = "", depth: int = 1
-) -> Iterator[tuple[dict[str, Any], str, int]]:
-    """Every (sub)schema object with its pointer and nesting depth (root = 1), entered the way
-    the prose walker enters them: names under `properties` are names, data keywords never."""
-    if not isinstance(schema, dict):
-        return
-    yield schema, at, depth
-    for key in (*SCHEMA_MAPS, "dependencies"):
-        named = schema.get(key)
-        if isinstance(named, dict):
-            base = jsonwire.pointer_join(at, key)
-            for name, sub in named.items():
-                yield from subschemas(sub, jsonwire.pointer_join(base, name), depth + 1)
-    for key in SCHEMA_ONE:
-        if key in schema:
-            yield from subschemas(schema[key], jsonwire.pointer_join(at, key), depth + 1)
-    entries = schema.get("items")
-    if isinstance(entries, list):
-        base = jsonwire.pointer_join(at, "items")
-        for i, sub in enumerate(entries):
-            yield from subschemas(sub, jsonwire.pointer_join(base, i), depth + 1)
-    elif entries is not None:
-        yield from subschemas(entries, jsonwire.pointer_join(at, "items"), depth + 1)
-    for key in SCHEMA_LIST:
-        subs = schema.get(key)
-        if isinstance(subs, list):
-            base = jsonwire.pointer_join(at, key)
-            for i, sub in enumerate(subs):
-                yield from subschemas(sub, jsonwire.pointer_join(base, i), depth + 1)

@@ -8,9 +8,10 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.checks.common import check, field_targets, json_type, quote, subschemas
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.checks.common import check, field_targets, json_type
 from catalogaudit.rules.checks.schema import JSON_TYPES, SCHEMA_FIELD
+from catalogaudit.walker import subschemas
 
 
 @check(

@@ -12,16 +12,15 @@ from urllib.parse import unquote
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import IDENTITY
-from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
     LISTINGS_PARAM,
     check,
     field_targets,
     items,
-    quote,
-    subschemas,
 )
+from catalogaudit.walker import subschemas
 
 
 def cf_slug(text: str) -> str:

@@ -9,8 +9,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.checks.common import TEXT_TARGET, around, check, quote, text_targets
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.checks.common import TEXT_TARGET, around, check, text_targets
 
 _REGEX_ITEM: dict[str, Any] = {
     "type": "object",

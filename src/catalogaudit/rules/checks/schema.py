@@ -8,7 +8,7 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
     LISTINGS_PARAM,
@@ -17,7 +17,6 @@ from catalogaudit.rules.checks.common import (
     is_type,
     items,
     json_type,
-    quote,
     select,
 )
 
@@ -198,7 +197,7 @@ def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
         meta = cls(cls.META_SCHEMA)
         errors = sorted(meta.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path])
         for err in errors:
-            where = at + "".join("/" + jsonwire.escape_pointer(str(p)) for p in err.absolute_path)
+            where = jsonwire.pointer_of(err.absolute_path, at)
             yield Hit(
                 item,
                 where,

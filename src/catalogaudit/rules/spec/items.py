@@ -10,8 +10,8 @@ from typing import Any
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Severity
-from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, quote, rev_index
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, rev_index
 
 ROLES = ("user", "assistant")
 SIZES = re.compile(r"(?:\d+x\d+|any)\Z")
@@ -199,7 +199,7 @@ def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 def _meta(catalog: Catalog, item: Item, meta: dict[str, Any]) -> Iterator[Hit]:
     for key in meta:
-        at = "/_meta/" + key.replace("~", "~0").replace("/", "~1")
+        at = jsonwire.pointer_of(("_meta", key))
         if key in META_EXCEPTIONS:
             continue
         prefix, sep, name = key.rpartition("/")

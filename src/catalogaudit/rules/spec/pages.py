@@ -15,8 +15,8 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Severity
 from catalogaudit.model.names import LISTINGS
-from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.spec.common import REVISIONS, quote, strings
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.spec.common import REVISIONS, strings
 
 RESULT_TYPES = {
     "tools": "ListToolsResult",
@@ -69,7 +69,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 path = list(err.absolute_path)
                 if len(path) >= 2 and path[0] == listing and isinstance(path[1], int):
                     item = chunk[path[1]]
-                    pointer = "".join("/" + jsonwire.escape_pointer(str(p)) for p in path[2:])
+                    pointer = jsonwire.pointer_of(path[2:])
                     covered = pointer in ("/inputSchema", "/inputSchema/type") or (
                         pointer == "" and "'inputSchema'" in err.message
                     )
@@ -83,7 +83,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                         _short(err.message),
                     )
                 else:
-                    pointer = "".join("/" + jsonwire.escape_pointer(str(p)) for p in path)
+                    pointer = jsonwire.pointer_of(path)
                     yield Hit(
                         None,
                         pointer,

@@ -7,12 +7,14 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Severity
 from catalogaudit.model.names import IDENTITY, LISTINGS
-from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.spec.common import at_least, quote, subschemas
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.spec.common import at_least
 from catalogaudit.rules.spec.schema_fast import certainly_valid
+from catalogaudit.walker import subschemas
 
 #: P:2025-11-25/server/tools "Tool Names" (SHOULD): 1-128 of A-Z a-z 0-9 _ - .
 TOOL_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}\Z")
@@ -163,7 +165,7 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 def required_declared(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA404: `required` names a property that `properties` does not declare."""
     for item, at, schema in _schemas(catalog):
-        for sub, sub_at in subschemas(schema, at):
+        for sub, sub_at, _ in subschemas(schema, at):
             required = sub.get("required")
             props = sub.get("properties")
             if not isinstance(required, list) or not isinstance(props, dict):
@@ -182,7 +184,7 @@ def network_refs(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA405: `$ref` to a network URI (2026-07-28: clients MUST NOT auto-dereference)."""
     sev = Severity.ERROR if catalog.modern else None
     for item, at, schema in _schemas(catalog):
-        for sub, sub_at in subschemas(schema, at):
+        for sub, sub_at, _ in subschemas(schema, at):
             ref = sub.get("$ref")
             if isinstance(ref, str) and NETWORK_REF.match(ref):
                 yield Hit(
@@ -204,7 +206,7 @@ def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue
         reachable = set(_property_chain(schema, "/inputSchema"))
         seen: dict[str, str] = {}
-        for sub, at in subschemas(schema, "/inputSchema"):
+        for sub, at, _ in subschemas(schema, "/inputSchema"):
             if "x-mcp-header" not in sub:
                 continue
             value = sub["x-mcp-header"]
@@ -250,7 +252,7 @@ def _property_chain(schema: dict[str, Any], at: str) -> Iterator[str]:
     if not isinstance(props, dict):
         return
     for name, sub in props.items():
-        sub_at = f"{at}/properties/{name.replace('~', '~0').replace('/', '~1')}"
+        sub_at = jsonwire.pointer_of(("properties", name), at)
         yield sub_at
         if isinstance(sub, dict):
             yield from _property_chain(sub, sub_at)

@@ -1,0 +1,87 @@
+"""`catalogaudit audit` end to end: live capture, formats, configuration, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import PYTHON, cli, fixture
+
+EXAMPLE = [PYTHON, str(fixture("servers", "example_server.py")), "stdio"]
+RAW_TOOLS = '{"tools":[{"name":"a b","inputSchema":{"type":"object","properties":{}}}]}'
+
+
+def test_live_audit_snapshots_first_and_flags_codex_app_priorities() -> None:
+    result = cli("audit", "--profile", "codex-app", "--format", "json", "--live", "--", *EXAMPLE)
+    assert result.code == 1, str(result)
+    report = json.loads(result.stdout)
+    got = sorted(
+        (f["ruleId"], f["identity"], f["pointer"])
+        for f in report["findings"]
+        if f["ruleId"] == "CDX-ANN-001"
+    )
+    assert got == [
+        ("CDX-ANN-001", "notes://index", "/annotations/priority"),
+        ("CDX-ANN-001", "notes://welcome", "/annotations/priority"),
+    ]
+    assert report["revision"] == "2026-07-28"
+
+
+def test_codex_npm_accepts_what_codex_app_rejects(tmp_path: Path) -> None:
+    snap = tmp_path / "s.json"
+    assert cli("snapshot", "-o", str(snap), "--", *EXAMPLE).code == 0
+    result = cli("audit", str(snap), "--profile", "codex@0.169.0", "--format", "json")
+    assert "CDX-ANN-001" not in result.stdout, str(result)
+
+
+def test_static_input_says_which_revision_it_assumed(tmp_path: Path) -> None:
+    (tmp_path / "t.json").write_text(RAW_TOOLS)
+    assumed = cli("audit", "t.json", "--format", "json", cwd=tmp_path)
+    report = json.loads(assumed.stdout)
+    assert report["revisionAssumed"] is True
+    assert any("assumed" in n or "audited as 2025-11-25" in n for n in report["notes"])
+    said = json.loads(
+        cli("audit", "t.json", "--format", "json", "--revision", "2026-07-28", cwd=tmp_path).stdout
+    )
+    assert said["revisionAssumed"] is False and said["revision"] == "2026-07-28"
+
+
+def test_configuration_file_supplies_profiles_and_threshold(tmp_path: Path) -> None:
+    (tmp_path / "t.json").write_text(RAW_TOOLS)
+    (tmp_path / "catalogaudit.toml").write_text('profiles = ["openai"]\nfail-on = "never"\n')
+    result = cli("audit", "t.json", "--format", "json", cwd=tmp_path)
+    assert result.code == 0, str(result)
+    report = json.loads(result.stdout)
+    assert report["profiles"] == ["openai"]
+    assert {f["ruleId"] for f in report["findings"]} == {"OAI-NAME-001"}
+    strict = cli("audit", "t.json", "--fail-on", "error", "--format", "json", cwd=tmp_path)
+    assert strict.code == 1
+
+
+def test_usage_errors_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "t.json").write_text(RAW_TOOLS)
+    for args, text in (
+        (["--profile", "nope"], "nope"),
+        (["--matrix", "--format", "sarif"], "--matrix supports"),
+        # --format is an enum: the command line lists its choices (the house issue)
+        (["--format", "yaml"], "'yaml' is not one of 'text', 'json', 'sarif', 'junit'"),
+        (["--fail-on", "sometimes"], "--fail-on must be one of"),
+        (["--baseline", "missing.json"], "no such file"),
+    ):
+        result = cli("audit", "t.json", *args, cwd=tmp_path)
+        lines = result.stderr.strip().splitlines()
+        assert result.code == 2 and len(lines) == 1, str(result)
+        assert lines[0].startswith("error: ") and text in lines[0], str(result)
+
+
+def test_sarif_points_at_lines_of_a_written_snapshot(tmp_path: Path) -> None:
+    snap = tmp_path / "s.json"
+    assert cli("snapshot", "-o", str(snap), "--", *EXAMPLE).code == 0
+    result = cli("audit", str(snap), "--profile", "codex-app", "--format", "sarif")
+    sarif = json.loads(result.stdout)
+    results = sarif["runs"][0]["results"]
+    lines = snap.read_text().splitlines()
+    for r in results:
+        region = r["locations"][0]["physicalLocation"]["region"]
+        assert "priority" in lines[region["startLine"] - 1]
+    assert len(results) == 2

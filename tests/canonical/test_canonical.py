@@ -1,0 +1,336 @@
+"""RFC 8785 bytes: the RFC's own examples, `rfc8785` as the oracle, and fast path == slow path."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import math
+import struct
+from typing import Any
+
+import pytest
+import rfc8785
+from helpers import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogaudit.canonical import hashes
+from catalogaudit.canonical import jcs as canonical
+from catalogaudit.errors import InputError
+from catalogaudit.model import jsonwire
+
+CASES = sorted(p.stem for p in (FIXTURES / "canonical" / "input").iterdir())
+MAX_SAFE = 2**53 - 1
+
+# --- RFC 8785's worked examples ----------------------------------------------------------------
+
+
+def vector(name: str) -> tuple[bytes, bytes, str]:
+    """Input, expected output and the sha256 guarding the output (house style rule 21)."""
+    base = FIXTURES / "canonical"
+    return (
+        (base / "input" / f"{name}.json").read_bytes(),
+        (base / "output" / f"{name}.json").read_bytes(),
+        (base / "sha256" / f"{name}.sha256").read_text(),
+    )
+
+
+def test_the_rfc_examples_are_all_there() -> None:
+    assert CASES == [
+        "rfc8785-3.2.2-primitives",
+        "rfc8785-3.2.3-sorting",
+        "rfc8785-appendix-b-numbers",
+    ]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_rfc_examples_byte_for_byte(name: str) -> None:
+    data, expected, digest = vector(name)
+    assert hashlib.sha256(expected).hexdigest() == digest, "output file edited (newline added?)"
+    assert not expected.endswith(b"\n")
+    assert canonical.strict_jcs(data, name) == expected
+    assert canonical.jcs_bytes(jsonwire.loads(data.decode())) == expected
+    assert canonical.jcs_bytes(json.loads(data)) == expected
+    assert canonical.parsed_jcs_bytes(canonical.parse(data)) == expected
+    assert jsonwire.canonical(jsonwire.loads(data.decode())).encode() == expected
+    assert rfc8785.dumps(json.loads(data)) == expected  # the oracle agrees with the RFC too
+
+
+@pytest.mark.parametrize(
+    ("bits", "name"), [("7fffffffffffffff", "nan"), ("7ff0000000000000", "inf")]
+)
+def test_appendix_b_nan_and_infinity_are_errors(bits: str, name: str) -> None:
+    value = struct.unpack(">d", bytes.fromhex(bits))[0]
+    assert repr(value) == name
+    text = json.dumps([value])  # Python writes NaN / Infinity, which JCS cannot hold
+    assert text in ("[NaN]", "[Infinity]")
+    with pytest.raises(InputError, match=r"is not a JSON number at /0$"):
+        canonical.strict_jcs(text.encode(), "x")
+
+
+# --- what --jcs refuses, with its pointer --------------------------------------------------------
+
+
+NOT_JCS = "doc.json: not representable in RFC 8785: "
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a":{"b":1,"b":2}}', NOT_JCS + "duplicate key at /a/b"),
+        ('{"x":[1,NaN]}', NOT_JCS + "NaN is not a JSON number at /x/1"),
+        ("[-Infinity]", NOT_JCS + "-Infinity is not a JSON number at /0"),
+        ('{"m":1E400}', NOT_JCS + "1E400 is beyond the IEEE 754 double range at /m"),
+        ('{"n":9007199254740992}', NOT_JCS + "integer 9007199254740992 is beyond +-(2^53-1) at /n"),
+        ("[-9007199254740992]", NOT_JCS + "integer -9007199254740992 is beyond +-(2^53-1) at /0"),
+        ('{"a/b~":"\\ud800"}', NOT_JCS + "string has a lone surrogate at /a~1b~0"),
+        ('{"\\udc00":1}', NOT_JCS + "key has a lone surrogate at /\udc00"),
+        ('"\\ud83d"', NOT_JCS + "string has a lone surrogate at the document root"),
+        ('[NaN,{"a":1,"a":2}]', NOT_JCS + "NaN is not a JSON number at /0 (and 1 more)"),
+        ("", "doc.json: empty input"),
+        ("[1,", "doc.json: not JSON (Expecting value at offset 3)"),
+    ],
+)
+def test_strict_jcs_errors_name_the_problem_and_its_pointer(text: str, message: str) -> None:
+    with pytest.raises(InputError) as err:
+        canonical.strict_jcs(text.encode(), "doc.json")
+    assert str(err.value) == message
+
+
+def test_invalid_utf8_is_named_as_such() -> None:
+    with pytest.raises(InputError, match=r"string is not valid UTF-8 at /s$"):
+        canonical.strict_jcs(b'{"s":"a\xffb"}', "x")
+
+
+def test_safe_extremes_and_bom_are_accepted() -> None:
+    data = f"\ufeff[{MAX_SAFE},{-MAX_SAFE},9007199254740992.0]".encode()
+    assert (
+        canonical.strict_jcs(data, "x") == b"[9007199254740991,-9007199254740991,9007199254740992]"
+    )
+
+
+# --- the fast path: when it may be used, and that it is ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({"\ufb33": 1, "\U0001f600": 2}, '{"\U0001f600":2,"\ufb33":1}'),  # UTF-16 order
+        ({"b": [1.0, 1e-7, 1e16, -0.0]}, '{"b":[1,1e-7,10000000000000000,0]}'),
+        ({"s": "[1.5", "n": 1234567890123456}, '{"n":1234567890123456,"s":"[1.5"}'),
+        ({"big": 2**63 - 1}, '{"big":9223372036854776000}'),
+        ({"s": "\ud800x"}, '{"s":"\\ud800x"}'),
+        ({"c": "\x00\x1f\x7f\u2028/"}, '{"c":"\\u0000\\u001f\x7f\u2028/"}'),
+        ([jsonwire.WireInt("-0"), jsonwire.WireFloat("1E400")], "[0,1E400]"),
+        ("top", '"top"'),
+    ],
+)
+def test_jcs_bytes_edge_cases(value: Any, expected: str) -> None:
+    assert canonical.jcs_bytes(value) == expected.encode("utf-8")
+    assert jsonwire.canonical(value) == expected
+
+
+def test_the_fast_path_is_taken_only_where_it_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[Any] = []
+    slow = jsonwire.canonical
+    monkeypatch.setattr(jsonwire, "canonical", lambda v: calls.append(v) or slow(v))
+    plain = {"name": "t", "inputSchema": {"type": "object", "maximum": 10}, "d": "é 😀"}
+    canonical.jcs_bytes(plain)
+    canonical.parsed_jcs_bytes(canonical.parse(json.dumps({**plain, "f": 0.5}).encode()))
+    assert calls == []
+    canonical.jcs_bytes({**plain, "f": 0.5})
+    canonical.jcs_bytes({"\ue000": 1, "\U0001f600": 2})
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a":["\\u00001",0.5]}',  # a real string that looks like a placeholder
+        '{"a":"x\\"\\u0000","b":2.5}',
+        '{"\\u00000":1.5}',
+        '[1E400,NaN,-Infinity,12345678901234567890,"\\ud800"]',
+        '{"b":1,"b":2.5}',
+        '{"k\\ue000":{"\\ud83d\\ude00":1,"\\ufb33":2}}',
+    ],
+)
+def test_file_path_placeholders_and_fallbacks_match_the_slow_path(text: str) -> None:
+    expected = jsonwire.canonical(jsonwire.loads(text)).encode()
+    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected
+    assert canonical.parsed_jcs_bytes(canonical.parse(text)) == expected
+
+
+def test_gc_is_paused_and_restored() -> None:
+    assert gc.isenabled()
+    with canonical.gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with canonical.gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_canonical_hashes_from_file_bytes_match_the_listing_hashes() -> None:
+    items = [{"name": "b", "x": 1.5}, {"name": "a", "k": {"z": 1, "a": [True, None]}}, {"x": 1}]
+    expected = hashes.listing_hashes("tools", items)["canonical"]
+    for doc in ({"tools": items}, {"jsonrpc": "2.0", "id": 1, "result": {"tools": items}}):
+        got = hashes.canonical_hashes(json.dumps(doc).encode())
+        assert list(got) == ["tools"]
+        assert got["tools"].listing == expected
+        assert got["tools"].items == [hashes.item_hashes("tools", i).canonical for i in items]
+    snapshot_like = {"listings": {"tools": {"items": items[::-1]}, "prompts": {"status": "absent"}}}
+    got = hashes.canonical_hashes(json.dumps(snapshot_like).encode())
+    assert list(got) == ["tools"] and got["tools"].listing == expected
+
+
+# --- hypothesis: the fast path against rfc8785 and against the slow path --------------------------
+
+TRICKY = '\x00\x1f"\\/\x7f\u0080\u2028\ue000\ufb33\uffff\U0001f600é1.[:,e'
+chars = st.characters(blacklist_categories=("Cs",)) | st.sampled_from(TRICKY)
+keys = st.text(chars, max_size=5)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-MAX_SAFE, MAX_SAFE)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(chars, max_size=12)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values, st.booleans())
+def test_same_bytes_as_rfc8785_on_every_path(value: Any, ascii_only: bool) -> None:
+    expected = rfc8785.dumps(value)
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert canonical.jcs_bytes(value) == expected
+    assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
+    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected
+    assert canonical.strict_jcs(text.encode(), "x") == expected
+
+
+def walk(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [value, *(x for v in value.values() for x in walk(v))]
+    if isinstance(value, list):
+        return [value, *(x for v in value for x in walk(v))]
+    return [value]
+
+
+@settings(max_examples=200, deadline=None)
+@given(values)
+def test_idempotent(value: Any) -> None:
+    once = canonical.jcs_bytes(value)
+    assert canonical.jcs_bytes(json.loads(once)) == once
+    # NOTE: the double 2.0**53 is written `9007199254740992`, an integer lexeme that --jcs
+    # (like rfc8785) refuses on the way back in: idempotent within the safe-integer range.
+    big = [x for x in walk(value) if isinstance(x, float) and MAX_SAFE < abs(x) < 1e21]
+    if not big:
+        assert canonical.strict_jcs(once, "x") == once
+
+
+def reorder(value: Any, rnd: Any) -> Any:
+    if isinstance(value, dict):
+        keys = list(value)
+        rnd.shuffle(keys)
+        return {k: reorder(value[k], rnd) for k in keys}
+    if isinstance(value, list):
+        return [reorder(v, rnd) for v in value]
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(values, st.randoms(use_true_random=False))
+def test_insensitive_to_key_order(value: Any, rnd: Any) -> None:
+    assert canonical.jcs_bytes(reorder(value, rnd)) == canonical.jcs_bytes(value)
+
+
+items = st.lists(
+    st.fixed_dictionaries({"name": st.text(chars, max_size=3)}, optional={"v": values}),
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(items, st.randoms(use_true_random=False))
+def test_listing_canonical_hash_is_insensitive_to_item_and_key_order(
+    served: list[Any], rnd: Any
+) -> None:
+    shuffled = [reorder(i, rnd) for i in served]
+    rnd.shuffle(shuffled)
+    expected = hashes.listing_hashes("tools", served)["canonical"]
+    assert hashes.listing_hashes("tools", shuffled)["canonical"] == expected
+    text = json.dumps({"tools": shuffled}).encode()
+    assert hashes.canonical_hashes(text)["tools"].listing == expected
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every scalar and every empty container."""
+    if isinstance(value, dict) and value:
+        return [p for k, v in value.items() for p in leaves(v, (*path, k))]
+    if isinstance(value, list) and value:
+        return [p for i, v in enumerate(value) for p in leaves(v, (*path, i))]
+    return [path]
+
+
+def changed(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: changed(value[head], rest, new)}
+    return [changed(v, rest, new) if i == head else v for i, v in enumerate(value)]
+
+
+def other(leaf: Any) -> Any:
+    """A value whose JCS bytes differ from the leaf's."""
+    if isinstance(leaf, str):
+        return leaf + "x"
+    if isinstance(leaf, bool) or leaf is None:
+        return not leaf
+    if leaf == [] or leaf == {}:
+        return [None] if isinstance(leaf, list) else {"": None}
+    return [leaf]  # a number (adding 1 to 1e300 would not change it)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values, st.data())
+def test_sensitive_to_any_value_change(value: Any, data: Any) -> None:
+    path = data.draw(st.sampled_from(leaves(value)))
+    leaf = value
+    for step in path:
+        leaf = leaf[step]
+    mutated = changed(value, path, other(leaf))
+    assert canonical.jcs_bytes(mutated) != canonical.jcs_bytes(value)
+    assert canonical.jcs_bytes(mutated) == rfc8785.dumps(mutated)
+
+
+wild_scalars = (
+    scalars
+    | st.integers(min_value=2**53).map(lambda n: n * (-1) ** (n % 2))
+    | st.sampled_from([math.nan, math.inf, -math.inf, "\ud800", "x\udfff", "\x000", "\x00"])
+)
+wild = st.recursive(
+    wild_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys | st.just("\x00"), inner),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(wild)
+def test_fast_paths_equal_the_slow_path_beyond_jcs(value: Any) -> None:
+    """Big integers (as doubles), NaN (as lexemes), lone surrogates (escaped): as `jsonwire`."""
+    text = json.dumps(value)  # ASCII, so lone surrogates travel as \\u escapes
+    expected = jsonwire.canonical(jsonwire.loads(text)).encode()
+    assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
+    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected

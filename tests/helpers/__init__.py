@@ -1,0 +1,117 @@
+"""Shared test helpers: fixture paths, the real CLI in a subprocess, npm server locations.
+
+Tests import them from here (`from helpers import cli`), never from conftest."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+SERVERS = FIXTURES / "servers"
+NODE_BIN = ROOT / "tests" / "node_modules" / ".bin"
+PYTHON = sys.executable
+
+
+def fixture(*parts: str) -> Path:
+    """Path of a file under fixtures/, which must exist."""
+    path = FIXTURES.joinpath(*parts)
+    assert path.exists(), f"missing fixture {path}"
+    return path
+
+
+def npm_bin(name: str) -> str:
+    """A pinned npm server binary: fail in CI, skip locally when npm ci was not run."""
+    path = NODE_BIN / name
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} missing: .ci/run must run `npm ci --prefix tests`")
+        pytest.skip("npm servers not installed: run `npm ci --prefix tests`")
+    return str(path)
+
+
+@dataclass
+class Result:
+    """A finished CLI run."""
+
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+    def __str__(self) -> str:
+        out, err = self.stdout[-3000:], self.stderr[-3000:]
+        return f"exit {self.code}\n--- stdout ---\n{out}\n--- stderr ---\n{err}"
+
+
+def cli(
+    *args: str,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+    cwd: str | Path | None = None,
+    stdin: str | None = None,
+) -> Result:
+    """Run `python -m catalogaudit ARGS` as a real process, as users and hooks do."""
+    started = time.monotonic()
+    proc = subprocess.run(
+        [PYTHON, "-m", "catalogaudit", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+        input=stdin,
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr, time.monotonic() - started)
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, proc: subprocess.Popen[Any], timeout: float = 30) -> None:
+    """Wait until a server we started listens on the port (or fail with its stderr)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited early with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"port {port} never opened")
+
+
+def validate_snapshot(doc: Any) -> None:
+    """Every snapshot a test writes must match the published schema."""
+    from catalogaudit.snapshot.build import validate
+
+    problems = validate(doc)
+    assert not problems, problems
+
+
+def pid_alive(pid: int) -> bool:
+    """True when a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
