@@ -1,1 +1,7 @@
-"""audit."""
+"""The audit engine: run the spec rules and the profiles over one catalog and collect findings.
+
+- `engine`: `audit(catalog, options) -> Report`, selection (`--select`/`--ignore`), baselines
+  and the `--matrix` rows.
+"""
+
+__all__ = ["engine"]

@@ -116,7 +116,7 @@ def canonical_hashes(data: bytes) -> dict[str, ListingCanonical]:
     """From file bytes to every canonical hash: a list result, a JSON-RPC response or a snapshot.
 
     The fast path behind `bench/run.py`; `hashes.listing_hashes` gives the same canonical
-    values. A snapshot's readable items are used as they are (see `canonicalize` for the file).
+    values. A snapshot's readable items are used as they are (see `snapshot.rehash` for the file).
     """
     with canonical.gc_paused():
         return _canonical_hashes(canonical.parse(data))

@@ -1,4 +1,4 @@
-"""`catalogaudit audit` and `catalogaudit rules`: parse options, hand off to run_audit."""
+"""`catalogaudit audit` and `catalogaudit rules`: typer options in, `verbs.audit` does the rest."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Exit codes: `canonicalize` 0 written (or already in written form), 1 with `--check`/`--in-place`
 when a file changed or would change; `hash` 0; both 2 for usage or input errors (one `error:`
-line, printed by `cli.main`).
+line, printed by `cli.app.main`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogaudit.diff.schema import _ABSENT, PROSE, Ctx, _differing, ex, pair, schema
+from catalogaudit.diff.schema import ABSENT, PROSE, Ctx, differing, ex, pair, schema
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import IDENTITY, PROMPT_FIELDS
 
@@ -78,8 +78,8 @@ def compare_item(ctx: Ctx, old: Any, new: Any) -> None:
         ctx.add("CA870", "", f"item changed: {pair(old, new)}", True)
         return
     in_prompt = PROMPT_FIELDS[ctx.listing]
-    for key in _differing(old, new):
-        at, o, n = jsonwire.pointer_join("", key), old.get(key, _ABSENT), new.get(key, _ABSENT)
+    for key in differing(old, new):
+        at, o, n = jsonwire.pointer_join("", key), old.get(key, ABSENT), new.get(key, ABSENT)
         before, prompt = len(ctx.found), key in in_prompt
         if key == IDENTITY[ctx.listing]:
             continue
@@ -88,24 +88,22 @@ def compare_item(ctx: Ctx, old: Any, new: Any) -> None:
         elif key == "inputSchema" and ctx.listing == "tools":
             schema(ctx, o, n, at, "in")
         elif key == "outputSchema" and ctx.listing == "tools":
-            if o is _ABSENT or n is _ABSENT:
-                rule = "CA832" if o is _ABSENT else "CA830"
-                ctx.add(rule, at, "outputSchema " + ("added" if o is _ABSENT else "removed"), False)
+            if o is ABSENT or n is ABSENT:
+                rule = "CA832" if o is ABSENT else "CA830"
+                ctx.add(rule, at, "outputSchema " + ("added" if o is ABSENT else "removed"), False)
             else:
                 schema(ctx, o, n, at, "out")
         elif key == "annotations" and ctx.listing == "tools":
             _hints(ctx, o if isinstance(o, dict) else {}, n if isinstance(n, dict) else {})
         elif key == "execution" and ctx.listing == "tools":
-            task = [
-                v.get("taskSupport", _ABSENT) if isinstance(v, dict) else _ABSENT for v in (o, n)
-            ]
+            task = [v.get("taskSupport", ABSENT) if isinstance(v, dict) else ABSENT for v in (o, n)]
             if task[1] == "required" and task[0] != "required":
                 ctx.add(
                     "CA852", at + "/taskSupport", f"taskSupport {pair(task[0], 'required')}", False
                 )
         elif key == "arguments" and ctx.listing == "prompts":
             _arguments(ctx, o, n)
-        elif key == "mimeType" and o is not _ABSENT and n is not _ABSENT:
+        elif key == "mimeType" and o is not ABSENT and n is not ABSENT:
             ctx.add("CA865", at, f"mimeType changed: {pair(o, n)}", True)
         if len(ctx.found) == before:
             rule = "CA864" if prompt else "CA870"
@@ -117,9 +115,9 @@ def _hints(ctx: Ctx, old: dict[str, Any], new: dict[str, Any]) -> None:
         value = ann.get(hint)
         return value if isinstance(value, bool) else HINTS[hint][0]
 
-    for key in _differing(old, new):
+    for key in differing(old, new):
         at = "/annotations/" + jsonwire.escape_pointer(key)
-        o, n = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        o, n = old.get(key, ABSENT), new.get(key, ABSENT)
         if key not in HINTS:
             ctx.add("CA870", at, f"annotations.{key} changed: {pair(o, n)}", False)
             continue
@@ -141,7 +139,7 @@ def _arguments(ctx: Ctx, old: Any, new: Any) -> None:
                 out.setdefault(a["name"], (i, a))
         return out
 
-    om, nm = named(None if old is _ABSENT else old), named(None if new is _ABSENT else new)
+    om, nm = named(None if old is ABSENT else old), named(None if new is ABSENT else new)
     for arg, (i, _) in om.items():
         if arg not in nm:
             ctx.add("CA845", f"/arguments/{i}", f"argument {ex(arg)} removed", True)
@@ -153,7 +151,7 @@ def _arguments(ctx: Ctx, old: Any, new: Any) -> None:
             ctx.add(rule, at, f"{'required' if req else 'optional'} argument {ex(arg)} added", True)
             continue
         prev = om[arg][1]
-        for key in _differing(prev, a):
+        for key in differing(prev, a):
             if key == "required":
                 was = prev.get("required") is True
                 if was != req:

@@ -53,7 +53,7 @@ LOWER = frozenset(
 UPPER = frozenset(
     {"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
 )
-_ABSENT: Any = object()
+ABSENT: Any = object()
 
 
 @dataclass
@@ -71,14 +71,14 @@ class Ctx:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if a is _ABSENT or b is _ABSENT:
+    if a is ABSENT or b is ABSENT:
         return a is b
     return same(a, b)
 
 
 def ex(value: Any, limit: int = 60) -> str:
     """A short JSON excerpt for messages."""
-    if value is _ABSENT:
+    if value is ABSENT:
         return "(absent)"
     text = jsonwire.compact(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -106,9 +106,9 @@ def pair(old: Any, new: Any, limit: int = 60) -> str:
     return f"{cut(a)} -> {cut(b)}"
 
 
-def _differing(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+def differing(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     keys = list(old) + [k for k in new if k not in old]
-    return [k for k in keys if not _same(old.get(k, _ABSENT), new.get(k, _ABSENT))]
+    return [k for k in keys if not _same(old.get(k, ABSENT), new.get(k, ABSENT))]
 
 
 def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
@@ -120,16 +120,16 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
         ctx.add("CA842", at, f"schema changed: {pair(old, new)}", prompt)
         return
     composed = bool((set(old) | set(new)) & COMPOSITION)
-    for key in _differing(old, new):
+    for key in differing(old, new):
         kat = jsonwire.pointer_join(at, key)
-        o, n = old.get(key, _ABSENT), new.get(key, _ABSENT)
+        o, n = old.get(key, ABSENT), new.get(key, ABSENT)
         before = len(ctx.found)
         if key in PROSE or key in ANNOTATION_KEYWORDS or key.startswith("x-"):
             rule = ("CA860" if key in PROSE else "CA864") if prompt else "CA870"
             ctx.add(rule, kat, f"{key} changed: {pair(o, n)}", prompt)
         elif key in DEFINITIONS:
             od, nd = (v if isinstance(v, dict) else {} for v in (o, n))
-            for name in _differing(od, nd):
+            for name in differing(od, nd):
                 ctx.add(
                     "CA841",
                     jsonwire.pointer_join(kat, name),
@@ -147,7 +147,7 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
         elif key == "type":
             _types(ctx, old, new, kat, direction)
         elif key in ("enum", "const"):
-            if key == "const" and "enum" in _differing(old, new):
+            if key == "const" and "enum" in differing(old, new):
                 continue  # reported with enum
             _values(ctx, old, new, kat, direction)
         elif key == "properties":
@@ -187,29 +187,29 @@ def _tighter(key: str, old: Any, new: Any) -> str:
         if isinstance(old, bool) or isinstance(new, bool):  # draft-04 exclusive bounds
             o, n = old is True, new is True
             return "same" if o == n else ("tighter" if n else "looser")
-        if old is _ABSENT or new is _ABSENT:
-            return "tighter" if old is _ABSENT else "looser"
+        if old is ABSENT or new is ABSENT:
+            return "tighter" if old is ABSENT else "looser"
         if not all(isinstance(v, (int, float)) for v in (old, new)):
             return "unknown"
         if float(new) == float(old):
             return "same"
         return "tighter" if (float(new) > float(old)) == (key in LOWER) else "looser"
     if key == "pattern":
-        if old is not _ABSENT and new is not _ABSENT:
+        if old is not ABSENT and new is not ABSENT:
             return "unknown"  # regular languages cannot be compared here
-        return "tighter" if old is _ABSENT else "looser"
+        return "tighter" if old is ABSENT else "looser"
     if key in ("format", "uniqueItems"):
-        o, n = old not in (_ABSENT, False), new not in (_ABSENT, False)
+        o, n = old not in (ABSENT, False), new not in (ABSENT, False)
         return "looser" if o and not n else ("tighter" if n else "same")
     if key == "multipleOf":
-        if old is _ABSENT or new is _ABSENT:
-            return "tighter" if old is _ABSENT else "looser"
+        if old is ABSENT or new is ABSENT:
+            return "tighter" if old is ABSENT else "looser"
         try:
             return "tighter" if float(old) % float(new) != 0 else "looser"
         except (TypeError, ValueError, ZeroDivisionError):
             return "unknown"
     if key == "additionalProperties":
-        o_open, n_open = old in (_ABSENT, True), new in (_ABSENT, True)
+        o_open, n_open = old in (ABSENT, True), new in (ABSENT, True)
         if o_open and n_open:
             return "same"
         if new is False or (o_open and isinstance(new, dict)):
@@ -219,8 +219,8 @@ def _tighter(key: str, old: Any, new: Any) -> str:
 
 
 def _typeset(s: dict[str, Any]) -> set[str] | None:
-    t = s.get("type", _ABSENT)
-    if t is _ABSENT:
+    t = s.get("type", ABSENT)
+    if t is ABSENT:
         return None
     return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)}
 
@@ -235,7 +235,7 @@ def _covers(wide: set[str] | None, narrow: set[str] | None) -> bool:
 
 def _types(ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, direction: str) -> None:
     o, n = _typeset(old), _typeset(new)
-    text = f"type {ex(old.get('type', _ABSENT))} -> {ex(new.get('type', _ABSENT))}"
+    text = f"type {ex(old.get('type', ABSENT))} -> {ex(new.get('type', ABSENT))}"
     if direction == "in":
         if not _covers(n, o):
             ctx.add("CA815", at, f"{text}: values accepted before are now rejected", True)

@@ -67,7 +67,7 @@ def change_json(c: Change, unknown: str) -> dict[str, Any]:
 
 
 def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
-    """The JSON report (schema: `schemas/diff.schema.json`)."""
+    """The JSON report (schema: `formatters/schemas/diff.schema.json`)."""
     return {
         "reportVersion": 1,
         "old": result.old,

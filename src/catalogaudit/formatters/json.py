@@ -1,4 +1,5 @@
-"""The machine-readable report: one JSON document, described by `schemas/report.schema.json`."""
+"""The machine-readable report: one JSON document, described by
+`formatters/schemas/report.schema.json`."""
 
 from __future__ import annotations
 

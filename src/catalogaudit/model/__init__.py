@@ -1,1 +1,13 @@
-"""model."""
+"""The vocabulary every layer shares; it imports nothing of ours but `errors`.
+
+- `jsonwire`: wire-faithful JSON values (number lexemes, duplicate keys), the written form,
+  JSON Pointers;
+- `names`: the four listings, their methods, item identity, the prompt projection;
+- `protocol`: revisions, `--protocol`/`--client-capabilities`, the negotiated `Session`;
+- `capture`: pages, listings and captures as records, and the wire anomaly findings;
+- `catalog`: the catalog under audit (`Catalog`, `Item`) over a snapshot document;
+- `findings`: findings, rule metadata, reports and exit codes;
+- `verify`: verify's observations, rows, runs, and the ids that have a driver.
+"""
+
+__all__ = ["capture", "catalog", "findings", "jsonwire", "names", "protocol", "verify"]

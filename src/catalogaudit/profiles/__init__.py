@@ -1,1 +1,8 @@
-"""profiles."""
+"""Client, gateway and LLM-API profiles as data (`data/*.json`, `profile.schema.json`).
+
+- `load`: read and validate the profile files and the verification record;
+- `resolve`: `ID[@VERSION]` to the rules that apply, and `run_profile` over a catalog;
+- `summary`: the profile table; `describe`: one profile as plain data.
+"""
+
+__all__ = ["describe", "load", "resolve", "summary"]

@@ -2,7 +2,7 @@
 
 The files are the rule database of `compat-rules.md` as data (enforcer, PEP 440 version
 ranges, checks, severity, symptom, workaround, sources, confidence, last-verified date). They
-are validated against `schemas/profile.schema.json`, each check's params against the check
+are validated against `profiles/profile.schema.json`, each check's params against the check
 vocabulary's own schema, and every version specifier is parsed, so a broken file fails loudly
 the first time any profile is used, never with a silently wrong verdict.
 """

@@ -1,6 +1,6 @@
 """The snapshot file: build it from captures, hash it, compare runs, validate and write it.
 
-Layout is published as `schemas/snapshot.schema.json` (format version 1). The file is written
+Layout is published as `snapshot/snapshot.schema.json` (format version 1). The file is written
 in the one written form (`jsonwire.written`): deterministic for the same served catalog.
 """
 

@@ -5,7 +5,7 @@ have been edited by hand. Every verb reads snapshots through `resolve_wire` (via
 `catalogaudit.intake`), so an edited readable copy is reported once, the same way, and the wire
 copy is what gets audited, hashed, diffed, served and verified. `rehash` (canonicalize, hash)
 also recomputes every hash. Without a wire section the readable items are all there is: served
-key order is lost (`snapshot.WIRE_LOST`), so served-order hashes are kept where the canonical
+key order is lost (`snapshot.build.WIRE_LOST`), so served-order hashes are kept where the canonical
 hash still matches.
 """
 

@@ -3,9 +3,10 @@
 Why: the pre-commit hook keeps committed snapshots in the form `snapshot` writes, so a file that
 another tool reformatted, or whose readable copy was edited by hand, must show up as a diff
 instead of carrying stale hashes. When a snapshot has its `wire` section, that section is what
-was served: the readable items, pages and all three hashes are rebuilt from it. Without it,
-served key order is lost (see `snapshot.WIRE_LOST`), so canonical hashes are recomputed and the
-served-order hashes (served, prompt, pageFields) are kept for items whose meaning did not change.
+was served: the readable items, pages and all three hashes are rebuilt from it
+(`snapshot.rehash`). Without it, served key order is lost (see `snapshot.build.WIRE_LOST`), so
+canonical hashes are recomputed and the served-order hashes (served, prompt, pageFields) are
+kept for items whose meaning did not change.
 """
 
 from __future__ import annotations

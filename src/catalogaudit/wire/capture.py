@@ -20,9 +20,8 @@ from catalogaudit.wire.handshake import negotiate
 from catalogaudit.wire.listing import fetch_listing
 from catalogaudit.wire.transport import Limits, Transport
 
-# NOTE: the wire clients (httpx above all) are imported where a capture needs them: this module
-# is on the offline audit path (snapshot.py uses `Capture`), which a pre-commit hook runs on
-# every commit.
+# NOTE: the wire clients (httpx above all) are imported where a capture needs them, so a verb
+# that only imports this module (for `ENV_VALUE_*` or `Target`) loads no HTTP stack.
 
 #: Environment variables whose values change real catalogs (mcp-server-time embeds TZ), so
 #: their values are recorded; every other variable is recorded by name only.

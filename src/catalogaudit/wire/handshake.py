@@ -2,7 +2,7 @@
 
 Era detection follows P:2026-07-28/basic/versioning and transports: probe `server/discover`
 at 2026-07-28; a -32022 naming a modern version means retry; any other error or silence means
-a legacy server, so `initialize`. Listing the catalog is `listing.py`.
+a legacy server, so `initialize`. Listing the catalog is `wire.listing`.
 """
 
 from __future__ import annotations
