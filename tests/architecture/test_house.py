@@ -117,3 +117,27 @@ def test_import_linter_contracts_hold() -> None:
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "0 broken" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "catalogaudit.diff.items",
+        "catalogaudit.diff.stability",
+        "catalogaudit.rewrite.derive",
+        "catalogaudit.audit.engine",
+        "catalogaudit.snapshot.rehash",
+        "catalogaudit.profiles.resolve",
+    ],
+)
+def test_importing_the_core_loads_no_edge(module: str) -> None:
+    """Before the house, importing `diff`, `stability` or `rewrite` loaded the wire client."""
+    code = (
+        f"import sys, {module}\n"
+        "edge = ('catalogaudit.wire', 'catalogaudit.intake', 'catalogaudit.serve',\n"
+        "        'catalogaudit.verify', 'catalogaudit.verbs', 'httpx', 'subprocess', 'typer',\n"
+        "        'rich')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(edge)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]", proc.stdout

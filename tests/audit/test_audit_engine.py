@@ -6,14 +6,9 @@ from typing import Any
 
 import pytest
 
-from catalogaudit.audit.engine import (
-    AuditOptions,
-    audit,
-    read_baseline,
-    run_rules,
-    selected,
-    write_baseline,
-)
+from catalogaudit.audit.baseline import read_baseline, write_baseline
+from catalogaudit.audit.engine import AuditOptions, audit, run_rules
+from catalogaudit.audit.selection import selected
 from catalogaudit.intake import static
 from catalogaudit.intake.loader import Loaded, StaticPage
 from catalogaudit.model import jsonwire

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire
+from catalogaudit.audit.selection import selected
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
     Finding,
     Location,
-    MatrixRow,
     Report,
     RuleError,
     RuleMeta,
@@ -158,107 +155,3 @@ def _run_profile(
     got, errors = profiles.run_profile(catalog, resolved, ctx)
     metas = {m.id: m for m in profiles.rule_meta() if m.origin == resolved.id}
     return got, errors, resolved.label, list(resolved.notes), metas
-
-
-def _matches(pattern: str, finding: Finding, meta: RuleMeta | None) -> int:
-    """How specifically `pattern` names the finding (0: not at all; longer wins)."""
-    rule = finding.rule_id
-    if pattern == rule:
-        return 1000
-    if pattern.startswith("/"):
-        # A subject pointer: /<kind>/<identity, RFC 6901 escaped><item pointer>.
-        ident = jsonwire.escape_pointer(finding.identity or "")
-        subject = f"/{finding.kind}/{ident}{finding.pointer}"
-        if subject == pattern or subject.startswith(pattern.rstrip("/") + "/"):
-            return len(pattern)
-        return 0
-    best = 0
-    if rule.startswith(pattern):
-        best = len(pattern)
-    if meta is not None and (meta.name == pattern or meta.name.startswith(pattern + ".")):
-        best = max(best, len(pattern))
-    profile = finding.profile.split("@", 1)[0]
-    if pattern in (finding.profile, profile):
-        best = max(best, 1)
-    return best
-
-
-def selected(
-    finding: Finding, metas: Mapping[str, RuleMeta], select: Iterable[str], ignore: Iterable[str]
-) -> bool:
-    """`--select`/`--ignore` by rule id, id prefix, rule name, profile or subject pointer
-    (`/tools/add/inputSchema`); the longest match wins, and ignore wins a tie (flake8's
-    decision rule)."""
-    meta = metas.get(finding.rule_id)
-    sel = max((_matches(p, finding, meta) for p in select), default=None)
-    ign = max((_matches(p, finding, meta) for p in ignore), default=0)
-    if sel is None:
-        return ign == 0
-    return sel > ign
-
-
-def matrix(
-    catalog: Catalog, profile_specs: Sequence[str], options: AuditOptions
-) -> list[MatrixRow]:
-    """Every named profile's verdict on one catalog."""
-    from catalogaudit.profiles import resolve as profiles
-
-    rows: list[MatrixRow] = []
-    for spec in profile_specs:
-        report = audit(catalog, AuditOptions(**{**options.__dict__, "profiles": (spec,)}))
-        counts = report.counts()
-        verified = "spec" if spec == "spec" else profiles.verified_text(spec)
-        breaks = tuple(
-            f"{f.kind} {f.identity or ''} ({f.rule_id})".replace("  ", " ")
-            for f in report.sorted_findings()
-            if f.severity is Severity.ERROR
-        )[:5]
-        rows.append(
-            MatrixRow(
-                report.profiles[0],
-                verified,
-                counts["error"],
-                counts["warning"],
-                counts["info"],
-                breaks,
-            )
-        )
-    return rows
-
-
-def read_baseline(text: str, name: str) -> frozenset[str]:
-    """A baseline file: a JSON object with `fingerprints`, or one fingerprint per line."""
-    import json
-
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            data: Any = json.loads(stripped)
-        except ValueError:
-            raise UsageError(f"{name}: not a baseline (invalid JSON)") from None
-        prints = data.get("fingerprints") if isinstance(data, dict) else None
-        if not isinstance(prints, list) or not all(isinstance(p, str) for p in prints):
-            raise UsageError(f'{name}: a baseline needs a "fingerprints" list of strings')
-        return frozenset(prints)
-    return frozenset(line.strip() for line in stripped.splitlines() if line.strip())
-
-
-def write_baseline(report: Report) -> str:
-    """The baseline of a report: sorted fingerprints, with what each one is for people."""
-    import json
-
-    entries = sorted({f.fingerprint: f for f in report.findings}.items())
-    doc = {
-        "fingerprints": [fp for fp, _ in entries],
-        "findings": [
-            {
-                "fingerprint": fp,
-                "ruleId": f.rule_id,
-                "kind": f.kind,
-                "identity": f.identity,
-                "pointer": f.pointer,
-            }
-            for fp, f in entries
-        ],
-    }
-    return json.dumps(doc, indent=2, sort_keys=True) + "\n"

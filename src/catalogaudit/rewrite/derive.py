@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import walker
-from catalogaudit.audit.engine import AuditOptions, audit, selected
+from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.audit.selection import selected
 from catalogaudit.canonical import hashes
 from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire, names

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit, matrix, read_baseline
+from catalogaudit.audit.baseline import read_baseline
+from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.audit.matrix import matrix
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.formatters.rules import format_rules
@@ -131,7 +133,7 @@ def run(o: AuditRunOptions) -> int:
     text = format_report(report, output_format, color=color)
     _emit(o.output, text)
     if o.write_baseline:
-        from catalogaudit.audit.engine import write_baseline
+        from catalogaudit.audit.baseline import write_baseline
         from catalogaudit.verbs.output import write_atomic
 
         write_atomic(o.write_baseline, write_baseline(report))
