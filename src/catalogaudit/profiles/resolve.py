@@ -9,6 +9,7 @@ audited with the newest verified version's rules and an info finding says so. Th
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -113,7 +114,9 @@ def resolve(spec: str, settings: Mapping[str, str]) -> ResolvedProfile:
     if pid in BUILTIN:
         raise UsageError(f"profile {pid!r} is built in (code rules); it has no data to resolve")
     if pid not in profiles:
-        raise UsageError(f"unknown profile {pid!r}; valid profiles: {', '.join(valid_ids())}")
+        close = difflib.get_close_matches(pid, valid_ids(), n=1, cutoff=0.0)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise UsageError(f"unknown profile {pid!r}{hint} (`catalogaudit profiles` lists them)")
     profile = profiles[pid]
     notes: list[str] = []
     newest = profile.newest

@@ -142,9 +142,10 @@ SPEC_RULES: tuple[Rule, ...] = (
         "CA303",
         "annotations.last-modified",
         W,
-        "lastModified is an ISO 8601 timestamp",
-        "annotations.lastModified SHOULD be ISO 8601, e.g. 2025-01-12T15:00:58Z.",
-        "Write the timestamp in ISO 8601.",
+        "lastModified is an ISO 8601 timestamp (checked as RFC 3339)",
+        "annotations.lastModified SHOULD be ISO 8601, e.g. 2025-01-12T15:00:58Z; checked as "
+        "RFC 3339 date-time or full-date, the profile the example uses, the same on every Python.",
+        "Write the timestamp as RFC 3339, e.g. 2025-01-12T15:00:58Z.",
         f"{RESOURCES}#annotations",
         spec_items.last_modified,
         ("spec", "resources"),

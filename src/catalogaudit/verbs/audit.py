@@ -95,8 +95,8 @@ def run(o: AuditRunOptions) -> int:
         settings=settings,
         server_name=o.server_name or conf.get("server-name"),
         gateway_name=o.gateway_name or conf.get("gateway-name"),
-        select=_split(o.select) or tuple(cfg.as_list(conf.get("select"))),
-        ignore=_split(o.ignore) or tuple(cfg.as_list(conf.get("ignore"))),
+        select=_selectors(_split(o.select), conf, "select"),
+        ignore=_selectors(_split(o.ignore), conf, "ignore"),
         baseline=baseline,
     )
     revision = o.revision or conf.get("revision")
@@ -172,6 +172,21 @@ def _suggest(
     else:
         _emit(output, "".join(fmt_suggest.render_text(r) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
+
+
+def _selectors(given: tuple[str, ...], conf: dict[str, Any], key: str) -> tuple[str, ...]:
+    """`--select`/`--ignore` (else the configured list), every pattern checked against the rules
+    and profiles that exist."""
+    patterns = given or tuple(cfg.as_list(conf.get(key)))
+    if not patterns:
+        return ()
+    from catalogaudit.audit.selection import checked_selectors
+    from catalogaudit.profiles import resolve as profiles  # lazy: the hook's path needs none
+    from catalogaudit.rules.registry import spec_meta
+
+    rules = {**spec_meta(), **{m.id: m for m in profiles.rule_meta()}}
+    option = f"--{key}" if given else f"config {key}"
+    return checked_selectors(patterns, option, rules, profiles.valid_ids())
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:

@@ -67,15 +67,36 @@ def load(explicit: str | None = None, cwd: Path | None = None) -> tuple[dict[str
             else data
         )
         return _checked(table, path, base), str(path)
-    own = base / "catalogaudit.toml"
-    if own.exists():
-        return _checked(_toml(own), own, base), str(own)
-    pyproject = base / "pyproject.toml"
-    if pyproject.exists():
-        table = _toml(pyproject).get("tool", {}).get("catalogaudit")
-        if isinstance(table, dict):
-            return _checked(table, pyproject, base), str(pyproject)
+    for folder in _upward(base.resolve()):
+        own = folder / "catalogaudit.toml"
+        if own.is_file():
+            return _announce(_checked(_toml(own), own, base), own, base)
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            table = _toml(pyproject).get("tool", {}).get("catalogaudit")
+            if isinstance(table, dict):
+                return _announce(_checked(table, pyproject, base), pyproject, base)
     return {}, ""
+
+
+def _upward(start: Path) -> list[Path]:
+    """Where configuration is looked for, as ruff looks: the current directory, then each
+    parent up to the first that holds `.git` (the repository root), else the filesystem root."""
+    out: list[Path] = []
+    for folder in (start, *start.parents):
+        out.append(folder)
+        if (folder / ".git").exists():
+            break
+    return out
+
+
+def _announce(table: dict[str, Any], path: Path, cwd: Path) -> tuple[dict[str, Any], str]:
+    """Say on stderr which file configured this run when it lies in a parent directory: a
+    configuration found there changes the verdict, so it must not act unseen. (One in the
+    current directory is in plain sight, and error runs keep their one `error:` line.)"""
+    if path.parent != cwd.resolve():
+        sys.stderr.write(f"note: config: {path}\n")
+    return table, str(path)
 
 
 #: Keys that name an input file: they must stay inside the configuration's directory.
