@@ -50,6 +50,7 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
         pointer=hit.pointer,
         page=hit.page,
         excerpt=hit.excerpt,
+        offending=hit.offending,
         hint=rule.hint,
         source=rule.source,
         profile=profile,

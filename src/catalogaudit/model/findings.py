@@ -68,6 +68,9 @@ class Finding:
     page: int | None = None
     #: The offending text, quoted in the message and part of the fingerprint.
     excerpt: str = ""
+    #: What a rewrite's before/after pairing compares when the excerpt is not the offending
+    #: text itself (None: the excerpt is). Not written anywhere.
+    offending: str | None = None
     hint: str = ""
     source: str = ""
     #: The profile (`context-forge@1.0.0b2`) or `spec` that produced the finding.

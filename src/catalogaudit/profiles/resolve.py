@@ -277,6 +277,7 @@ def _finding(
         pointer=hit.pointer,
         page=hit.page,
         excerpt=hit.excerpt,
+        offending=hit.offending,
         hint=rule.workaround,
         source=rule.sources[0],
         profile=resolved.label,

@@ -22,7 +22,7 @@ from catalogaudit.canonical import hashes
 from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.findings import Finding, Location, Report
+from catalogaudit.model.findings import Finding, Location, Report, normalize_excerpt
 from catalogaudit.model.protocol import MODERN_VERSIONS
 from catalogaudit.rewrite.substitutions import Substitutions, apply
 from catalogaudit.rules.registry import GROWTH_RULE
@@ -30,6 +30,8 @@ from catalogaudit.snapshot.build import catalog_hashes, items_record
 
 #: `--fix` names: profile fixes that make a catalog pass an enforcer that cannot be changed.
 FIXES = ("codex-app", "cache-hints")
+#: Fixes named after the profile whose findings they clear (the re-audit uses that profile).
+PROFILE_FIXES = frozenset({"codex-app"})
 
 #: 2026-07-28 page fields backfilled by `--fix cache-hints` (the most conservative values:
 #: nothing cached, nothing shared, and the page is what it says it is).
@@ -278,12 +280,16 @@ def as_rewritten(catalog: Catalog, subs: Substitutions) -> tuple[Catalog, Derive
 
 # --- re-audit ------------------------------------------------------------------------------------
 
-FindingKey = tuple[str, str, str, str, str, int]
+FindingKey = tuple[str, str, str, str, str, int, str]
 
 
 def finding_key(f: Finding) -> FindingKey:
-    """What makes "the same finding" before and after a rewrite: the excerpt is left out, since
-    a rewrite changes the text a surviving finding quotes."""
+    """What makes "the same finding" before and after a rewrite: rule, place and the offending
+    text. A substitution of `;` by `|` clears the `;` finding and introduces a `|` one at the
+    same place: both must show, since "introduced" is what an operator vets a list by. Where
+    the excerpt is not the offending text (the tail a length limit cuts), `offending` says so.
+    """
+    offending = f.excerpt if f.offending is None else f.offending
     return (
         f.rule_id,
         f.kind,
@@ -291,6 +297,7 @@ def finding_key(f: Finding) -> FindingKey:
         f.pointer,
         f.profile,
         -1 if f.page is None else f.page,
+        normalize_excerpt(offending),
     )
 
 

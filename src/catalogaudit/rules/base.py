@@ -19,6 +19,9 @@ class Hit:
     pointer: str  # JSON Pointer inside the item (or the page result when `item` is None)
     message: str  # names the item and quotes the offending text
     excerpt: str = ""
+    #: The offending text when it is not the excerpt ("" when no text is: a length check's
+    #: excerpt is the tail past the limit, which any rewrite of the string moves).
+    offending: str | None = None
     #: Overrides the rule's severity (a rewrite is a warning where a rejection is an error).
     severity: Severity | None = None
     #: The listing of a page-level or listing-level hit without an item.

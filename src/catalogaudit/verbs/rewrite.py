@@ -60,7 +60,11 @@ def run(o: RewriteOptions) -> int:
     settings = {str(k): str(v) for k, v in (conf.get("profile-settings") or {}).items()}
     settings.update(parse_settings(o.profile_settings))
     options = AuditOptions(
-        profiles=o.profiles or tuple(cfg.configured_profiles(conf)),
+        # NOTE: a profile fix is proven against the profile it fixes for (`--fix codex-app`
+        # re-audits with codex-app, not with spec alone).
+        profiles=o.profiles
+        or tuple(cfg.configured_profiles(conf))
+        or tuple(f for f in fixes if f in rewrite.PROFILE_FIXES),
         settings=settings,
         server_name=o.server_name or conf.get("server-name"),
         gateway_name=o.gateway_name or conf.get("gateway-name"),

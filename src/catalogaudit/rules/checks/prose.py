@@ -159,6 +159,7 @@ def max_length(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                 t.pointer,
                 f"{t.item.label}: {t.what} is {n} {unit} long, {verb} at {limit}",
                 excerpt=t.text[limit : limit + 40],
+                offending="",
             )
     if params.get("instructions") and catalog.instructions is not None:
         n = _length(catalog.instructions, unit)
@@ -168,6 +169,7 @@ def max_length(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                 "/capture/instructions",
                 f"server instructions are {n} {unit} long, {verb} at {limit}",
                 excerpt=catalog.instructions[limit : limit + 40],
+                offending="",
             )
 
 
