@@ -134,11 +134,10 @@ def naive(old: Any, new: Any) -> Any:
 
 
 def snapshot_of(raw: Path, out: Path) -> None:
-    from catalogaudit.intake import loader, static
-    from catalogaudit.model.protocol import parse_protocol
+    from catalogaudit.intake import read_catalog
     from catalogaudit.snapshot import build as snapshot
 
-    doc = snapshot.build(static.merge([(str(raw), loader.load(str(raw)))], parse_protocol("auto")))
+    doc = read_catalog(str(raw)).doc
     out.write_text(snapshot.render(doc), encoding="utf-8")
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Union
 
-from catalogaudit.intake import loader, static
+from catalogaudit.intake import read_merged
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.protocol import parse_protocol
-from catalogaudit.snapshot import build as snapshot
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.drivers.context_forge_install import ORACLE
 from helpers import FIXTURES
@@ -164,6 +162,5 @@ def inputs(name: str, base: Path) -> list[Path]:
 def target(name: str, base: Path) -> Target:
     """A scenario as a verify target, built in-process the way `snapshot --from` builds it."""
     paths = inputs(name, base)
-    merged = static.merge([(str(p), loader.load(str(p))) for p in paths], parse_protocol("auto"))
-    doc = snapshot.build(merged)
+    doc = read_merged([str(p) for p in paths]).doc
     return Target(name, base / f"{name}.json", Catalog(doc, source=name))

@@ -9,12 +9,10 @@ from typing import Any
 import pytest
 
 from catalogaudit.audit.engine import run_rules
-from catalogaudit.intake import loader, static
+from catalogaudit.intake import read_catalog
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.registry import SPEC_RULES
-from catalogaudit.snapshot import build as snapshot
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
 BY_ID = {r.id: r for r in SPEC_RULES}
@@ -23,11 +21,7 @@ BY_ID = {r.id: r for r in SPEC_RULES}
 def load_case(path: Path) -> Catalog:
     config_file = path.parent / "_config.json"
     config: dict[str, Any] = json.loads(config_file.read_text()) if config_file.exists() else {}
-    loaded = loader.load(str(path))
-    if loaded.snapshot is not None:
-        return Catalog(loaded.snapshot, source=str(path))
-    choice = parse_protocol(config.get("revision", "2025-11-25"))
-    doc = snapshot.build(static.merge([(str(path), loaded)], choice))
+    doc = read_catalog(str(path), protocol=config.get("revision", "2025-11-25")).doc
     return Catalog(doc, source=str(path))
 
 

@@ -96,7 +96,7 @@ def capture_findings(catalog: Catalog) -> list[Finding]:
                 pointer=str(raw.get("pointer", "")),
                 page=raw.get("page") if isinstance(raw.get("page"), int) else None,
                 excerpt=str(lines[0]) if isinstance(lines, list) and lines else "",
-                hint=CAPTURE_RULES.get(rule_id, ("", ""))[1],
+                hint=CAPTURE_RULES[rule_id][2] if rule_id in CAPTURE_RULES else "",
                 profile="spec",
                 location=catalog.location(None, f"/findings/{i}"),
             )

@@ -235,34 +235,37 @@ SPEC_RULES: tuple[Rule, ...] = (
     ),
 )
 
-#: Findings recorded at capture (CA5xx) carried into the audit, with their documentation.
-CAPTURE_RULES: dict[str, tuple[str, str]] = {
+#: Capture and wire findings (CA5xx), emitted by the wire client and the intake, not by a check:
+#: id -> (severity, name, summary). The severity is the one the capture writes (a test holds
+#: every emitted capture finding to it).
+CAPTURE_RULES: dict[str, tuple[Severity, str, str]] = {
     "CA510": (
+        W,
         "capture.stdout-hygiene",
         "The server MUST NOT write anything but MCP messages to stdout.",
     ),
-    "CA511": ("capture.list-changed", "list_changed notifications arrived during capture."),
-    "CA512": ("capture.server-requests", "The server sent requests to the client."),
-    "CA513": ("capture.stdin-eof", "Servers SHOULD exit when stdin closes."),
-    "CA520": ("capture.era-fallback", "Not a 2026-07-28 server; fell back to initialize."),
-    "CA521": ("capture.handshake-malformed", "The handshake result is malformed."),
-    "CA522": ("capture.counter-offer", "The server counter-offered another revision."),
-    "CA523": ("capture.non-handshake-revision", "initialize answered a non-handshake revision."),
-    "CA524": ("capture.revision-assumed", "The input did not say its revision."),
-    "CA530": ("capture.listing-failed", "A list method failed although advertised."),
-    "CA531": ("capture.page-failed", "A later page failed."),
-    "CA532": ("capture.cursor-type", "nextCursor is not a string."),
-    "CA533": ("capture.cursor-loop", "nextCursor repeats an earlier cursor."),
-    "CA534": ("capture.duplicate-across-pages", "An item was served again on a later page."),
-    "CA535": ("capture.empty-cursor-legacy", 'nextCursor is "" in a legacy session.'),
-    "CA536": ("capture.unadvertised-listing", "A listing answered though not advertised."),
-    "CA537": ("capture.result-not-object", "A list result is not an object."),
-    "CA538": ("capture.result-no-array", "A list result has no item array."),
-    "CA540": ("wire.duplicate-key", "Duplicate object key."),
-    "CA541": ("wire.non-finite-number", "NaN or Infinity is not JSON."),
-    "CA542": ("wire.lone-surrogate", "Lone surrogate in a string."),
-    "CA543": ("wire.invalid-utf8", "Invalid UTF-8."),
-    "CA544": ("wire.unsafe-integer", "Integer beyond +-(2^53-1)."),
+    "CA511": (INF, "capture.list-changed", "list_changed notifications arrived during capture."),
+    "CA512": (INF, "capture.server-requests", "The server sent requests to the client."),
+    "CA513": (W, "capture.stdin-eof", "Servers SHOULD exit when stdin closes."),
+    "CA520": (INF, "capture.era-fallback", "Not a 2026-07-28 server; fell back to initialize."),
+    "CA521": (E, "capture.handshake-malformed", "The handshake result is malformed."),
+    "CA522": (INF, "capture.counter-offer", "The server counter-offered another revision."),
+    "CA523": (W, "capture.non-handshake-revision", "initialize answered a non-handshake revision."),
+    "CA524": (INF, "capture.revision-assumed", "The input did not say its revision."),
+    "CA530": (E, "capture.listing-failed", "A list method failed although advertised."),
+    "CA531": (E, "capture.page-failed", "A later page failed."),
+    "CA532": (E, "capture.cursor-type", "nextCursor is not a string."),
+    "CA533": (E, "capture.cursor-loop", "nextCursor repeats an earlier cursor."),
+    "CA534": (W, "capture.duplicate-across-pages", "An item was served again on a later page."),
+    "CA535": (W, "capture.empty-cursor-legacy", 'nextCursor is "" in a legacy session.'),
+    "CA536": (INF, "capture.unadvertised-listing", "A listing answered though not advertised."),
+    "CA537": (E, "capture.result-not-object", "A list result is not an object."),
+    "CA538": (E, "capture.result-no-array", "A list result has no item array."),
+    "CA540": (E, "wire.duplicate-key", "Duplicate object key."),
+    "CA541": (E, "wire.non-finite-number", "NaN or Infinity is not JSON."),
+    "CA542": (E, "wire.lone-surrogate", "Lone surrogate in a string."),
+    "CA543": (E, "wire.invalid-utf8", "Invalid UTF-8."),
+    "CA544": (W, "wire.unsafe-integer", "Integer beyond +-(2^53-1)."),
 }
 
 
@@ -286,11 +289,11 @@ def spec_meta() -> dict[str, RuleMeta]:
         r.id: RuleMeta(r.id, r.name, r.severity, r.summary, r.description, r.hint, r.source)
         for r in SPEC_RULES
     }
-    for rule_id, (name, summary) in CAPTURE_RULES.items():
+    for rule_id, (severity, name, summary) in CAPTURE_RULES.items():
         out[rule_id] = RuleMeta(
             rule_id,
             name,
-            W,
+            severity,
             summary,
             summary,
             "",
