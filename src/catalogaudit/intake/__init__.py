@@ -17,7 +17,7 @@ from typing import Any
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import UsageError
 from catalogaudit.intake import loader, static
-from catalogaudit.intake.loader import Loaded, display_name
+from catalogaudit.intake.loader import Loaded, display_name, display_names
 from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.snapshot import build as snap
 from catalogaudit.snapshot import rehash as rehashing
@@ -110,17 +110,17 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
             spec, loaded.name, loaded.form, doc, data, notes=notes, inferred=tuple(loaded.inferred)
         )
     if rehash:
-        doc, warnings, added = rehashing.rehash(loaded.snapshot, loaded.name)
+        done = rehashing.rehash(loaded.snapshot, loaded.name)
         return Intake(
             spec,
             loaded.name,
             "snapshot",
-            doc,
+            done.doc,
             data,
             loaded.text,
-            warnings=tuple(w for w in warnings if w.startswith("warning: ")),
-            notes=tuple(w for w in warnings if not w.startswith("warning: ")),
-            added=tuple(added),
+            warnings=tuple(done.warnings),
+            notes=tuple(done.notes),
+            added=tuple(done.added),
         )
     doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
     return Intake(spec, loaded.name, "snapshot", doc, data, loaded.text, warnings=tuple(warnings))
@@ -130,6 +130,7 @@ __all__ = [
     "Intake",
     "Loaded",
     "display_name",
+    "display_names",
     "read_catalog",
     "read_catalogs",
     "read_merged",

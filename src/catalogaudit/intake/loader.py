@@ -186,3 +186,18 @@ def display_name(spec: str) -> str:
         return str(Path(spec).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return f".../{Path(spec).name}"
+
+
+def display_names(specs: list[str]) -> list[str]:
+    """`display_name` of each input, with as many parent directories as it takes to tell two
+    inputs outside the current directory apart (`.../a/catalog.json`, `.../b/catalog.json`)."""
+    names = [display_name(s) for s in specs]
+    for depth in range(2, 64):
+        clashing = {n for n in names if names.count(n) > 1 and n.startswith(".../")}
+        if not clashing:
+            break
+        for i, (spec, name) in enumerate(zip(specs, names, strict=True)):
+            if name in clashing:
+                parts = Path(spec).resolve().parts[-depth:]
+                names[i] = "/".join(("...", *parts)) if len(parts) == depth else spec
+    return names

@@ -243,8 +243,12 @@ def shellish_candidates(texts: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def ascii_candidates(texts: Sequence[str]) -> list[tuple[str, str]]:
-    """Pairs that make `texts` pure ASCII: a known stand-in, else the NFKD letters without
-    accents (`é` -> `e`), else deletion (an emoji has no ASCII spelling)."""
+    """Pairs that make `texts` pure ASCII: a known stand-in (`×` -> `x`), else the NFKD letters
+    without accents (`é` -> `e`), else deletion of a symbol (an emoji has no ASCII spelling).
+
+    A letter or digit of any script is never deleted (`万` has no ASCII spelling, and deleting
+    it changes what the text says): `unspellable` names them, for a rewrite by hand.
+    """
     seen: dict[str, str] = {}
     for text in texts:
         for ch in text:
@@ -254,8 +258,27 @@ def ascii_candidates(texts: Sequence[str]) -> list[tuple[str, str]]:
                 seen[ch] = ASCII_FOLD[ch]
                 continue
             folded = unicodedata.normalize("NFKD", ch)
-            seen[ch] = "".join(c for c in folded if ord(c) < 0x80 and c.isprintable())
+            ascii_part = "".join(c for c in folded if ord(c) < 0x80 and c.isprintable())
+            if ascii_part or not _is_wording(ch):
+                seen[ch] = ascii_part
     return sorted(seen.items())
+
+
+def unspellable(texts: Sequence[str]) -> list[str]:
+    """The letters and digits of `texts` that have no ASCII spelling, in first-seen order."""
+    out: dict[str, None] = {}
+    for text in texts:
+        for ch in text:
+            if ord(ch) >= 0x80 and ch not in ASCII_FOLD and _is_wording(ch):
+                folded = unicodedata.normalize("NFKD", ch)
+                if not any(ord(c) < 0x80 and c.isprintable() for c in folded):
+                    out[ch] = None
+    return list(out)
+
+
+def _is_wording(ch: str) -> bool:
+    """A letter or a digit (Unicode categories L* and N*): part of what the text says."""
+    return unicodedata.category(ch)[0] in "LN"
 
 
 def resolve(

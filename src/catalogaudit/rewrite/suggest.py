@@ -23,6 +23,7 @@ from catalogaudit.rewrite.substitutions import (
     format_pairs,
     parse,
     shellish_candidates,
+    unspellable,
 )
 from catalogaudit.walker import visits
 
@@ -122,10 +123,7 @@ def suggest(catalog: Catalog, options: AuditOptions) -> Suggestion:
     view, after = _audit_with(catalog, pairs, options)
     outcome = compare([f for f, _ in targeted], [f for f, _ in prose_findings(view, after)])
     if outcome.remaining:
-        notes.append(
-            f"{len(outcome.remaining)} prose finding(s) cannot be cleared by substitution "
-            "(for example a length limit); they need the server changed"
-        )
+        notes.append(_by_hand(outcome.remaining, [text for _, text in targeted]))
     return Suggestion(
         tuple(pairs),
         format_pairs(pairs),
@@ -135,6 +133,22 @@ def suggest(catalog: Catalog, options: AuditOptions) -> Suggestion:
         after,
         tuple(notes),
     )
+
+
+def _by_hand(remaining: Sequence[Finding], texts: Sequence[str]) -> str:
+    """Which findings need a rewrite by hand, and why no substitution clears them."""
+    subjects = ", ".join(
+        sorted({f"{f.rule_id} {f.kind}/{f.identity or ''}".rstrip("/") for f in remaining})
+    )
+    letters = unspellable(texts)
+    why = (
+        f"their text has letters or digits with no ASCII spelling ({', '.join(letters[:8])}"
+        + (", ..." if len(letters) > 8 else "")
+        + "), which a suggestion never deletes"
+        if letters
+        else "no substitution of characters clears them (for example a length limit)"
+    )
+    return f"{len(remaining)} prose finding(s) need a rewrite by hand ({subjects}): {why}"
 
 
 def _minimize(catalog: Catalog, pairs: PairList, options: AuditOptions) -> PairList:

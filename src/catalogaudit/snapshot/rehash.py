@@ -41,10 +41,21 @@ class _Page:
     result: Any
 
 
-def rehash(
-    doc: dict[str, Any], name: str
-) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
-    """A snapshot with listings and hashes recomputed; notes; the CA544 findings it lacked."""
+@dataclass(frozen=True)
+class Rehashed:
+    """A snapshot read back and rehashed, and what to tell the user about it."""
+
+    doc: dict[str, Any]
+    #: One `WIRE_DIFFERS` (or `WIRE_PAGES_DIFFER`) line per listing rebuilt from the wire.
+    warnings: list[str]
+    #: Listings without a wire section whose items changed since they were hashed.
+    notes: list[str]
+    #: The CA544 findings the snapshot did not carry yet.
+    added: list[dict[str, Any]]
+
+
+def rehash(doc: dict[str, Any], name: str) -> Rehashed:
+    """The snapshot with every listing rebuilt (from the wire where kept) and rehashed."""
     listings = doc.get("listings")
     findings = doc.get("findings", [])
     if not isinstance(listings, dict) or not isinstance(findings, list):
@@ -52,6 +63,7 @@ def rehash(
     wire: dict[str, Any] = doc["wire"] if isinstance(doc.get("wire"), dict) else {}
     wire_pages: dict[str, Any] = wire["pages"] if isinstance(wire.get("pages"), dict) else {}
     out: dict[str, Any] = {}
+    warnings: list[str] = []
     notes: list[str] = []
     added: list[dict[str, Any]] = []
     known = {jsonwire.canonical(f) for f in findings}
@@ -67,7 +79,7 @@ def rehash(
         if isinstance(texts, list) and texts and all(isinstance(t, str) for t in texts):
             pages = [_wire_page(f"{where}: wire page {i}", lname, t) for i, t in enumerate(texts)]
             out[lname], _ = _record(lname, rec, pages, None)
-            notes.extend(_differences(where, rec, out[lname]))
+            warnings.extend(_differences(where, rec, out[lname]))
         else:
             pages, recorded = _readable_pages(where, lname, rec)
             out[lname], stale = _record(lname, rec, pages, recorded)
@@ -80,7 +92,7 @@ def rehash(
     result = {**doc, "listings": out, "findings": findings + added}
     capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
     result["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
-    return result, notes, added
+    return Rehashed(result, warnings, notes, added)
 
 
 def _wire_page(where: str, lname: str, text: str) -> _Page:

@@ -64,10 +64,14 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
     found = intake.read_catalogs(o.inputs, protocol=revision or "auto")
     output.say(w for got in found for w in got.warnings)
+    # NOTE: two snapshots outside the current directory may share a file name; their
+    # findings must not merge under one heading.
+    names = intake.display_names([got.spec for got in found if got.is_snapshot])
+    sources = iter(names)
     return [
         Catalog(
             got.doc,
-            source=intake.display_name(got.spec) if got.is_snapshot else got.name,
+            source=next(sources) if got.is_snapshot else got.name,
             text=got.text,
             revision_override=revision,
         )
