@@ -210,6 +210,18 @@ SPEC_RULES: tuple[Rule, ...] = (
         ("spec",),
     ),
     Rule(
+        "CA612",
+        "pages.legacy-cache-fields",
+        INF,
+        "pages before 2026-07-28 carry no 2026-07-28 cache fields",
+        "resultType, ttlMs and cacheScope arrived in 2026-07-28; on a page of an earlier revision "
+        "no client reads them, so the cache hints they give have no effect.",
+        "Omit resultType, ttlMs and cacheScope from pages of revisions before 2026-07-28.",
+        CACHING,
+        spec_pages.legacy_page_fields,
+        ("spec",),
+    ),
+    Rule(
         "CA701",
         "cache.volatile-content",
         W,

@@ -83,6 +83,8 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                         _short(err.message),
                     )
                 else:
+                    if catalog.modern and _cache_field_error(path, err):
+                        continue  # CA611 reports each missing or wrong cache field once
                     pointer = jsonwire.pointer_of(path)
                     yield Hit(
                         None,
@@ -92,6 +94,17 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                         listing=listing,
                         page=index,
                     )
+
+
+#: The 2026-07-28 page fields CA611 checks (and explains) itself.
+CACHE_FIELDS = ("resultType", "ttlMs", "cacheScope")
+
+
+def _cache_field_error(path: list[Any], err: Any) -> bool:
+    """A schema error about a page's cache field: one change, one finding (CA611's)."""
+    if path:
+        return path[0] in CACHE_FIELDS
+    return err.validator == "required" and any(f"'{k}'" in err.message for k in CACHE_FIELDS)
 
 
 def _input_schema_defect(tool: Any) -> bool:
@@ -105,28 +118,37 @@ def _short(text: str, limit: int = 160) -> str:
 
 def page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA611: 2026-07-28 list pages need resultType "complete", integer ttlMs >= 0 and one
-    cacheScope (public or private) on every page; legacy pages should not carry them."""
+    cacheScope (public or private) on every page."""
+    if not catalog.modern:
+        return
     for listing in LISTINGS:
         if not catalog.present(listing):
             continue
         scopes: set[str] = set()
         for index, fields in enumerate(catalog.pages(listing)):
-            if catalog.modern:
-                yield from _modern_page(listing, index, fields, scopes)
-            else:
-                extra = [k for k in ("resultType", "ttlMs", "cacheScope") if k in fields]
-                if extra:
-                    yield Hit(
-                        None,
-                        "/" + extra[0],
-                        f"{listing} page {index + 1}: "
-                        f"{', '.join(extra)} on a {catalog.revision} page (2026-07-28 "
-                        "fields)",
-                        ", ".join(extra),
-                        severity=Severity.INFO,
-                        listing=listing,
-                        page=index,
-                    )
+            yield from _modern_page(listing, index, fields, scopes)
+
+
+def legacy_page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA612: pages of an earlier revision carry 2026-07-28 cache fields, which its clients
+    do not read (a server that copies them down is harmless, but its hints do nothing)."""
+    if catalog.modern:
+        return
+    for listing in LISTINGS:
+        if not catalog.present(listing):
+            continue
+        for index, fields in enumerate(catalog.pages(listing)):
+            extra = [k for k in CACHE_FIELDS if k in fields]
+            if extra:
+                yield Hit(
+                    None,
+                    "/" + extra[0],
+                    f"{listing} page {index + 1}: {', '.join(extra)} on a {catalog.revision} "
+                    "page (2026-07-28 fields)",
+                    ", ".join(extra),
+                    listing=listing,
+                    page=index,
+                )
 
 
 def _modern_page(
