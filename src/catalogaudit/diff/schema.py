@@ -120,6 +120,8 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
         ctx.add("CA842", at, f"schema changed: {pair(old, new)}", prompt)
         return
     composed = bool((set(old) | set(new)) & COMPOSITION)
+    #: Keys of a composed schema whose change cannot be judged: one CA840 for the node.
+    undecidable: list[str] = []
     for key in differing(old, new):
         kat = jsonwire.pointer_join(at, key)
         o, n = old.get(key, ABSENT), new.get(key, ABSENT)
@@ -137,13 +139,8 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
                     prompt,
                 )
         elif composed:
-            ctx.add(
-                "CA840",
-                kat,
-                f"{key} changed in a composed schema ({pair(o, n)}); "
-                "whether this breaks clients is undecidable",
-                prompt,
-            )
+            undecidable.append(key)
+            continue
         elif key == "type":
             _types(ctx, old, new, kat, direction)
         elif key in ("enum", "const"):
@@ -172,13 +169,43 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
                 }[(prompt, bad)]
                 word = "tightened" if how == "tighter" else "loosened"
                 ctx.add(rule, kat, f"{key} {word}: {pair(o, n)}", prompt)
-        if len(ctx.found) == before:
+        if len(ctx.found) == before and not (key == "required" and _req(old) != _req(new)):
+            # NOTE: a `required` whose set changed is reported with the property it names
+            # (CA810, CA812, CA813); only a reordering has no contract effect.
             ctx.add(
                 "CA864" if prompt else "CA870",
                 kat,
                 f"{key} changed ({pair(o, n)}); no contract effect",
                 prompt,
             )
+    _composition(ctx, old, new, at, undecidable, prompt)
+
+
+def _composition(
+    ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, keys: list[str], prompt: bool
+) -> None:
+    """One CA840 per composed schema node, however many of its keywords changed: one
+    restructuring (`type`/`properties` moved into an `anyOf`) is one undecidable change."""
+    if not keys:
+        return
+    if len(keys) == 1:
+        key = keys[0]
+        o, n = old.get(key, ABSENT), new.get(key, ABSENT)
+        ctx.add(
+            "CA840",
+            jsonwire.pointer_join(at, key),
+            f"{key} changed in a composed schema ({pair(o, n)}); "
+            "whether this breaks clients is undecidable",
+            prompt,
+        )
+        return
+    ctx.add(
+        "CA840",
+        at,
+        f"{', '.join(keys)} changed in a composed schema; whether this breaks clients is "
+        "undecidable",
+        prompt,
+    )
 
 
 def _tighter(key: str, old: Any, new: Any) -> str:
