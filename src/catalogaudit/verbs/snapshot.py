@@ -82,8 +82,7 @@ def _summary(doc: dict[str, Any], output: str) -> None:
     cap = doc["capture"]
     counts = []
     for name in LISTINGS:
-        rec = doc["listings"][name]
-        counts.append(f"{name} {len(rec['items'])}" if "items" in rec else f"{name} absent")
+        counts.append(f"{name} {_count(doc['listings'][name])}")
     proto = cap["protocol"]
     where = cap.get("transport", "static")
     line = f"{', '.join(counts)} ({proto['negotiated']}, {proto['era']}, {where})"
@@ -102,6 +101,15 @@ def _summary(doc: dict[str, Any], output: str) -> None:
             highlight=False,
             markup=False,
         )
+
+
+def _count(rec: dict[str, Any]) -> str:
+    """A listing in the summary line: a count only for what was listed in full."""
+    status = rec.get("status")
+    if status == "error" or "items" not in rec:
+        return "absent" if status == "absent" else "error (the list call failed)"
+    n = len(rec["items"])
+    return f"{n} (partial: stopped early)" if status == "partial" else str(n)
 
 
 def _stderr_console() -> Any:
