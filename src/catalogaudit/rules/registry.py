@@ -80,6 +80,18 @@ SPEC_RULES: tuple[Rule, ...] = (
         ("spec", "schema"),
     ),
     Rule(
+        "CA407",
+        "schema.dialect-unknown",
+        W,
+        "Schemas declare a JSON Schema dialect that can be checked",
+        "A $schema naming a dialect no validator here knows cannot be checked by CA403; clients "
+        "that validate with a meta-schema may reject it (split from CA403).",
+        "Declare draft-07 or 2020-12 (the default from 2025-11-25), or leave $schema out.",
+        f"{SPEC}/2025-11-25/basic/index#json-schema-usage",
+        spec_schema.dialect_known,
+        ("spec", "schema"),
+    ),
+    Rule(
         "CA404",
         "schema.required-declared",
         W,
@@ -139,6 +151,17 @@ SPEC_RULES: tuple[Rule, ...] = (
         ("spec", "resources"),
     ),
     Rule(
+        "CA304",
+        "annotations.audience-repeated",
+        INF,
+        "audience lists each role once",
+        "A role listed twice in annotations.audience says nothing more (split from CA302).",
+        "List each of user and assistant at most once.",
+        f"{RESOURCES}#annotations",
+        spec_items.audience_repeated,
+        ("spec", "resources"),
+    ),
+    Rule(
         "CA303",
         "annotations.last-modified",
         W,
@@ -154,8 +177,8 @@ SPEC_RULES: tuple[Rule, ...] = (
         "CA601",
         "items.icons",
         E,
-        "Icons use https or data URIs, valid sizes, theme, image type",
-        "Consumers MUST reject unsafe icon schemes and should accept only https and data.",
+        "Icon sources use a safe scheme, valid sizes and theme",
+        "Consumers MUST reject unsafe icon schemes (http and a non-image mimeType are CA604).",
         "Serve icons over https (or inline as data:) with sizes like 48x48.",
         f"{BASIC}#icons",
         spec_items.icons,
@@ -166,8 +189,8 @@ SPEC_RULES: tuple[Rule, ...] = (
         "items.meta-keys",
         E,
         "_meta keys follow the naming rules",
-        "_meta keys are an optional DNS-label prefix and a name; prefixes whose second label "
-        "is modelcontextprotocol or mcp are reserved.",
+        "_meta keys are an optional DNS-label prefix and a name (keys under the reserved "
+        "prefixes are CA605).",
         "Use your own reverse-DNS prefix, e.g. com.example/key.",
         f"{BASIC}#meta",
         spec_items.meta_keys,
@@ -178,11 +201,47 @@ SPEC_RULES: tuple[Rule, ...] = (
         "items.revision-fields",
         INF,
         "Fields belong to the negotiated revision",
-        "Fields newer than the negotiated revision are unknown to its clients; fields removed "
-        "in it (execution in 2026-07-28) are ignored.",
+        "Fields newer than the negotiated revision are unknown to its clients (fields it "
+        "removed are CA606).",
         "Negotiate the revision that defines the field, or leave it out.",
         f"{SPEC}/2025-11-25/changelog",
         spec_items.revision_fields,
+        ("spec",),
+    ),
+    Rule(
+        "CA604",
+        "items.icons-advice",
+        W,
+        "Icons are served over https with an image mimeType",
+        "Consumers should accept only https and data icon sources, and an icon's mimeType is an "
+        "image type (split from CA601, whose cases consumers must reject).",
+        "Serve icons over https (or inline as data:) and give an image/* mimeType.",
+        f"{BASIC}#icons",
+        spec_items.icon_advice,
+        ("spec",),
+    ),
+    Rule(
+        "CA605",
+        "items.meta-reserved",
+        W,
+        "_meta keys stay out of the reserved prefixes",
+        "_meta prefixes whose second label is modelcontextprotocol or mcp are reserved for the "
+        "spec; a key there that the spec does not define may clash later (split from CA602).",
+        "Use your own reverse-DNS prefix, e.g. com.example/key.",
+        f"{BASIC}#meta",
+        spec_items.meta_reserved,
+        ("spec",),
+    ),
+    Rule(
+        "CA606",
+        "items.removed-fields",
+        W,
+        "Fields the negotiated revision removed are not served",
+        "Fields removed in the negotiated revision (execution in 2026-07-28) are ignored by its "
+        "clients (split from CA603).",
+        "Drop the field for sessions of the revision that removed it.",
+        f"{SPEC}/2025-11-25/changelog",
+        spec_items.removed_fields,
         ("spec",),
     ),
     Rule(

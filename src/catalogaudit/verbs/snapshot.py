@@ -80,9 +80,7 @@ def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
 
 def _summary(doc: dict[str, Any], output: str) -> None:
     cap = doc["capture"]
-    counts = []
-    for name in LISTINGS:
-        counts.append(f"{name} {_count(doc['listings'][name])}")
+    counts = [f"{name} {_count(doc['listings'][name])}" for name in LISTINGS]
     proto = cap["protocol"]
     where = cap.get("transport", "static")
     line = f"{', '.join(counts)} ({proto['negotiated']}, {proto['era']}, {where})"

@@ -9,7 +9,6 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.findings import Severity
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, rev_index
 
@@ -86,15 +85,26 @@ def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     f'{jsonwire.compact(role)} is not "user" or "assistant"',
                     jsonwire.compact(role),
                 )
-            elif role in seen:
+            seen.add(role if isinstance(role, str) else None)
+
+
+def audience_repeated(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA304: a role listed twice in `annotations.audience` says nothing more."""
+    for item, ann in _annotations(catalog):
+        value = ann.get("audience")
+        if not isinstance(value, list):
+            continue
+        seen: set[str] = set()
+        for i, role in enumerate(value):
+            if role in ROLES and role in seen:
                 yield Hit(
                     item,
                     f"/annotations/audience/{i}",
                     f"{item.label}: audience value {quote(role)} repeated",
                     role,
-                    severity=Severity.INFO,
                 )
-            seen.add(role if isinstance(role, str) else None)
+            if isinstance(role, str):
+                seen.add(role)
 
 
 def last_modified(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -139,7 +149,7 @@ def _iso8601(text: str) -> bool:
 
 
 def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA601: icons: https or data `src`, `sizes` as WxH or any, `theme`, image `mimeType`."""
+    """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`."""
     for item in catalog.all_items():
         value = item.value.get("icons") if isinstance(item.value, dict) else None
         if value is None:
@@ -156,16 +166,8 @@ def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
         yield Hit(item, at, f"{item.label}: icon without a string src")
         return
     src: str = icon["src"]
-    scheme = src.split(":", 1)[0].lower() if ":" in src else ""
-    if scheme == "http":
-        yield Hit(
-            item,
-            at + "/src",
-            f"{item.label}: icon src uses http; use https or data",
-            src[:120],
-            severity=Severity.WARNING,
-        )
-    elif scheme not in ("https", "data"):
+    scheme = _scheme(src)
+    if scheme not in ("https", "data", "http"):
         yield Hit(
             item,
             at + "/src",
@@ -195,19 +197,42 @@ def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
             f"{item.label}: icon theme {jsonwire.compact(theme)} is not light or dark",
             jsonwire.compact(theme),
         )
-    mime = icon.get("mimeType")
-    if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
-        yield Hit(
-            item,
-            at + "/mimeType",
-            f"{item.label}: icon mimeType {jsonwire.compact(mime)} is not an image type",
-            jsonwire.compact(mime),
-            severity=Severity.WARNING,
-        )
+
+
+def _scheme(src: str) -> str:
+    return src.split(":", 1)[0].lower() if ":" in src else ""
+
+
+def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA604: icons should be served over https (not http) with an image `mimeType`."""
+    for item in catalog.all_items():
+        value = item.value.get("icons") if isinstance(item.value, dict) else None
+        if not isinstance(value, list):
+            continue
+        for i, icon in enumerate(value):
+            if not isinstance(icon, dict):
+                continue
+            at = f"/icons/{i}"
+            src = icon.get("src")
+            if isinstance(src, str) and _scheme(src) == "http":
+                yield Hit(
+                    item,
+                    at + "/src",
+                    f"{item.label}: icon src uses http; use https or data",
+                    src[:120],
+                )
+            mime = icon.get("mimeType")
+            if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
+                yield Hit(
+                    item,
+                    at + "/mimeType",
+                    f"{item.label}: icon mimeType {jsonwire.compact(mime)} is not an image type",
+                    jsonwire.compact(mime),
+                )
 
 
 def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA602: `_meta` key syntax, and keys under reserved prefixes that the spec does not define."""
+    """CA602: `_meta` key syntax (keys under reserved prefixes are CA605)."""
     for item in catalog.all_items():
         meta = item.value.get("_meta") if isinstance(item.value, dict) else None
         if isinstance(meta, dict):
@@ -222,15 +247,26 @@ def _meta(catalog: Catalog, item: Item, meta: dict[str, Any]) -> Iterator[Hit]:
         prefix, sep, name = key.rpartition("/")
         if (sep and not META_PREFIX.match(prefix)) or not META_NAME.match(name) or not key:
             yield Hit(item, at, f"{item.label}: _meta key {quote(key)} is not a valid key", key)
+
+
+def meta_reserved(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA605: `_meta` keys under a prefix the spec reserves that the spec does not define."""
+    for item in catalog.all_items():
+        meta = item.value.get("_meta") if isinstance(item.value, dict) else None
+        if not isinstance(meta, dict):
             continue
-        if sep and _reserved(prefix, catalog.revision) and key not in KNOWN_RESERVED:
-            yield Hit(
-                item,
-                at,
-                f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
-                key,
-                severity=Severity.WARNING,
-            )
+        for key in meta:
+            if key in META_EXCEPTIONS or key in KNOWN_RESERVED:
+                continue
+            prefix, sep, name = key.rpartition("/")
+            valid = META_PREFIX.match(prefix) and META_NAME.match(name)
+            if sep and valid and _reserved(prefix, catalog.revision):
+                yield Hit(
+                    item,
+                    jsonwire.pointer_of(("_meta", key)),
+                    f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
+                    key,
+                )
 
 
 def _reserved(prefix: str, revision: str) -> bool:
@@ -260,8 +296,22 @@ SINCE: dict[str, dict[str, str]] = {
 REMOVED = {("tools", "execution"): "2026-07-28"}
 
 
+def removed_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA606: fields the negotiated revision removed (clients of it ignore them)."""
+    rev = catalog.revision
+    if rev not in REVISIONS:
+        return
+    for item in catalog.all_items():
+        if not isinstance(item.value, dict):
+            continue
+        for key in item.value:
+            gone = REMOVED.get((item.listing, key))
+            if gone and rev_index(rev) >= rev_index(gone):
+                yield Hit(item, "/" + key, f"{item.label}: {key} was removed in {gone}", key)
+
+
 def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA603: fields newer than the negotiated revision, or removed in it."""
+    """CA603: fields newer than the negotiated revision."""
     rev = catalog.revision
     if rev not in REVISIONS:
         return
@@ -272,14 +322,8 @@ def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             since = SINCE[item.listing].get(key)
             gone = REMOVED.get((item.listing, key))
             if gone and rev_index(rev) >= rev_index(gone):
-                yield Hit(
-                    item,
-                    "/" + key,
-                    f"{item.label}: {key} was removed in {gone}",
-                    key,
-                    severity=Severity.WARNING,
-                )
-            elif since and rev_index(rev) < rev_index(since):
+                continue  # CA606
+            if since and rev_index(rev) < rev_index(since):
                 yield Hit(
                     item,
                     "/" + key,
