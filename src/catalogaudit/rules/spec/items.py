@@ -296,22 +296,26 @@ SINCE: dict[str, dict[str, str]] = {
 REMOVED = {("tools", "execution"): "2026-07-28"}
 
 
+def _removed(rev: str, listing: str, key: str) -> str | None:
+    """The revision that removed a field, when the negotiated one is it or later."""
+    gone = REMOVED.get((listing, key))
+    return gone if gone and rev_index(rev) >= rev_index(gone) else None
+
+
 def removed_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA606: fields the negotiated revision removed (clients of it ignore them)."""
     rev = catalog.revision
     if rev not in REVISIONS:
         return
     for item in catalog.all_items():
-        if not isinstance(item.value, dict):
-            continue
-        for key in item.value:
-            gone = REMOVED.get((item.listing, key))
-            if gone and rev_index(rev) >= rev_index(gone):
+        for key in item.value if isinstance(item.value, dict) else ():
+            gone = _removed(rev, item.listing, key)
+            if gone:
                 yield Hit(item, "/" + key, f"{item.label}: {key} was removed in {gone}", key)
 
 
 def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA603: fields newer than the negotiated revision."""
+    """CA603: fields newer than the negotiated revision (fields it removed are CA606)."""
     rev = catalog.revision
     if rev not in REVISIONS:
         return
@@ -320,10 +324,7 @@ def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue
         for key in item.value:
             since = SINCE[item.listing].get(key)
-            gone = REMOVED.get((item.listing, key))
-            if gone and rev_index(rev) >= rev_index(gone):
-                continue  # CA606
-            if since and rev_index(rev) < rev_index(since):
+            if not _removed(rev, item.listing, key) and since and rev_index(rev) < rev_index(since):
                 yield Hit(
                     item,
                     "/" + key,
