@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Severity
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.checks import CHECKS
 
@@ -23,8 +22,10 @@ def catalog(**protocol: Any) -> Catalog:
     return Catalog({"capture": capture, "listings": {}}, source="t.json")
 
 
-def hits(cat: Catalog, params: dict[str, Any]) -> list[tuple[str, Severity | None]]:
-    return [(h.pointer, h.severity) for h in CHECKS["handshake"](cat, params, Context())]
+def hits(cat: Catalog, params: dict[str, Any]) -> list[tuple[str, bool]]:
+    """(pointer, is a note): an unrecorded legacy probe is a note, not a finding (the gate
+    issue, item 3: before, an info hit under an error rule)."""
+    return [(h.pointer, h.note) for h in CHECKS["handshake"](cat, params, Context())]
 
 
 MODERN = {"era": "modern", "handshake": "server/discover", "negotiated": "2026-07-28"}
@@ -35,17 +36,17 @@ MODERN = {"era": "modern", "handshake": "server/discover", "negotiated": "2026-0
     [
         # a legacy server: the answered version decides
         ({"negotiated": "2025-06-18"}, INITIALIZE_ONLY, []),
-        ({"negotiated": "2026-07-28"}, INITIALIZE_ONLY, [("/capture/protocol/negotiated", None)]),
+        ({"negotiated": "2026-07-28"}, INITIALIZE_ONLY, [("/capture/protocol/negotiated", False)]),
         ({"negotiated": "2026-07-28"}, {"discover": False}, []),  # any version accepted
         # a modern server met through discover
         (MODERN, DISCOVERS, []),
         (
             {**MODERN, "supported": ["2027-01-01"]},
             DISCOVERS,
-            [("/capture/protocol", Severity.INFO)],
+            [("/capture/protocol", True)],
         ),
         # a modern server met through initialize: the probe decides
-        (MODERN, INITIALIZE_ONLY, [("/capture/protocol", Severity.INFO)]),
+        (MODERN, INITIALIZE_ONLY, [("/capture/protocol", True)]),
         (
             {
                 **MODERN,
@@ -60,12 +61,12 @@ MODERN = {"era": "modern", "handshake": "server/discover", "negotiated": "2026-0
                 "legacy": {"answered": True, "offered": "2025-11-25", "version": "2099-01-01"},
             },
             INITIALIZE_ONLY,
-            [("/capture/protocol/legacy/version", None)],
+            [("/capture/protocol/legacy/version", False)],
         ),
         (
             {**MODERN, "legacy": {"answered": False, "offered": "2025-11-25", "reason": "silence"}},
             INITIALIZE_ONLY,
-            [("/capture/protocol/legacy", None)],
+            [("/capture/protocol/legacy", False)],
         ),
         # static snapshots have no handshake to judge
         ({"handshake": "static", "negotiated": "2026-07-28"}, INITIALIZE_ONLY, []),

@@ -64,3 +64,46 @@ def test_every_spec_rule_emits_its_declared_severity_on_its_fixtures() -> None:
             if f["severity"] != DECLARED[f["ruleId"]]
         )
     assert not wrong, wrong
+
+
+def test_every_profile_rule_emits_the_severity_its_clause_declares() -> None:
+    """A profile rule declares one severity per check clause (per version range); before, the
+    `handshake` check wrote an info hit under its error rules when the legacy probe was not
+    recorded. That case is a report note now (`test_an_unrecorded_probe_is_a_note`)."""
+    import json
+
+    from catalogaudit.intake import read_catalog
+    from catalogaudit.model.catalog import Catalog
+    from catalogaudit.profiles import resolve
+    from catalogaudit.rules.base import Context
+
+    wrong = []
+    for config in sorted((FIXTURES / "rules").glob("*/fail/_config.json")):
+        if config.parent.parent.name.startswith("CA"):
+            continue
+        for stem, case in json.loads(config.read_text())["cases"].items():
+            path = next(config.parent.glob(f"{stem}.json*"))  # .json or .jsonl
+            doc = read_catalog(str(path), protocol=case.get("revision", "auto")).doc
+            resolved = resolve.resolve(case["profile"], case.get("settings", {}))
+            declared: dict[str, set[str]] = {}
+            for rule, _clause, severity in resolve.applicable(resolved):
+                declared.setdefault(rule.id, set()).add(severity.value)
+            ctx = Context(
+                server_name=case.get("server_name"), gateway_name=case.get("gateway_name")
+            )
+            found, _ = resolve.run_profile(Catalog(doc, source=stem), resolved, ctx)
+            wrong.extend(
+                (config.parent.parent.name, stem, f.rule_id, f.severity.value)
+                for f in found
+                if f.severity.value not in declared.get(f.rule_id, {f.severity.value})
+            )
+    assert not wrong, wrong
+
+
+def test_an_unrecorded_probe_is_a_note() -> None:
+    case = FIXTURES / "rules" / "CDX-ERA-001" / "pass" / "not_probed.json"
+    result = cli("audit", str(case), "--profile", "codex@0.169.0", "--format", "json")
+    report = result.json()
+    assert [f["ruleId"] for f in report["findings"] if f["ruleId"].startswith("CDX")] == []
+    (note,) = [n for n in report["notes"] if "CDX-ERA-001" in n]
+    assert "snapshot --legacy-probe" in note and "Codex fails the whole server" in note

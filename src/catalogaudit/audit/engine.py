@@ -43,7 +43,7 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
         location = Location(catalog.source, base + hit.pointer if base else hit.pointer)
     return Finding(
         rule_id=rule.id,
-        severity=hit.severity or rule.severity,
+        severity=rule.severity,
         message=hit.message,
         kind=kind,
         identity=ident,
@@ -153,6 +153,7 @@ def _run_profile(
         server_name=options.server_name,
         gateway_name=options.gateway_name,
     )
-    got, errors = profiles.run_profile(catalog, resolved, ctx)
+    notes: list[str] = []
+    got, errors = profiles.run_profile(catalog, resolved, ctx, notes)
     metas = {m.id: m for m in profiles.rule_meta() if m.origin == resolved.id}
-    return got, errors, resolved.label, list(resolved.notes), metas
+    return got, errors, resolved.label, [*resolved.notes, *notes], metas

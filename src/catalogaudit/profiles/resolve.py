@@ -221,9 +221,10 @@ def bound_params(clause: Clause, resolved: ResolvedProfile) -> dict[str, Any]:
 
 
 def run_profile(
-    catalog: Catalog, resolved: ResolvedProfile, ctx: Context
+    catalog: Catalog, resolved: ResolvedProfile, ctx: Context, notes: list[str] | None = None
 ) -> tuple[list[Finding], list[RuleError]]:
-    """Run every applicable check; a check that raises is a `RuleError` and the run goes on."""
+    """Run every applicable check; a check that raises is a `RuleError` and the run goes on.
+    A hit that is a note (what the snapshot cannot tell) goes to `notes`, not to the findings."""
     from catalogaudit.rules.checks import CHECKS
 
     version = str(resolved.effective) if resolved.effective is not None else None
@@ -246,6 +247,10 @@ def run_profile(
         for hit in hits:
             listing = hit.item.listing if hit.item is not None else hit.listing
             if listing is not None and listing not in reads:
+                continue
+            if hit.note:
+                if notes is not None:
+                    notes.append(f"{resolved.label}: {rule.id}: {hit.message}; {clause.effect}")
                 continue
             found.append(_finding(catalog, resolved, rule, clause, severity, hit))
     return found, errors
@@ -270,7 +275,7 @@ def _finding(
         kind, location = "catalog", catalog.location(None, hit.pointer)
     return Finding(
         rule_id=rule.id,
-        severity=hit.severity or severity,
+        severity=severity,
         message=f"{hit.message}; {clause.effect}",
         kind=kind,
         identity=hit.item.identity if hit.item is not None else None,

@@ -22,8 +22,9 @@ class Hit:
     #: The offending text when it is not the excerpt ("" when no text is: a length check's
     #: excerpt is the tail past the limit, which any rewrite of the string moves).
     offending: str | None = None
-    #: Overrides the rule's severity (a rewrite is a warning where a rejection is an error).
-    severity: Severity | None = None
+    #: Not a finding: what the check could not tell from the snapshot, said once as a note of
+    #: the report. (A rule has one severity per clause; a hit cannot soften or raise it.)
+    note: bool = False
     #: The listing of a page-level or listing-level hit without an item.
     listing: str | None = None
     page: int | None = None

@@ -31,6 +31,18 @@ SPEC_RULES: tuple[Rule, ...] = (
         ("spec", "tools"),
     ),
     Rule(
+        "CA103",
+        "tools.name-format-early",
+        INF,
+        "Tool names fit the 2025-11-25 rule in earlier sessions too",
+        "Before 2025-11-25 the spec had no tool-name rule; a name outside 1-128 of "
+        "[A-Za-z0-9._-] still meets clients and LLM APIs that apply it (split from CA101).",
+        "Rename the tool using only [A-Za-z0-9._-], at most 128 characters.",
+        f"{TOOLS}#tool-names",
+        spec_schema.tool_names_early,
+        ("spec", "tools"),
+    ),
+    Rule(
         "CA102",
         "catalog.duplicate-identity",
         E,
@@ -107,11 +119,23 @@ SPEC_RULES: tuple[Rule, ...] = (
         "schema.network-ref",
         W,
         "$ref does not point at the network",
-        "2026-07-28: clients MUST NOT auto-dereference network $ref (error there); elsewhere a "
-        "network $ref is unresolvable offline.",
+        "Before 2026-07-28 a network $ref is unresolvable offline (in 2026-07-28 sessions it is "
+        "CA408, an error).",
         "Inline the referenced schema under $defs and use a local #/$defs/... reference.",
         f"{SPEC}/2026-07-28/basic/index#json-schema-usage",
         spec_schema.network_refs,
+        ("spec", "schema"),
+    ),
+    Rule(
+        "CA408",
+        "schema.network-ref-modern",
+        E,
+        "$ref does not point at the network (2026-07-28)",
+        "2026-07-28: clients MUST NOT auto-dereference a network $ref, so the schema it points "
+        "at is never seen (split from CA405).",
+        "Inline the referenced schema under $defs and use a local #/$defs/... reference.",
+        f"{SPEC}/2026-07-28/basic/index#json-schema-usage",
+        spec_schema.network_refs_modern,
         ("spec", "schema"),
     ),
     Rule(
@@ -285,11 +309,23 @@ SPEC_RULES: tuple[Rule, ...] = (
         "cache.volatile-content",
         W,
         "No per-start content in prose or schemas",
-        "Clients put the catalog at the front of every LLM request; a timestamp, UUID, date or "
-        "local port that changes per start makes every request miss the prompt cache.",
+        "Clients put the catalog at the front of every LLM request; a timestamp, UUID or local "
+        "port that changes per start makes every request miss the prompt cache (dates: CA703).",
         "Move volatile values out of descriptions and schemas.",
         "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
         spec_pages.volatile_content,
+        ("spec", "cache"),
+    ),
+    Rule(
+        "CA703",
+        "cache.volatile-date",
+        INF,
+        "No date that may change per start in prose",
+        "A date alone in a description may be a release date (deliberate) or today's date "
+        "(which misses the prompt cache every day); split from CA701.",
+        "Keep a date only if it does not change between starts.",
+        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
+        spec_pages.volatile_dates,
         ("spec", "cache"),
     ),
     Rule(

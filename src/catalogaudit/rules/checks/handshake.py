@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Severity
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import check
 
@@ -45,8 +44,9 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
     2026-07-28 server reached by `server/discover` when the client probes it and shares a
     version; otherwise through `initialize`, whose answered `protocolVersion` must be one of
     `initialize_versions`. A 2026-only server (its legacy `initialize` answered -32022) is
-    unreachable for a client that never sends discover. A catalog-level hit; an info hit when
-    a 2026-07-28 capture did not record the legacy answer (`snapshot --legacy-probe`)."""
+    unreachable for a client that never sends discover. A catalog-level hit; a note, not a
+    finding, when a 2026-07-28 capture did not record the legacy answer
+    (`snapshot --legacy-probe`): the rule cannot tell then."""
     proto = catalog.capture.get("protocol")
     if not isinstance(proto, dict) or proto.get("handshake") not in (
         "initialize",
@@ -80,7 +80,7 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
             f"a 2026-07-28 server and {how}: whether it also answers a legacy initialize was "
             "not recorded (capture with `snapshot --legacy-probe` to know); if it does not",
             excerpt="legacy",
-            severity=Severity.INFO,
+            note=True,
         )
         return
     if legacy.get("answered") is not True:

@@ -232,15 +232,18 @@ VOLATILE = (
         Severity.INFO,
     ),
 )
+#: A timestamp or a UUID is CA701's (warning); a date alone is CA703's (info: a release date in
+#: a description is often deliberate).
+DATE_ONLY = Severity.INFO
 LOCAL_PORT = re.compile(r"^[a-z]+://(?:localhost|127(?:\.\d+){3}|\[::1\]):\d+", re.IGNORECASE)
 
 
 def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA701: content that looks like it changes per start (timestamps, UUIDs, dates, a local
-    port in a `$ref`): every change re-sends the catalog to the model uncached."""
+    """CA701: content that looks like it changes per start (timestamps, UUIDs, a local port in
+    a `$ref`): every change re-sends the catalog to the model uncached."""
     for item in catalog.all_items():
         for visit in walker.visits(item.listing, item.value):
-            yield from _volatile(item, visit.pointer, visit.text)
+            yield from _volatile(item, visit.pointer, visit.text, dates=False)
         if item.listing != "tools" or not isinstance(item.value, dict):
             continue
         for key in ("inputSchema", "outputSchema"):
@@ -255,18 +258,26 @@ def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     )
 
 
-def _volatile(item: Any, pointer: str, text: str) -> Iterator[Hit]:
+def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA703: a date alone in prose (no timestamp or UUID beside it), which may change."""
+    for item in catalog.all_items():
+        for visit in walker.visits(item.listing, item.value):
+            yield from _volatile(item, visit.pointer, visit.text, dates=True)
+
+
+def _volatile(item: Any, pointer: str, text: str, *, dates: bool) -> Iterator[Hit]:
+    """The first volatile pattern in `text`, when it is a date (`dates`) or not."""
     for pattern, what, severity in VOLATILE:
         match = pattern.search(text)
         if match:
-            yield Hit(
-                item,
-                pointer,
-                f"{item.label}: text contains {what} "
-                f"({quote(match.group(0))}) that may change between starts",
-                match.group(0),
-                severity=severity,
-            )
+            if (severity is DATE_ONLY) == dates:
+                yield Hit(
+                    item,
+                    pointer,
+                    f"{item.label}: text contains {what} "
+                    f"({quote(match.group(0))}) that may change between starts",
+                    match.group(0),
+                )
             return
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Severity
 from catalogaudit.model.names import IDENTITY, LISTINGS
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least
@@ -41,6 +40,18 @@ def dialect(declared: str) -> str | None:
 
 def tool_names(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA101: tool names outside 1-128 of [A-Za-z0-9._-] (a SHOULD from 2025-11-25)."""
+    if at_least(catalog.revision, "2025-11-25"):
+        yield from _bad_tool_names(catalog)
+
+
+def tool_names_early(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA103: the same names in a session of a revision before 2025-11-25, which had no such
+    rule yet (advice: clients of later revisions will meet the name)."""
+    if not at_least(catalog.revision, "2025-11-25"):
+        yield from _bad_tool_names(catalog)
+
+
+def _bad_tool_names(catalog: Catalog) -> Iterator[Hit]:
     for item in catalog.items("tools"):
         name = item.value.get("name") if isinstance(item.value, dict) else None
         if not isinstance(name, str):
@@ -55,8 +66,7 @@ def tool_names(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     else "has characters outside A-Z a-z 0-9 _ - ."
                 )
             )
-            sev = None if at_least(catalog.revision, "2025-11-25") else Severity.INFO
-            yield Hit(item, "/name", f"{item.label}: the name {why}", name, severity=sev)
+            yield Hit(item, "/name", f"{item.label}: the name {why}", name)
 
 
 def duplicates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -187,8 +197,19 @@ def required_declared(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 
 def network_refs(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA405: `$ref` to a network URI (2026-07-28: clients MUST NOT auto-dereference)."""
-    sev = Severity.ERROR if catalog.modern else None
+    """CA405: `$ref` to a network URI in a session before 2026-07-28 (advice)."""
+    if not catalog.modern:
+        yield from _network_refs(catalog)
+
+
+def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA408: `$ref` to a network URI in a 2026-07-28 session, where clients MUST NOT
+    auto-dereference it."""
+    if catalog.modern:
+        yield from _network_refs(catalog)
+
+
+def _network_refs(catalog: Catalog) -> Iterator[Hit]:
     for item, at, schema in _schemas(catalog):
         for sub, sub_at, _ in subschemas(schema, at):
             ref = sub.get("$ref")
@@ -198,7 +219,6 @@ def network_refs(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     sub_at + "/$ref",
                     f"{item.label}: $ref {quote(ref)} points at the network",
                     ref,
-                    severity=sev,
                 )
 
 
