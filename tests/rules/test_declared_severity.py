@@ -107,3 +107,21 @@ def test_an_unrecorded_probe_is_a_note() -> None:
     assert [f["ruleId"] for f in report["findings"] if f["ruleId"].startswith("CDX")] == []
     (note,) = [n for n in report["notes"] if "CDX-ERA-001" in n]
     assert "snapshot --legacy-probe" in note and "Codex fails the whole server" in note
+
+
+def test_the_rules_listing_names_every_severity_a_profile_rule_declares() -> None:
+    """CF-DESC-002 is an error before ContextForge 0.7.0 and a warning from it: `rules` (and
+    docs/rules.md, SARIF rule metadata) say both, not the rule-level one alone."""
+    from catalogaudit.profiles.load import load_all
+
+    listed = {(r["origin"], r["id"]): r for r in cli("rules", "--format", "json").json()}
+    for profile in load_all().values():
+        for rule in profile.rules:
+            entry = listed[(profile.id, rule.id)]
+            for clause in rule.checks:
+                sev = clause.severity.value
+                assert sev == entry["severity"] or f"{sev} for {clause.type}" in entry["summary"], (
+                    rule.id,
+                    sev,
+                    entry,
+                )

@@ -311,7 +311,10 @@ def rule_meta() -> list[RuleMeta]:
     plus the version note each versioned profile can emit."""
     out: list[RuleMeta] = []
     for profile in load_all().values():
-        out.extend(_meta(r, profile.id, r.versions, r.severity, "") for r in profile.rules)
+        out.extend(
+            _meta(r, profile.id, r.versions, r.severity, _other_severities(r))
+            for r in profile.rules
+        )
         for inc in profile.includes:
             versions = inc.rule.versions if inc.version == "same" else ""
             sev = inc.severity or inc.rule.severity
@@ -329,6 +332,18 @@ def rule_meta() -> list[RuleMeta]:
                 )
             )
     return out
+
+
+def _other_severities(rule: Rule) -> str:
+    """` (warning for max-length >=0.7.0)` when a check clause of the rule (a version range,
+    another check) declares another severity than the rule's, so the listing names every
+    severity the rule emits."""
+    other = [
+        f"{c.severity.value} for {c.type}" + (f" {c.versions_text}" if c.versions_text else "")
+        for c in rule.checks
+        if c.severity is not rule.severity
+    ]
+    return f" ({'; '.join(other)})" if other else ""
 
 
 def _meta(rule: Rule, origin: str, versions: str, severity: Severity, note: str) -> RuleMeta:
