@@ -16,7 +16,8 @@ from catalogaudit.model.findings import (
     Severity,
 )
 from catalogaudit.rules.base import Context, Hit, Rule
-from catalogaudit.rules.registry import CAPTURE_RULES, SPEC_RULES, spec_meta
+from catalogaudit.rules.registry import SPEC_RULES, spec_meta
+from catalogaudit.rules.unchecked import CAPTURE_RULES
 
 
 @dataclass(frozen=True)

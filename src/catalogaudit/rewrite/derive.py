@@ -25,7 +25,7 @@ from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Finding, Location, Report, normalize_excerpt
 from catalogaudit.model.protocol import MODERN_VERSIONS
 from catalogaudit.rewrite.substitutions import Substitutions, apply
-from catalogaudit.rules.registry import GROWTH_RULE
+from catalogaudit.rules.unchecked import GROWTH_RULE
 from catalogaudit.snapshot.build import catalog_hashes, items_record
 
 #: `--fix` names: profile fixes that make a catalog pass an enforcer that cannot be changed.
