@@ -141,3 +141,14 @@ def test_importing_the_core_loads_no_edge(module: str) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[]", proc.stdout
+
+
+def test_the_offline_audit_verb_loads_no_wire_client() -> None:
+    """The pre-commit hook audits committed files on every commit: `verbs.audit` (which names
+    the live capture's options) must not load the wire client until `--live` asks for it."""
+    code = (
+        "import sys, catalogaudit.verbs.audit\n"
+        "print(sorted(m for m in sys.modules if m.startswith('catalogaudit.wire')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[]", proc.stdout

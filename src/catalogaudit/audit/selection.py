@@ -50,9 +50,7 @@ def checked_selectors(
             out.append(upper)
         elif pattern in names or any(n.startswith(pattern + ".") for n in names):
             out.append(pattern)
-        elif pattern.split("@", 1)[0] in known_profiles and (
-            "@" not in pattern or pattern.split("@", 1)[1]
-        ):
+        elif _profile_pattern(pattern, known_profiles):
             out.append(pattern)
         else:
             # NOTE: an id-shaped pattern (`XX-999`, `CA41`) is compared with rule ids only.
@@ -60,6 +58,12 @@ def checked_selectors(
             pool = list(rules) if looks_like_id else [*rules, *sorted(known_profiles), *names]
             raise UsageError(_unknown(raw, option, pool))
     return tuple(out)
+
+
+def _profile_pattern(pattern: str, profiles: set[str]) -> bool:
+    """`codex-app` or `codex-app@0.148.0a9` (an empty version names nothing)."""
+    pid, at, version = pattern.partition("@")
+    return pid in profiles and (not at or bool(version))
 
 
 def _unknown(raw: str, option: str, candidates: list[str]) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import jsonwire, names
+from catalogaudit.model import jsonwire
 from catalogaudit.model.names import (
     LISTINGS,
     PROMPT_FIELDS,
@@ -127,17 +127,17 @@ def _canonical_hashes(doc: Any) -> dict[str, ListingCanonical]:
         doc = doc["result"]
     found: dict[str, list[Any]] = {}
     if isinstance(doc, dict) and isinstance(doc.get("listings"), dict):
-        for name in names.LISTINGS:
+        for name in LISTINGS:
             rec = doc["listings"].get(name)
             if isinstance(rec, dict) and isinstance(rec.get("items"), list):
                 found[name] = rec["items"]
     elif isinstance(doc, dict):
-        found = {n: doc[n] for n in names.LISTINGS if isinstance(doc.get(n), list)}
+        found = {n: doc[n] for n in LISTINGS if isinstance(doc.get(n), list)}
     out: dict[str, ListingCanonical] = {}
     for name, items in found.items():
         per_item = [canonical.sha256(canonical.parsed_jcs_bytes(item)) for item in items]
         order = sorted(
-            names.identity_sort_key(names.identity(name, item), h)
+            identity_sort_key(identity(name, item), h)
             for item, h in zip(items, per_item, strict=True)
         )
         out[name] = ListingCanonical(per_item, combine(key[2] for key in order))

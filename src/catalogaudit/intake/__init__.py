@@ -38,14 +38,20 @@ class Intake:
     #: (line and column of findings).
     data: bytes = b""
     text: str | None = None
-    #: What the loader inferred about a non-snapshot input, one line each, named.
+    #: What the loader inferred about each non-snapshot input: (input name, note).
+    inferred: tuple[tuple[str, str], ...] = ()
+    #: With `rehash=True`: snapshot listings without a wire section rehashed since recorded.
     notes: tuple[str, ...] = ()
     #: Complete stderr lines (`warning: ...`) every verb prints the same way.
     warnings: tuple[str, ...] = ()
     #: With `rehash=True`: the CA544 findings the snapshot did not carry yet.
     added: tuple[dict[str, Any], ...] = ()
-    #: `notes` without the input's name (a caller that labels inputs its own way).
-    inferred: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        """The lines to print on stderr besides the warnings: the inferences, named, then
+        the notes."""
+        return (*(f"{name}: {note}" for name, note in self.inferred), *self.notes)
 
     @property
     def is_snapshot(self) -> bool:
@@ -97,18 +103,16 @@ def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = Tr
 
 def _merged(loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool) -> Intake:
     doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire)
-    notes = tuple(f"{item.name}: {note}" for _, item in loaded for note in item.inferred)
+    inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
-    return Intake(names, names, "merged", doc, notes=notes)
+    return Intake(names, names, "merged", doc, inferred=inferred)
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
     if loaded.snapshot is None:
         doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
-        notes = tuple(f"{loaded.name}: {note}" for note in loaded.inferred)
-        return Intake(
-            spec, loaded.name, loaded.form, doc, data, notes=notes, inferred=tuple(loaded.inferred)
-        )
+        inferred = tuple((loaded.name, note) for note in loaded.inferred)
+        return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
     if rehash:
         done = rehashing.rehash(loaded.snapshot, loaded.name)
         return Intake(

@@ -257,8 +257,7 @@ def ascii_candidates(texts: Sequence[str]) -> list[tuple[str, str]]:
             if ch in ASCII_FOLD:
                 seen[ch] = ASCII_FOLD[ch]
                 continue
-            folded = unicodedata.normalize("NFKD", ch)
-            ascii_part = "".join(c for c in folded if ord(c) < 0x80 and c.isprintable())
+            ascii_part = _ascii_spelling(ch)
             if ascii_part or not _is_wording(ch):
                 seen[ch] = ascii_part
     return sorted(seen.items())
@@ -270,10 +269,16 @@ def unspellable(texts: Sequence[str]) -> list[str]:
     for text in texts:
         for ch in text:
             if ord(ch) >= 0x80 and ch not in ASCII_FOLD and _is_wording(ch):
-                folded = unicodedata.normalize("NFKD", ch)
-                if not any(ord(c) < 0x80 and c.isprintable() for c in folded):
+                if not _ascii_spelling(ch):
                     out[ch] = None
     return list(out)
+
+
+def _ascii_spelling(ch: str) -> str:
+    """The printable ASCII left of `ch` after NFKD (`é` -> `e`; `万` -> nothing)."""
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 0x80 and c.isprintable()
+    )
 
 
 def _is_wording(ch: str) -> bool:

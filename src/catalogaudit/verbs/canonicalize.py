@@ -69,7 +69,7 @@ def canonicalize(spec: str, protocol: str = "auto") -> Result:
         got.data,
         text,
         got.doc,
-        (*got.warnings, *got.notes),
+        (*got.warnings, *got.said),
         precision,
         got.is_snapshot,
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import UsageError
+from catalogaudit.verbs import output
 
 #: Keys accepted in the configuration, with the type each must have.
 KEYS: dict[str, type] = {
@@ -95,7 +96,7 @@ def _announce(table: dict[str, Any], path: Path, cwd: Path) -> tuple[dict[str, A
     configuration found there changes the verdict, so it must not act unseen. (One in the
     current directory is in plain sight, and error runs keep their one `error:` line.)"""
     if path.parent != cwd.resolve():
-        sys.stderr.write(f"note: config: {path}\n")
+        output.say([f"note: config: {path}"])
     return table, str(path)
 
 

@@ -55,17 +55,19 @@ class StabilityOptions:
 
 def run_diff(o: DiffOptions) -> int:
     """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
+    new_bytes = b""
     if o.live:
         (olds, news), notes = live_inputs(o.old, o.new, o.config)
     elif o.old is None or o.new is None:
         raise UsageError("give the OLD and NEW catalogs (or --live)")
     else:
-        (olds, news), notes = load_inputs([o.old, o.new])
+        (olds, news), notes, (_, new_bytes) = _read_inputs([o.old, o.new])
     if len(olds) > 1 or len(news) > 1:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
     result = core_diff.diff(olds[0], news[0])
     result.notes.extend(notes)
-    line_of = _line_of(o.new, news[0]) if o.fmt is DiffFormat.SARIF and o.new else None
+    wanted = o.fmt is DiffFormat.SARIF and o.new is not None
+    line_of = _line_of(o.new or "-", news[0], new_bytes) if wanted else None
     output.emit(o.output, fmt_diff.render(result, o.fmt, o.fail_on, o.unknown, line_of))
     shown = o.fmt is DiffFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
@@ -93,33 +95,40 @@ def run_stability(o: StabilityOptions) -> int:
 def load_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str]]:
     """Read inputs through the intake (non-snapshots become static snapshots); each input gives
     its sides (several for a `snapshot --runs N` file) and notes on what it held."""
+    groups, notes, _ = _read_inputs(specs)
+    return groups, notes
+
+
+def _read_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str], list[bytes]]:
+    """`load_inputs`, and the bytes each input held (read once: SARIF line numbers need them)."""
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     groups: list[list[Any]] = []
     notes: list[str] = []
+    data: list[bytes] = []
     seen: dict[str, int] = {}
     for spec in specs:
         got = intake.read_catalog(spec)
+        data.append(got.data)
         output.say(got.warnings)
         label = got.name
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:
             label = f"{label} ({seen[label]})"
-        notes.extend(f"{label}: {note}" for note in got.inferred)
+        notes.extend(f"{label}: {note}" for _, note in got.inferred)
         sides, more = compare.sides_of(label, got.doc)
         groups.append(sides)
         notes.extend(more)
-    return groups, notes
+    return groups, notes, data
 
 
-def _line_of(spec: str, side: Any) -> Callable[[Any], int] | None:
-    """For SARIF: the line of a change in NEW, when NEW is a snapshot file in the written form
-    (as `snapshot` and `canonicalize` write it); else every result points at line 1."""
-    from catalogaudit.intake import loader
-
+def _line_of(spec: str, side: Any, data: bytes) -> Callable[[Any], int] | None:
+    """For SARIF: the line of a change in NEW (`data`, the bytes read from `spec`), when NEW is
+    a snapshot file in the written form (as `snapshot` and `canonicalize` write it); else
+    every result points at line 1."""
     if spec == "-" or side.doc is None:
         return None
-    text, _ = jsonwire.decode_utf8(loader.read_bytes(spec))
+    text, _ = jsonwire.decode_utf8(data)
     if jsonwire.written(side.doc) != text:
         return None
     lines = {pointer: line for pointer, (line, _) in written_positions(side.doc).items()}

@@ -8,14 +8,18 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import UsageError
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
 from catalogaudit.snapshot import build as snap
-from catalogaudit.wire import capture as wire_capture
-from catalogaudit.wire.capture import Target
-from catalogaudit.wire.transport import Limits
+
+if TYPE_CHECKING:
+    from catalogaudit.wire.capture import Target
+    from catalogaudit.wire.transport import Limits
+
+# NOTE: the wire client is imported where a capture needs it: `audit` imports this module for
+# `SnapshotOptions`, and the pre-commit hook's offline audit must not load the wire client.
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ def parse_env(values: Sequence[str]) -> dict[str, str]:
 
 
 def limits_of(o: SnapshotOptions) -> Limits:
+    from catalogaudit.wire.transport import Limits
+
     for name in ("timeout", "startup_timeout", "request_timeout"):
         if getattr(o, name) <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be positive")
@@ -83,6 +89,8 @@ def limits_of(o: SnapshotOptions) -> Limits:
 
 
 def target_of(o: SnapshotOptions) -> Target:
+    from catalogaudit.wire.capture import Target
+
     if o.url and o.command:
         raise UsageError("give either a server command after -- or --url, not both")
     if not o.url and not o.command:
@@ -109,6 +117,8 @@ def capture(
     snapshot declared); `wire` overrides `--no-wire`.
     """
     declared = client_capabilities(o.client_capabilities) if caps is None else caps
+    from catalogaudit.wire import capture as wire_capture
+
     captured = wire_capture.capture(
         target_of(o),
         parse_protocol(o.protocol),

@@ -3,8 +3,6 @@ stdio or HTTP until EOF, SIGTERM or `--max-seconds`."""
 
 from __future__ import annotations
 
-import sys
-
 from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.model import jsonwire
@@ -36,7 +34,7 @@ def load(options: ServeOptions) -> Replay:
         raise InputError(f"{got.name}: not a valid snapshot: {problems[0]}")
     output.say(got.warnings)
     if not isinstance(doc.get("wire"), dict):
-        sys.stderr.write(NO_WIRE_WARNING.format(name=got.name) + "\n")
+        output.say([NO_WIRE_WARNING.format(name=got.name)])
     try:
         return Replay(doc, options)
     except jsonwire.WireDecodeError as exc:

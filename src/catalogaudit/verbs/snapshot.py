@@ -28,7 +28,7 @@ def snapshot(o: SnapshotOptions) -> int:
         if sum(1 for s in o.static_inputs if s == "-") > 1:
             raise UsageError("--from - (stdin) can be given once")
         got = intake.read_merged(o.static_inputs, protocol=o.protocol, wire=o.wire)
-        doc, notes = got.doc, got.notes
+        doc, notes = got.doc, got.said
         code = EXIT_OK
     else:
         live.target_of(o)  # option errors before any server starts
