@@ -7,6 +7,7 @@ from catalogaudit.rules.base import Rule
 from catalogaudit.rules.spec import items as spec_items
 from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import schema as spec_schema
+from catalogaudit.rules.spec import volatile as spec_volatile
 from catalogaudit.rules.spec.common import SPEC
 from catalogaudit.rules.unchecked import CAPTURE_RULES, GROWTH_RULE
 
@@ -151,6 +152,19 @@ SPEC_RULES: tuple[Rule, ...] = (
         f"{TOOLS26}#x-mcp-header",
         spec_schema.x_mcp_header,
         ("spec", "schema"),
+    ),
+    Rule(
+        "CA201",
+        "prose.control-characters",
+        W,
+        "Prose holds no control or bidi characters",
+        "A C0/C1 control (BEL, ESC) acts on the terminal or log that prints the text, and a bidi "
+        "control (U+202E) makes the shown text differ from what the model reads; neither is "
+        "prose. Tab, newline and carriage return are allowed.",
+        "Remove the control and bidi characters from the text.",
+        "https://www.unicode.org/reports/tr9/",
+        spec_volatile.control_characters,
+        ("spec", "prose"),
     ),
     Rule(
         "CA301",
@@ -310,11 +324,13 @@ SPEC_RULES: tuple[Rule, ...] = (
         "cache.volatile-content",
         W,
         "No per-start content in prose or schemas",
-        "Clients put the catalog at the front of every LLM request; a timestamp, UUID or local "
-        "port that changes per start makes every request miss the prompt cache (dates: CA703).",
+        "Clients put the catalog at the front of every LLM request; a timestamp, UUID, local "
+        "port or pid that changes per start, or the captured TZ/LANG/LC_* value that changes per "
+        "machine, makes every request miss the prompt cache (dates: CA703). An example value "
+        "('e.g., ...') is not flagged, nor per-start text that snapshot --runs saw identical.",
         "Move volatile values out of descriptions and schemas.",
         "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
-        spec_pages.volatile_content,
+        spec_volatile.volatile_content,
         ("spec", "cache"),
     ),
     Rule(
@@ -326,7 +342,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "(which misses the prompt cache every day); split from CA701.",
         "Keep a date only if it does not change between starts.",
         "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
-        spec_pages.volatile_dates,
+        spec_volatile.volatile_dates,
         ("spec", "cache"),
     ),
     Rule(

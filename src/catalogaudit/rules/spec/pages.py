@@ -4,19 +4,16 @@ prompt-cache hazards and instability (CA6xx, CA7xx)."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit import walker
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Severity
 from catalogaudit.model.names import LISTINGS
-from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import REVISIONS, strings
+from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.spec.common import REVISIONS
 
 RESULT_TYPES = {
     "tools": "ListToolsResult",
@@ -209,76 +206,6 @@ def _modern_page(
                 page=index,
             )
         scopes.add(scope)
-
-
-VOLATILE = (
-    (
-        re.compile(
-            r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
-        ),
-        "a timestamp",
-        Severity.WARNING,
-    ),
-    (
-        re.compile(
-            r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
-        ),
-        "a UUID",
-        Severity.WARNING,
-    ),
-    (
-        re.compile(r"\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"),
-        "a date",
-        Severity.INFO,
-    ),
-)
-#: A timestamp or a UUID is CA701's (warning); a date alone is CA703's (info: a release date in
-#: a description is often deliberate).
-DATE_ONLY = Severity.INFO
-LOCAL_PORT = re.compile(r"^[a-z]+://(?:localhost|127(?:\.\d+){3}|\[::1\]):\d+", re.IGNORECASE)
-
-
-def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA701: content that looks like it changes per start (timestamps, UUIDs, a local port in
-    a `$ref`): every change re-sends the catalog to the model uncached."""
-    for item in catalog.all_items():
-        for visit in walker.visits(item.listing, item.value):
-            yield from _volatile(item, visit.pointer, visit.text, dates=False)
-        if item.listing != "tools" or not isinstance(item.value, dict):
-            continue
-        for key in ("inputSchema", "outputSchema"):
-            for text, at in strings(item.value.get(key), "/" + key):
-                if at.endswith("/$ref") and LOCAL_PORT.match(text):
-                    yield Hit(
-                        item,
-                        at,
-                        f"{item.label}: $ref {quote(text)} embeds a local port "
-                        "that changes per start",
-                        text,
-                    )
-
-
-def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA703: a date alone in prose (no timestamp or UUID beside it), which may change."""
-    for item in catalog.all_items():
-        for visit in walker.visits(item.listing, item.value):
-            yield from _volatile(item, visit.pointer, visit.text, dates=True)
-
-
-def _volatile(item: Any, pointer: str, text: str, *, dates: bool) -> Iterator[Hit]:
-    """The first volatile pattern in `text`, when it is a date (`dates`) or not."""
-    for pattern, what, severity in VOLATILE:
-        match = pattern.search(text)
-        if match:
-            if (severity is DATE_ONLY) == dates:
-                yield Hit(
-                    item,
-                    pointer,
-                    f"{item.label}: text contains {what} "
-                    f"({quote(match.group(0))}) that may change between starts",
-                    match.group(0),
-                )
-            return
 
 
 def instability(catalog: Catalog, ctx: Context) -> Iterator[Hit]:

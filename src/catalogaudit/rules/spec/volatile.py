@@ -1,0 +1,215 @@
+"""Spec rules over prose that changes per start or per machine (CA701, CA703), and over prose
+that is not inert text (CA201: control and bidi characters).
+
+Clients put the catalog at the front of every LLM request, so a value that changes between
+starts (a timestamp, a UUID, a random port, a pid) or between machines (the host's time zone or
+locale, which mcp-server-time writes into its descriptions) makes the prompt cache miss. Two
+things clear a suspect: an example value ("e.g., '2024-01-15T14:30:25'") is not a clock, and
+`snapshot --runs` with restarts that saw the listing's bytes identical proves it stable per start.
+Runs on one machine prove nothing per machine, so the environment values stay flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit import walker
+from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.rules.base import Context, Hit, quote
+from catalogaudit.rules.spec.common import strings
+
+_LOCAL_HOST = r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)"
+
+
+@dataclass(frozen=True)
+class Volatile:
+    """A pattern of text that changes per start."""
+
+    pattern: re.Pattern[str]
+    what: str
+
+
+#: What changes per start, in the order a text is searched (CA701).
+PER_START = (
+    Volatile(
+        re.compile(
+            r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+        ),
+        "a timestamp",
+    ),
+    Volatile(
+        re.compile(
+            r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
+        ),
+        "a UUID",
+    ),
+    Volatile(re.compile(_LOCAL_HOST + r":\d{1,5}\b", re.IGNORECASE), "a local port"),
+    Volatile(
+        re.compile(r"\b(?:pid|process(?:[ _-]?id)?)\b[\s:=#]*\d{2,}\b", re.IGNORECASE),
+        "a process id",
+    ),
+)
+#: A date alone (CA703, info: a release date in a description is often deliberate).
+DATE = Volatile(
+    re.compile(r"\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"), "a date"
+)
+LOCAL_PORT = re.compile(r"^[a-z]+://" + _LOCAL_HOST + r":\d+", re.IGNORECASE)
+#: Words that introduce an example value, right before it (quotes and brackets may sit between).
+EXAMPLE = re.compile(
+    r"(?:\be\.?\s?g\b\.?|\bi\.e\b\.?|\bfor (?:example|instance)|\bexamples?\b|\bsuch as|\blike)"
+    r"[\s,:;'\"`(\[]*(?:[a-z][a-z0-9+.-]*://)?$",
+    re.IGNORECASE,
+)
+#: Captured environment variables whose values real servers write into prose (per machine).
+ENV_NAMES = ("TZ", "LANG")
+ENV_PREFIX = "LC_"
+#: Control characters (C0 but tab, LF and CR; DEL; C1) and the bidi controls of Unicode TR#9.
+CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def is_example(text: str, start: int) -> bool:
+    """True when the match at `start` is introduced as an example ("e.g., '…'")."""
+    return EXAMPLE.search(text[max(0, start - 40) : start]) is not None
+
+
+def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA701: content that changes per start (timestamps, UUIDs, local ports, pids) or per
+    machine (the captured TZ, LANG and LC_* values) in prose, and a local port in a `$ref`."""
+    stable = stable_listings(catalog)
+    env = environment_values(catalog)
+    for item in catalog.all_items():
+        per_start = item.listing not in stable
+        for visit in walker.visits(item.listing, item.value):
+            hit = _per_start(item, visit.pointer, visit.text) if per_start else None
+            yield from [hit] if hit else _per_machine(item, visit.pointer, visit.text, env)
+        if not per_start or item.listing != "tools" or not isinstance(item.value, dict):
+            continue
+        for key in ("inputSchema", "outputSchema"):
+            for text, at in strings(item.value.get(key), "/" + key):
+                if at.endswith("/$ref") and LOCAL_PORT.match(text):
+                    yield Hit(
+                        item,
+                        at,
+                        f"{item.label}: $ref {quote(text)} embeds a local port "
+                        "that changes per start",
+                        text,
+                    )
+
+
+def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA703: a date alone in prose (no timestamp or UUID beside it), which may change."""
+    stable = stable_listings(catalog)
+    for item in catalog.all_items():
+        if item.listing in stable:
+            continue
+        for visit in walker.visits(item.listing, item.value):
+            if _first(visit.text, PER_START) is None:
+                match = _first(visit.text, (DATE,))
+                if match:
+                    yield _hit(item, visit.pointer, match[0], match[1], "between starts")
+
+
+def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA201: control or bidi characters in prose: a terminal, log or model reads them as
+    commands (BEL, ESC) or as reordering (U+202E shows text other than what is sent)."""
+    for item in catalog.all_items():
+        for visit in walker.visits(item.listing, item.value):
+            found = _controls(visit.text)
+            if found:
+                yield Hit(
+                    item,
+                    visit.pointer,
+                    f"{item.label}: {visit.key} contains {found}",
+                    excerpt=_around(visit.text),
+                    offending=visit.text,
+                )
+    text = catalog.instructions
+    found = _controls(text) if text is not None else ""
+    if text is not None and found:
+        yield Hit(
+            None,
+            "/capture/instructions",
+            f"server instructions contain {found}",
+            excerpt=_around(text),
+            offending=text,
+        )
+
+
+def _controls(text: str) -> str:
+    """The distinct control characters of a text, named as U+XXXX, or ""."""
+    chars = dict.fromkeys(CONTROL.findall(text))
+    return ", ".join(f"U+{ord(c):04X}" for c in chars)
+
+
+def _around(text: str) -> str:
+    """Up to 40 characters of text from shortly before its first control character."""
+    match = CONTROL.search(text)
+    start = max(0, match.start() - 10) if match else 0
+    return text[start : start + 40]
+
+
+def stable_listings(catalog: Catalog) -> frozenset[str]:
+    """Listings whose served bytes `snapshot --runs` (two or more starts) saw identical."""
+    runs = catalog.capture.get("runs")
+    if not isinstance(runs, dict) or not runs.get("restarts"):
+        return frozenset()
+    count, agreement = runs.get("count"), runs.get("agreement")
+    if not isinstance(count, int) or count < 2 or not isinstance(agreement, dict):
+        return frozenset()
+    return frozenset(
+        name
+        for name, kinds in agreement.items()
+        if isinstance(kinds, dict) and kinds.get("served") is True
+    )
+
+
+def environment_values(catalog: Catalog) -> dict[str, str]:
+    """The TZ, LANG and LC_* values the capture recorded, value -> variable (3+ characters,
+    so `C` or `en` alone never matches)."""
+    server = catalog.capture.get("server")
+    env = server.get("environment") if isinstance(server, dict) else None
+    values = env.get("values") if isinstance(env, dict) else None
+    if not isinstance(values, dict):
+        return {}
+    return {
+        value: name
+        for name, value in sorted(values.items())
+        if (name in ENV_NAMES or name.startswith(ENV_PREFIX))
+        and isinstance(value, str)
+        and len(value) >= 3
+    }
+
+
+def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
+    """The first (match, what) of the patterns in text that is not an example value."""
+    for volatile in patterns:
+        for match in volatile.pattern.finditer(text):
+            if not is_example(text, match.start()):
+                return match.group(0), volatile.what
+    return None
+
+
+def _per_start(item: Item, pointer: str, text: str) -> Hit | None:
+    match = _first(text, PER_START)
+    return _hit(item, pointer, match[0], match[1], "between starts") if match else None
+
+
+def _per_machine(item: Item, pointer: str, text: str, env: dict[str, str]) -> Iterator[Hit]:
+    for value, name in env.items():
+        if re.search(r"(?<![\w/])" + re.escape(value) + r"(?![\w/])", text):
+            yield _hit(item, pointer, value, f"the captured {name} value", "between machines")
+            return
+
+
+def _hit(item: Any, pointer: str, found: str, what: str, when: str) -> Hit:
+    return Hit(
+        item,
+        pointer,
+        f"{item.label}: text contains {what} ({quote(found)}) that may change {when}",
+        found,
+    )
