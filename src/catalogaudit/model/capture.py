@@ -111,3 +111,6 @@ class Capture:
     listings: dict[str, Listing]
     findings: list[Finding]
     inputs: list[str] = field(default_factory=list)
+    #: `snapshot --legacy-probe` of a modern server that answered: the legacy session's
+    #: handshake text and page texts (`wire.legacy`), or None.
+    legacy_wire: dict[str, Any] | None = None

@@ -260,6 +260,24 @@ def listings_replay(
     }
 
 
+def legacy_replay(
+    legacy: dict[str, Any], page_size: int | None, hints: str
+) -> dict[str, ListingReplay]:
+    """The four listings as a legacy session of the server answered them (`wire.legacy`)."""
+    pages = legacy.get("pages")
+    answers = legacy.get("answers")
+    out: dict[str, ListingReplay] = {}
+    for name in LISTINGS:
+        got = pages.get(name) if isinstance(pages, dict) else None
+        texts: list[Any] = got if isinstance(got, list) else []
+        answer = answers.get(name) if isinstance(answers, dict) else None
+        status = "error" if answer is not None else "ok"
+        record = {"status": status if texts else "absent", "answer": answer}
+        record["pages"] = [{}] * len(texts)
+        out[name] = listing_replay(name, record, texts, page_size, hints)
+    return out
+
+
 # --- handshakes -------------------------------------------------------------------------------
 
 

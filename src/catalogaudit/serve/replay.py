@@ -10,10 +10,14 @@ captured version, P:<rev>/basic/lifecycle "Version Negotiation") and -32601 to
 `server/discover`; `modern` answers `server/discover`, checks every request's `_meta`
 (-32602 when missing, -32022 for an unsupported version) and rejects `initialize` with -32022;
 `dual` answers both; `as-captured` is the era the snapshot negotiated, or both eras when a
-modern capture recorded that the server also answered a legacy `initialize`
-(`capture.protocol.legacy`, `snapshot --legacy-probe`). `--initialize-version V` makes every
-InitializeResult name V whatever the client offered, e.g. a server that answers `initialize`
-with `2026-07-28` (scenario K of compat-rules.md "Measured with real clients").
+modern capture recorded that the server also answered a legacy `initialize` and the pages of
+that legacy session (`capture.protocol.legacy`, `wire.legacy`: `snapshot --legacy-probe`);
+legacy sessions are then answered with the legacy texts the server sent. A modern capture with
+a wire section that recorded the answer but not the pages refuses legacy sessions (-32022
+saying why) rather than send them texts the server never sent in that era.
+`--initialize-version V` makes every InitializeResult name V whatever the client offered, e.g.
+a server that answers `initialize` with `2026-07-28` (scenario K of compat-rules.md "Measured
+with real clients").
 """
 
 from __future__ import annotations
@@ -35,6 +39,17 @@ LIST_METHODS = {method: name for name, method in METHODS.items()}
 NO_WIRE_WARNING = (
     "warning: {name} has no wire section; serving the readable items in served order, so "
     "key order, escapes and NaN/Infinity lexemes may differ from what the server sent"
+)
+
+#: Why `as-captured` refuses legacy sessions of a modern capture without its legacy pages.
+REFUSAL = (
+    "the server answered a legacy initialize, but this snapshot holds none of its legacy "
+    "pages (take it with `snapshot --legacy-probe`), so legacy sessions are refused; "
+    "`--protocol dual` serves them the 2026-07-28 page texts instead"
+)
+MODERN_PAGES_WARNING = (
+    "warning: legacy sessions get the 2026-07-28 page texts (cache fields, _meta, key order), "
+    "which the server may not send in that era; `snapshot --legacy-probe` records its legacy pages"
 )
 
 
@@ -75,11 +90,23 @@ class Replay:
         self.negotiated = str(proto.get("negotiated") or LATEST_LEGACY)
         probe = proto.get("legacy")
         probe = probe if isinstance(probe, dict) else {}
+        wire = doc.get("wire") if isinstance(doc.get("wire"), dict) else None
+        legacy_wire = wire.get("legacy") if wire and isinstance(wire.get("legacy"), dict) else None
+        #: Lines for stderr before serving (the replay itself does no I/O).
+        self.notes: list[str] = []
+        #: Why legacy sessions are refused, when the era was answered but not recorded.
+        self.refusal: str | None = None
         mode = options.protocol
         if mode == "as-captured":
             both = self.captured_era == "modern" and probe.get("answered") is True
+            if both and wire is not None and legacy_wire is None:
+                both = False
+                self.refusal = REFUSAL
+                self.notes.append(f"note: {REFUSAL}")
             mode = "dual" if both else self.captured_era
         self.legacy = mode in ("legacy", "dual")
+        if self.legacy and self.captured_era == "modern" and wire and legacy_wire is None:
+            self.notes.append(MODERN_PAGES_WARNING)
         self.modern = mode in ("modern", "dual")
         self.init_version = options.initialize_version
         if self.init_version is not None and not self.legacy:
@@ -96,7 +123,6 @@ class Replay:
         self.supported = (
             [self.negotiated] if self.captured_era == "modern" else list(MODERN_VERSIONS)
         )
-        wire = doc.get("wire") if isinstance(doc.get("wire"), dict) else None
         handshake = wire.get("handshake") if wire else None
         caps_text = _capabilities(options.capabilities, capture)
         hints = options.cache_hints
@@ -108,6 +134,18 @@ class Replay:
                 self._init_text = serve_pages.replace_member(
                     self._init_text, "protocolVersion", jsonwire.dump_string(self.init_version)
                 )
+        self.legacy_listings: dict[str, serve_pages.ListingReplay] | None = None
+        if self.captured_era == "modern" and legacy_wire is not None and self.legacy:
+            recorded = legacy_wire.get("handshake")
+            if isinstance(recorded, str):
+                self._init_text = _with_caps(recorded, options.capabilities, caps_text)
+                if options.initialize_version is not None:
+                    self._init_text = serve_pages.replace_member(
+                        self._init_text,
+                        "protocolVersion",
+                        jsonwire.dump_string(options.initialize_version),
+                    )
+            self.legacy_listings = serve_pages.legacy_replay(legacy_wire, options.page_size, hints)
         if self.captured_era == "modern" and isinstance(handshake, str):
             self._discover = _with_caps(handshake, options.capabilities, caps_text)
         else:
@@ -185,6 +223,10 @@ class Replay:
     def _initialize(self, rid: Any, params: dict[str, Any]) -> Answer:
         requested = params.get("protocolVersion")
         if not self.legacy:
+            if self.refusal is not None:
+                data = {"supported": self.supported, "requested": requested}
+                message = f"catalogaudit serve: {self.refusal}"
+                return modern_error(rid, -32022, message, data)
             return self.unsupported(rid, requested)
         text = self._init_text
         if text is None:
@@ -199,7 +241,8 @@ class Replay:
         return Answer(result_text(rid, text))
 
     def _list(self, rid: Any, name: str, params: dict[str, Any], era: str) -> Answer:
-        replay = self.listings[name]
+        legacy = self.legacy_listings if era == "legacy" else None
+        replay = (legacy or self.listings)[name]
         cursor = params.get("cursor")
         if cursor is not None and replay.error_cursor is not None and cursor == replay.error_cursor:
             return Answer(rpc_error(rid, replay.error), _code(replay.error), era)

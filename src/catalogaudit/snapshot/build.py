@@ -77,6 +77,8 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
                 for name in names.LISTINGS
             },
         }
+        if capture.legacy_wire is not None:
+            doc["wire"]["legacy"] = capture.legacy_wire
     return doc
 
 

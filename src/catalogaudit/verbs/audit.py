@@ -58,7 +58,7 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     if o.live or o.snapshot.url:
         # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
         # initialize, so initialize-only clients' profiles can say (`handshake`).
-        doc = live.capture(replace(o.snapshot, legacy_probe=True), wire=True)
+        doc = live.capture(replace(o.snapshot, legacy_probe=True), wire=True, legacy_pages=False)
         return [Catalog(doc, source="<live>", revision_override=revision)]
     if not o.inputs:
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")

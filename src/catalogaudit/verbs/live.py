@@ -109,14 +109,21 @@ def target_of(o: SnapshotOptions) -> Target:
 
 
 def capture(
-    o: SnapshotOptions, *, caps: dict[str, Any] | None = None, wire: bool | None = None
+    o: SnapshotOptions,
+    *,
+    caps: dict[str, Any] | None = None,
+    wire: bool | None = None,
+    legacy_pages: bool = True,
 ) -> dict[str, Any]:
     """Capture the server `o` names once and build its snapshot document.
 
     `caps` overrides `--client-capabilities` (a live diff declares what the committed
-    snapshot declared); `wire` overrides `--no-wire`.
+    snapshot declared); `wire` overrides `--no-wire`. `--legacy-probe` lists the legacy
+    session's pages too when the wire section is kept, unless `legacy_pages` is False (an
+    audit that only needs to know whether the server answers).
     """
     declared = client_capabilities(o.client_capabilities) if caps is None else caps
+    kept = o.wire if wire is None else wire
     from catalogaudit.wire import capture as wire_capture
 
     captured = wire_capture.capture(
@@ -125,5 +132,6 @@ def capture(
         declared,
         limits_of(o),
         legacy_probe=o.legacy_probe,
+        legacy_pages=o.legacy_probe and kept and legacy_pages,
     )
-    return snap.build(captured, wire=o.wire if wire is None else wire)
+    return snap.build(captured, wire=kept)

@@ -36,9 +36,11 @@ def load(options: ServeOptions) -> Replay:
     if not isinstance(doc.get("wire"), dict):
         output.say([NO_WIRE_WARNING.format(name=got.name)])
     try:
-        return Replay(doc, options)
+        replay = Replay(doc, options)
     except jsonwire.WireDecodeError as exc:
         raise InputError(f"{got.name}: a wire page is not a JSON object ({exc})") from None
+    output.say(replay.notes)
+    return replay
 
 
 def run(options: ServeOptions) -> int:

@@ -104,12 +104,16 @@ def capture(
     limits: Limits,
     *,
     legacy_probe: bool = False,
+    legacy_pages: bool = False,
 ) -> Capture:
     """Run one capture; the transport is closed on every path (no orphan processes).
 
     With `legacy_probe`, a modern session is followed by a fresh one (a new server process
-    over stdio, a new session over HTTP) that only sends a legacy `initialize`, so the snapshot
-    says whether clients that never send `server/discover` can reach the server at all.
+    over stdio, a new session over HTTP) that sends a legacy `initialize`, so the snapshot
+    says whether clients that never send `server/discover` can reach the server at all; with
+    `legacy_pages` too, that session lists the four listings and their page texts are kept
+    (`wire.legacy`), since a server may serve other texts in that era (key order, no cache
+    fields) and `serve` replays them to legacy clients.
     """
     deadline = time.monotonic() + limits.total_timeout
     transport = open_transport(target, limits, "roots" in caps)
@@ -121,23 +125,37 @@ def capture(
     finally:
         transport.close()
     found = _hygiene(transport)
+    legacy_wire = None
     if legacy_probe and session.era == "modern":
-        session.legacy = _probe_legacy(target, caps, limits, deadline)
-    return Capture(target.transport, target.record(), session, listings, found)
+        session.legacy, legacy_wire = _probe_legacy(target, caps, limits, deadline, legacy_pages)
+    captured = Capture(target.transport, target.record(), session, listings, found)
+    captured.legacy_wire = legacy_wire
+    return captured
 
 
 def _probe_legacy(
-    target: Target, caps: dict[str, Any], limits: Limits, deadline: float
-) -> dict[str, Any]:
+    target: Target, caps: dict[str, Any], limits: Limits, deadline: float, pages: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The probe's record, and with `pages` the legacy session's handshake and page texts
+    (a listing that failed keeps its error under `answers`)."""
     from catalogaudit.errors import ServerError
 
     transport = open_transport(target, limits, "roots" in caps)
     try:
-        return protocol.legacy_probe(transport, caps, limits, deadline)
+        record, session = protocol.legacy_probe(transport, caps, limits, deadline)
+        if session is None or not pages:
+            return record, None
+        legacy: dict[str, Any] = {"handshake": session.handshake_text, "pages": {}}
+        for name in LISTINGS:
+            listing = fetch_listing(transport, session, name, limits, deadline)
+            legacy["pages"][name] = [page.text for page in listing.pages]
+            if listing.answer is not None:
+                legacy.setdefault("answers", {})[name] = listing.answer
+        return record, legacy
     except ServerError as exc:
         # NOTE: a server that dies on a legacy initialize is unreachable for those clients
         # too; that is the fact recorded, not a failed capture.
-        return {"answered": False, "offered": protocol_.LATEST_LEGACY, "reason": str(exc)}
+        return {"answered": False, "offered": protocol_.LATEST_LEGACY, "reason": str(exc)}, None
     finally:
         transport.close()
 

@@ -222,7 +222,7 @@ def _initialize(
 
 def legacy_probe(
     transport: Transport, caps: dict[str, Any], limits: Limits, deadline: float | None = None
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], Session | None]:
     """Whether a modern server also answers a legacy `initialize`, in a fresh session.
 
     Clients that never probe `server/discover` (Codex 0.169.0, the TS SDK 1.32.2, opencode,
@@ -230,7 +230,8 @@ def legacy_probe(
     `initialize`; a 2026-only server answers it with -32022 (P:2026-07-28/basic/versioning) and
     those clients fail. The result is what `capture.protocol.legacy` records: `answered`, the
     version `offered` and the `version` answered, or the `error` (code and message) or
-    `reason` (silence) instead. Nothing is listed, and the session ends with the transport.
+    `reason` (silence) instead. When the server answered, the legacy session it opened comes
+    back too (initialized), so the caller may list in it; else None.
     """
     transport.set_protocol(None, False)
     params = {"protocolVersion": LATEST_LEGACY, "capabilities": caps, "clientInfo": CLIENT_INFO}
@@ -241,17 +242,31 @@ def legacy_probe(
         reply = transport.request("initialize", params, timeout)
     except ServerTimeout:
         out["reason"] = f"initialize got no answer within {seconds(timeout)}"
-        return out
+        return out, None
     if not reply.ok:
         err = reply.error or {}
         out["error"] = {
             k: err[k] for k in ("code", "message") if isinstance(err.get(k), (int, str))
         }
-        return out
+        return out, None
     result = reply.result if isinstance(reply.result, dict) else {}
     version = result.get("protocolVersion")
     if not isinstance(version, str):
         out["reason"] = "the initialize result has no protocolVersion string"
-        return out
+        return out, None
     out.update(answered=True, version=version)
-    return out
+    transport.set_protocol(version, False)
+    transport.notify("notifications/initialized", None)
+    session = Session(
+        era="legacy",
+        version=version,
+        choice=ProtocolChoice("legacy", "legacy", LATEST_LEGACY),
+        offered=[LATEST_LEGACY],
+        capabilities_declared=caps,
+        server_info=result.get("serverInfo"),
+        server_capabilities=result.get("capabilities"),
+        instructions=result.get("instructions"),
+        handshake_method="initialize",
+        handshake_text=reply.result_text,
+    )
+    return out, session
