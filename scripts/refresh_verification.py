@@ -174,6 +174,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
                 f"| {m['predicted']} | {m['observed']} | {_cell(m['message'][:160])} "
                 f"| {_cell(change)} |"
             )
+    lines += evidence_section(verified)
     lines += [
         "",
         "## Mismatches found and fixed",
@@ -190,6 +191,65 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
         for e in ledger
     )
     return "\n".join(lines) + "\n"
+
+
+def _runs(verified: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """verified.json's entries as the loader's VerifiedRun records."""
+    _src()
+    from packaging.version import Version
+
+    from catalogaudit.profiles.load import VerifiedRun
+
+    return {
+        pid: tuple(
+            VerifiedRun(
+                e["enforcer"], Version(e["version"]), e["date"], e["scenarios"], e["observations"]
+            )
+            for e in entries
+        )
+        for pid, entries in verified.get("profiles", {}).items()
+    }
+
+
+def evidence_section(verified: Mapping[str, Any]) -> list[str]:
+    """Per profile version, which rules a clean run verified at listing time and which are
+    from sources: one row per verified version, and the newest version of every other
+    profile (its rules are all from sources)."""
+    _src()
+    from catalogaudit.profiles.load import load_all
+    from catalogaudit.profiles.resolve import resolve, rule_evidence
+
+    runs = _runs(verified)
+    lines = [
+        "",
+        "## Evidence per rule",
+        "",
+        "A verify driver observes the client's list calls (tools/list and the others), never a",
+        "tool call or a model request. A clean run therefore verifies only the rules the client",
+        "acts on at listing time that a driver measured; the others say what their sources say",
+        "(`catalogaudit profiles ID@VERSION` prints each rule's sources). Rules by the profile",
+        "version they apply at:",
+        "",
+        "| profile | verified at listing time | measured, no verify run | from sources, "
+        "listing time | from sources, call time |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for pid, profile in load_all().items():
+        versions = [str(r.version) for r in runs.get(pid, ())]
+        if not versions:
+            versions = [str(profile.newest.version)] if profile.newest is not None else [""]
+        for version in versions:
+            spec = f"{pid}@{version}" if version else pid
+            said = rule_evidence(resolve(spec, {}), runs)
+            cells = [
+                [e.rule_id for e in said if e.verified],
+                [e.rule_id for e in said if not e.verified and e.text.startswith("measured")],
+                [e.rule_id for e in said if e.phase == "listing" and "from sources" in e.text],
+                [e.rule_id for e in said if e.phase == "call" and "from sources" in e.text],
+            ]
+            shown = " | ".join(", ".join(sorted(c)) or "-" for c in cells)
+            lines.append(f"| `{spec}` | {shown} |")
+    return lines
 
 
 def _write(path: Path, text: str) -> None:

@@ -669,6 +669,7 @@ def test_matrix_json() -> None:
                 "infos": 0,
                 "verified": "MCP schema 2025-11-25",
                 "breaks": [],
+                "rules": [],
             },
             {
                 "profile": "context-forge@1.0.0b2",
@@ -678,6 +679,7 @@ def test_matrix_json() -> None:
                 "infos": 3,
                 "verified": "verified against ContextForge 1.0.0b2 on 2026-11-20",
                 "breaks": list(ROWS[1].breaks),
+                "rules": [],
             },
         ],
     }

@@ -52,7 +52,8 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_status_names_the_enforcer_version_and_date(recorded: None) -> None:
     assert profiles.resolve("codex@0.169.0", {}).verified == (
-        "verified against codex 0.169.0 on 2026-11-30"
+        "verified at listing time against codex 0.169.0 on 2026-11-30 for 3 of 8 rules; "
+        "the other 5 from sources"
     )
     cf = profiles.resolve("context-forge@1.0.0rc1", {}).verified
     assert cf.startswith("unverified at 1.0.0rc1 (verify runs passed on 0.9.0, 1.0.0); rules ")
@@ -71,7 +72,9 @@ def test_summary_text_counts_versions(recorded: None, monkeypatch: pytest.Monkey
         lambda: {"context-forge": (_run("context-forge", "0.6.0"), _run("context-forge", "1.0.7"))},
     )
     rows = {r.id: r for r in summary.profile_summaries()}
-    assert rows["context-forge"].verified_text == "2 versions 0.6.0 .. 1.0.7 (2026-11-30)"
+    assert rows["context-forge"].verified_text == (
+        "2 versions 0.6.0 .. 1.0.7 (2026-11-30), listing time: 12 of 16 rules"
+    )
     assert rows["codex"].verified_text == "unverified"
     assert rows["codex-app"].verified_text == "unverified (no driver)"
 

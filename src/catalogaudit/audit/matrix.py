@@ -8,6 +8,7 @@ from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
     MatrixRow,
+    RuleEvidence,
     Severity,
 )
 
@@ -22,9 +23,12 @@ def matrix(
     for spec in profile_specs:
         report = audit(catalog, AuditOptions(**{**options.__dict__, "profiles": (spec,)}))
         counts = report.counts()
-        verified = "spec" if spec == "spec" else profiles.verified_text(spec)
+        verified, evidence = ("spec", ()) if spec == "spec" else profiles.verified_text(spec)
+        how = {e.rule_id: e for e in evidence}
         breaks = tuple(
-            f"{f.kind} {f.identity or ''} ({f.rule_id})".replace("  ", " ")
+            f"{f.kind} {f.identity or ''} ({f.rule_id}{_tag(how.get(f.rule_id))})".replace(
+                "  ", " "
+            )
             for f in report.sorted_findings()
             if f.severity is Severity.ERROR
         )[:5]
@@ -36,6 +40,16 @@ def matrix(
                 counts["warning"],
                 counts["info"],
                 breaks,
+                evidence,
             )
         )
     return rows
+
+
+def _tag(evidence: RuleEvidence | None) -> str:
+    """`, verified at listing time` or `, call time, from sources` after a break's rule id."""
+    if evidence is None:
+        return ""
+    if evidence.verified:
+        return ", verified at listing time"
+    return ", call time, from sources" if evidence.phase == "call" else ", from sources"

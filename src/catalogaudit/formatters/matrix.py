@@ -32,6 +32,7 @@ def matrix_document(rows: Sequence[MatrixRow]) -> dict[str, Any]:
                 "infos": row.infos,
                 "verified": row.verified,
                 "breaks": list(row.breaks),
+                "rules": [e.as_dict() for e in row.evidence],
             }
             for row in rows
         ],

@@ -70,8 +70,9 @@ def detail_text(d: dict[str, Any]) -> str:
     elif not d["verified"]:
         lines.append("  verified: unverified (no verify run recorded)")
     lines.extend(
-        f"  verified against {v['enforcer']} {v['version']} on {v['date']} "
-        f"({v['scenarios']} scenarios, {v['observations']} observations, all as predicted)"
+        f"  verified at listing time against {v['enforcer']} {v['version']} on {v['date']} "
+        f"({v['scenarios']} scenarios, {v['observations']} observations, all as predicted); "
+        "it vouches for the listing-time rules a driver measured, not for call-time rules"
         for v in d["verified"]
     )
     lines.extend(f"  reads {', '.join(r['listings'])} for {r['versions']}" for r in d["reads"])
@@ -88,9 +89,11 @@ def detail_text(d: dict[str, Any]) -> str:
         lines.append("")
         lines.append(
             f"{r['id']}  {r['severity']}  versions {r['versions']}  {r['confidence']}  "
-            f"verified {r['lastVerified']}{owner}"
+            f"{r['phase']} time  sources checked {r['lastVerified']}{owner}"
         )
         lines.append(f"  {r['summary']}")
+        at = f" at {d['evidenceAt']}" if d.get("evidenceAt") else ""
+        lines.append(f"  evidence{at}: {r['evidence']}")
         lines.append(f"  reads: {r['reads']}")
         lines.extend(
             f"  check {c['type']} ({c['versions']}, {c['severity']}): {c['effect']}"

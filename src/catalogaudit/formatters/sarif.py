@@ -51,13 +51,21 @@ def _help_text(meta: RuleMeta) -> str:
         parts.append(f"Fix: {meta.hint}")
     if meta.versions:
         parts.append(f"Applies to {meta.origin} {meta.versions}.")
+    if meta.evidence:
+        parts.append(f"Evidence ({meta.phase} time): {meta.evidence}")
     if meta.source:
         parts.append(f"Source: {meta.source}")
     return "\n\n".join(parts)
 
 
 def _descriptor(meta: RuleMeta) -> dict[str, Any]:
-    optional = {"origin": meta.origin, "versions": meta.versions, "confidence": meta.confidence}
+    optional = {
+        "origin": meta.origin,
+        "versions": meta.versions,
+        "confidence": meta.confidence,
+        "phase": meta.phase,
+        "evidence": meta.evidence,
+    }
     props: dict[str, Any] = {k: v for k, v in optional.items() if v}
     props["tags"] = sorted({"catalogaudit", meta.origin or "spec"})
     out: dict[str, Any] = {

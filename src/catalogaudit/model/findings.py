@@ -136,6 +136,25 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class RuleEvidence:
+    """How one profile rule is known at one profile version (profiles/evidence.py)."""
+
+    rule_id: str
+    phase: str  # listing | call
+    verified: bool  # a recorded verify run observed it at listing time
+    text: str  # "verified at listing time against X V on DATE" or "... from sources (URL)"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for JSON reports."""
+        return {
+            "id": self.rule_id,
+            "phase": self.phase,
+            "verified": self.verified,
+            "evidence": self.text,
+        }
+
+
+@dataclass(frozen=True)
 class RuleMeta:
     """What reports say about a rule (SARIF `rules`, `catalogaudit rules`, docs/rules.md)."""
 
@@ -150,6 +169,9 @@ class RuleMeta:
     origin: str = "spec"
     versions: str = ""
     confidence: str = ""
+    #: Profile rules: when the enforcer acts on it and how that is known (`RuleEvidence.text`).
+    phase: str = ""
+    evidence: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,12 +179,14 @@ class MatrixRow:
     """One profile's verdict on a catalog, for `audit --matrix`."""
 
     profile: str  # as resolved, e.g. `context-forge@1.0.0b2`
-    verified: str  # "verified against X on DATE" or "unverified"
+    verified: str  # "verified at listing time against X ... for N of M rules", or why not
     errors: int
     warnings: int
     infos: int
     #: Short statements of what breaks, e.g. `tool 'x' rejected (CF-DESC-001)`.
     breaks: tuple[str, ...] = ()
+    #: How each rule that applies at this version is known, rule by rule.
+    evidence: tuple[RuleEvidence, ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from catalogaudit.profiles import evidence as known
 from catalogaudit.profiles import resolve as core
 from catalogaudit.profiles import summary
 from catalogaudit.profiles.load import load_all, load_verified
@@ -40,8 +41,9 @@ def describe(spec: str) -> dict[str, Any]:
         },
     }
     picked: dict[str, list[int]] | None = None
-    if "@" in spec:
-        resolved = core.resolve(spec, {})
+    resolved = core.resolve(spec, {}) if "@" in spec or p.versions else None
+    at = resolved.version if resolved is not None else None
+    if "@" in spec and resolved is not None:
         out["resolved"] = {
             "label": resolved.label,
             "notes": list(resolved.notes),
@@ -54,10 +56,15 @@ def describe(spec: str) -> dict[str, Any]:
             )
     rules = [(r, None) for r in p.rules] + [(i.rule, i) for i in p.includes]
     out["rules"] = [
-        _rule(r, inc, None if picked is None else picked.get(r.id, []))
+        {
+            **_rule(r, inc, None if picked is None else picked.get(r.id, [])),
+            "phase": r.phase,
+            "evidence": known.rule_evidence(r, pid, at, core.load_verified()).text,
+        }
         for r, inc in rules
         if picked is None or r.id in picked
     ]
+    out["evidenceAt"] = str(at) if at is not None else None
     return out
 
 

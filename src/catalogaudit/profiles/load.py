@@ -102,6 +102,9 @@ class Rule:
     confidence: str
     last_verified: str
     checks: tuple[Clause, ...]
+    #: When the enforcer acts on it: `listing` (tools/list and the other list calls, what a
+    #: verify driver observes) or `call` (a tool call or the model request, which none does).
+    phase: str = "listing"
 
 
 @dataclass(frozen=True)
@@ -295,6 +298,7 @@ def _rule(owner: str, enforcer: str, raw: Mapping[str, Any]) -> Rule:
         confidence=raw["confidence"],
         last_verified=raw["last_verified"],
         checks=clauses,
+        phase=raw.get("phase") or ("call" if raw.get("scope") == "request" else "listing"),
     )
 
 

@@ -10,7 +10,7 @@ audited with the newest verified version's rules and an info finding says so. Th
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,12 +18,14 @@ from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import UsageError
 from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Finding, RuleError, RuleMeta, Severity
+from catalogaudit.model.findings import Finding, RuleError, RuleEvidence, RuleMeta, Severity
 from catalogaudit.model.verify import DRIVER_IDS
+from catalogaudit.profiles import evidence as how
 from catalogaudit.profiles.load import (
     Clause,
     Profile,
     Rule,
+    VerifiedRun,
     contains,
     load_all,
     load_verified,
@@ -74,9 +76,26 @@ class ResolvedProfile:
 
     @property
     def verified(self) -> str:
-        """What real `verify` runs say about this version, then how the rules are known."""
+        """What real `verify` runs say about this version, rule by rule (a run vouches for the
+        listing-time rules a driver measured only), then how the rules are known."""
         status = run_status(self.id, self.version)
-        return status if status.startswith("verified") else f"{status}; rules {self.basis}"
+        if status.startswith("verified"):
+            run = how.run_at(self.id, self.version, load_verified())
+            return how.label(rule_evidence(self), run)
+        return f"{status}; rules {self.basis}"
+
+
+def rule_evidence(
+    resolved: ResolvedProfile, runs: Mapping[str, Sequence[VerifiedRun]] | None = None
+) -> tuple[RuleEvidence, ...]:
+    """How each rule that applies at the resolved version is known, once per rule (`runs`:
+    another verification record than the committed one, for the refresh script)."""
+    seen: dict[str, RuleEvidence] = {}
+    for rule, _, _ in applicable(resolved):
+        if rule.id not in seen:
+            record = load_verified() if runs is None else runs
+            seen[rule.id] = how.rule_evidence(rule, resolved.id, resolved.version, record)
+    return tuple(seen.values())
 
 
 def driver_ids() -> frozenset[str]:
@@ -347,6 +366,9 @@ def _other_severities(rule: Rule) -> str:
 
 
 def _meta(rule: Rule, origin: str, versions: str, severity: Severity, note: str) -> RuleMeta:
+    newest = load_all()[origin].newest
+    at = newest.version if newest is not None else None
+    said = how.rule_evidence(rule, origin, at, load_verified())
     return RuleMeta(
         id=rule.id,
         name=rule.name,
@@ -358,9 +380,13 @@ def _meta(rule: Rule, origin: str, versions: str, severity: Severity, note: str)
         origin=origin,
         versions=versions,
         confidence=rule.confidence,
+        phase=rule.phase,
+        evidence=said.text,
     )
 
 
-def verified_text(spec: str) -> str:
-    """How a profile's verdict is known, for `audit --matrix` ("measured on 0.169.0 ...")."""
-    return resolve(spec, {}).verified
+def verified_text(spec: str) -> tuple[str, tuple[RuleEvidence, ...]]:
+    """How a profile's verdict is known, for `audit --matrix`: the one-line label and how
+    each applicable rule is known."""
+    resolved = resolve(spec, {})
+    return resolved.verified, rule_evidence(resolved)

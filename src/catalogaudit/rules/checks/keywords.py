@@ -16,7 +16,16 @@ from catalogaudit.walker import subschemas
 
 @check(
     "schema-keyword-subset",
-    {"field": SCHEMA_FIELD, "allowed": {"type": "array", "items": {"type": "string"}}},
+    {
+        "field": SCHEMA_FIELD,
+        "allowed": {"type": "array", "items": {"type": "string"}},
+        "per": {
+            "enum": ["place", "keyword"],
+            "description": "place (default): a hit per offending keyword of each tool; keyword: "
+            "one hit per keyword naming every tool that uses it (one cause, one finding: a TS "
+            "SDK server puts $schema in all its tools).",
+        },
+    },
     required=["allowed"],
 )
 def schema_keyword_subset(
@@ -25,16 +34,32 @@ def schema_keyword_subset(
     """Every keyword of every (sub)schema must be in `allowed` (Gemini's OpenAPI subset
     rejects the whole request on the first unknown key)."""
     allowed = set(params["allowed"])
+    users: dict[str, list[str]] = {}
     for item, at, schema in field_targets(
         catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
     ):
         for node, node_at, _ in subschemas(schema, at):
             for key in node:
-                if key not in allowed:
-                    where = jsonwire.pointer_join(node_at, key)
-                    yield Hit(
-                        item, where, f"{item.label}: unsupported keyword {quote(key)}", excerpt=key
-                    )
+                if key in allowed:
+                    continue
+                if params.get("per") == "keyword":
+                    named = users.setdefault(key, [])
+                    if item.label not in named:
+                        named.append(item.label)
+                    continue
+                where = jsonwire.pointer_join(node_at, key)
+                yield Hit(
+                    item, where, f"{item.label}: unsupported keyword {quote(key)}", excerpt=key
+                )
+    for key, labels in users.items():
+        yield Hit(
+            None,
+            "",
+            f"unsupported keyword {quote(key)} in {len(labels)} tool"
+            f"{'' if len(labels) == 1 else 's'}: {', '.join(labels)}",
+            excerpt=key,
+            listing="tools",
+        )
 
 
 @check(
