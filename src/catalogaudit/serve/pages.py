@@ -17,6 +17,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import LISTINGS
+from catalogaudit.model.wiretext import array_items, join, members
 
 HINT_KEYS = ("resultType", "ttlMs", "cacheScope")
 #: Added when `--cache-hints present` finds a hint missing: the mcp SDK's own defaults
@@ -37,36 +38,6 @@ class ListingReplay:
     error: dict[str, Any] | None = None
     #: A cursor that leads to `error` (the capture saw a later page fail, CA531).
     error_cursor: str | None = None
-
-
-def members(text: str) -> list[tuple[str, str]]:
-    """Top-level (key, exact value text) pairs of an object text, in served order."""
-    spans = jsonwire.parse_members(text)
-    return [(key, text[m.start : m.end]) for key, m in spans.items()]
-
-
-def join(pairs: list[tuple[str, str]]) -> str:
-    """An object text from (key, value text) pairs: compact, RFC 8785 key escapes."""
-    return "{" + ",".join(jsonwire.dump_string(k) + ":" + v for k, v in pairs) + "}"
-
-
-def array_items(text: str) -> list[str]:
-    """The exact text of each element of an array text (lexemes and whitespace kept)."""
-    out: list[str] = []
-    pos = text.index("[") + 1
-    ws = " \t\r\n"
-    while True:
-        while pos < len(text) and text[pos] in ws:
-            pos += 1
-        if text.startswith("]", pos):
-            return out
-        _, end = jsonwire.raw_decode(text, pos)
-        out.append(text[pos:end])
-        pos = end
-        while pos < len(text) and text[pos] in ws:
-            pos += 1
-        if text.startswith(",", pos):
-            pos += 1
 
 
 def with_hints(text: str, mode: str, scope: str | None) -> str:
@@ -90,14 +61,6 @@ def with_hints(text: str, mode: str, scope: str | None) -> str:
     if scope is not None:
         add["cacheScope"] = jsonwire.dump_string(scope)
     return join(pairs + [(k, add[k]) for k in missing])
-
-
-def replace_member(text: str, key: str, value: str) -> str:
-    """Replace one top-level member's value text (appended when the object had none)."""
-    pairs = members(text)
-    if any(k == key for k, _ in pairs):
-        return join([(k, value if k == key else v) for k, v in pairs])
-    return join([*pairs, (key, value)])
 
 
 # --- listings ---------------------------------------------------------------------------------

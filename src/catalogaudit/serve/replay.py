@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, wiretext
 from catalogaudit.model.names import METHODS
 from catalogaudit.model.protocol import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
 from catalogaudit.serve import pages as serve_pages
@@ -131,7 +131,7 @@ class Replay:
         if self.captured_era == "legacy" and isinstance(handshake, str):
             self._init_text = _with_caps(handshake, options.capabilities, caps_text)
             if self.init_version is not None:
-                self._init_text = serve_pages.replace_member(
+                self._init_text = wiretext.replace_member(
                     self._init_text, "protocolVersion", jsonwire.dump_string(self.init_version)
                 )
         self.legacy_listings: dict[str, serve_pages.ListingReplay] | None = None
@@ -140,7 +140,7 @@ class Replay:
             if isinstance(recorded, str):
                 self._init_text = _with_caps(recorded, options.capabilities, caps_text)
                 if options.initialize_version is not None:
-                    self._init_text = serve_pages.replace_member(
+                    self._init_text = wiretext.replace_member(
                         self._init_text,
                         "protocolVersion",
                         jsonwire.dump_string(options.initialize_version),
@@ -311,4 +311,4 @@ def _capabilities(value: str, capture: dict[str, Any]) -> str:
 def _with_caps(handshake: str, value: str, caps_text: str) -> str:
     if value == "as-captured":
         return handshake
-    return serve_pages.replace_member(handshake, "capabilities", caps_text)
+    return wiretext.replace_member(handshake, "capabilities", caps_text)
