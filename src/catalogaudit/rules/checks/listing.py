@@ -231,6 +231,28 @@ def pagination_guards(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
             )
 
 
+@check("first-page-only", {"listings": LISTINGS_PARAM})
+def first_page_only(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A listing served over more than one page, to an enforcer that reads only the first
+    (it never sends `nextCursor` back). One hit, on the first item of page 2, whose scope
+    (`item-and-later`) covers every item after it."""
+    for listing in params.get("listings") or LISTINGS:
+        pages = catalog.listing(listing).get("pages") or []
+        counts = [p.get("items") if isinstance(p, dict) else None for p in pages]
+        first = counts[0] if counts else None
+        served = catalog.items(listing)
+        if len(counts) < 2 or not isinstance(first, int) or len(served) <= first:
+            continue
+        item, later = served[first], len(served) - first - 1
+        yield Hit(
+            item,
+            "",
+            f"{item.label} is the first item of page 2 of {METHODS[listing]} "
+            f"({len(counts)} pages; {later} more item{'' if later == 1 else 's'} after it)",
+            excerpt=str(len(counts)),
+        )
+
+
 @check("served-order-stable", {"listings": LISTINGS_PARAM})
 def served_order_stable(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Across `snapshot --runs`, each listing's served hash must agree (same items, same
