@@ -94,6 +94,40 @@ def item_count(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         )
 
 
+@check(
+    "catalog-budget",
+    {
+        "listings": LISTINGS_PARAM,
+        "max": {"type": "integer", "minimum": 1},
+        "reserved": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Part of the budget other sources take (a client's own tools).",
+        },
+    },
+    required=["max"],
+)
+def catalog_budget(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A client-wide budget (default: tools) that one catalog already overspends: more items
+    than `max` - `reserved`. One hit per catalog, at the first listing's record, naming the
+    count and the limit (unlike `item-count`, the limit is shared with what else the client
+    holds)."""
+    chosen = params.get("listings") or ("tools",)
+    n = sum(len(catalog.items(name)) for name in chosen)
+    limit, reserved = int(params["max"]), int(params.get("reserved", 0))
+    if n <= limit - reserved:
+        return
+    what = " + ".join(chosen)
+    share = f" ({limit} minus {reserved} the client holds itself)" if reserved else ""
+    yield Hit(
+        None,
+        "",
+        f"{what}: {n} items, over the client budget of {limit - reserved}{share}",
+        excerpt=str(n),
+        listing=chosen[0],
+    )
+
+
 @check("listing-absent", {"listing": {"enum": list(LISTINGS)}})
 def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The listing (default tools) was not served at all: the server answered its list method

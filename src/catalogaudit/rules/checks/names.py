@@ -40,6 +40,8 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     "codex": lambda s: re.sub(r"[^A-Za-z0-9_]", "_", s),
     # opencode v1, Claude Code: anything outside [A-Za-z0-9_-] becomes `_`.
     "underscore-invalid": lambda s: re.sub(r"[^A-Za-z0-9_-]", "_", s),
+    # Gemini CLI `generateValidName`: outside [A-Za-z0-9_.:-] becomes `_` (gemini-cli#20987).
+    "gemini-cli": lambda s: re.sub(r"[^A-Za-z0-9_.:-]", "_", s),
     # VS Code `McpToolName`: invalid characters to `_`, then sliced to 64.
     "vscode-id": lambda s: re.sub(r"[^A-Za-z0-9_-]", "_", s)[:64],
 }
