@@ -1,4 +1,5 @@
-"""ContextForge verdicts measured on six PyPI releases (2026-11-30, `catalogaudit verify`).
+"""ContextForge verdicts measured on seven PyPI releases (2026-11-30 and, for 1.0.7.post20260921
+and cf-pagination, 2026-12-01, `catalogaudit verify`).
 
 Shared by the oracle test (the real releases must still do this) and the plain tests (the
 context-forge profile must predict this without any release installed).
@@ -17,7 +18,7 @@ from helpers import FIXTURES
 
 SCENARIOS_DIR = FIXTURES / "oracle-cf"
 SCENARIOS = sorted(p.name for p in SCENARIOS_DIR.iterdir() if p.is_dir())
-RELEASES = ORACLE  # 0.6.0 0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7
+RELEASES = ORACLE  # 0.6.0 0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921
 ALL = " ".join(RELEASES)
 #: A listing's measured verdict: "failed", or the identities the release dropped (list kept).
 Verdict = Union[str, tuple[str, ...]]  # noqa: UP007 - the test suite also runs on 3.10
@@ -25,18 +26,18 @@ Verdict = Union[str, tuple[str, ...]]  # noqa: UP007 - the test suite also runs 
 MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
     "cf-all-tools-fail": {
         "0.6.0": {"tools": ()},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": "failed"},
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": "failed"},
     },
     "cf-array-schema": {ALL: {"tools": ()}},
     "cf-depth": {
         "0.6.0": {"tools": "failed"},
         "0.9.0": {"tools": ("depth11", "depth31")},
-        "1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": ("depth31",)},
+        "1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": ("depth31",)},
     },
     "cf-depth-boundary": {
         "0.6.0": {"tools": "failed"},
         "0.9.0": {"tools": ("depth29",)},
-        "1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": ()},
+        "1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": ()},
     },
     "cf-desc-forbidden": {
         "0.6.0": {"tools": ()},
@@ -45,26 +46,26 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
         },
         "1.0.0rc1": {"tools": ("semicolon", "pipe", "and", "or", "dollar", "gt", "lt")},
         "1.0.0": {"tools": ("and", "or", "dollar", "gt", "lt")},
-        "1.0.7": {"tools": ("and", "or", "dollar")},
+        "1.0.7 1.0.7.post20260921": {"tools": ("and", "or", "dollar")},
     },
     "cf-desc-length-prompt": {
         "0.6.0": {"tools": (), "prompts": ("p_long", "p3")},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": (), "prompts": ()},
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": (), "prompts": ()},
     },
     "cf-desc-length-tool": {
         # 4096 rejects (and fails the gateway); from 0.7.0 8192 truncates, which keeps the tool.
         "0.6.0": {"tools": "failed"},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": ()},
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": ()},
     },
     "cf-empty-capabilities": {ALL: {"tools": (), "resources": "failed", "prompts": "failed"}},
     "cf-html-resource": {ALL: {"tools": (), "resources": ("file:///b", "file:///c")}},
     "cf-html-tool": {
         "0.6.0": {"tools": "failed"},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {"tools": ("script",)},
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": ("script",)},
     },
     "cf-mime": {
         "0.6.0": {"tools": (), "resources": ()},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {
             "tools": (),
             "resources": ("file:///b.csv", "file:///c.txt"),
         },
@@ -73,24 +74,33 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
     "cf-name-length": {
         "0.6.0": {"tools": "failed"},
         "0.9.0 1.0.0b2 1.0.0rc1 1.0.0": {"tools": ("u" * 256,)},
-        "1.0.7": {"tools": ("t" * 200, "u" * 256)},
+        "1.0.7 1.0.7.post20260921": {"tools": ("t" * 200, "u" * 256)},
     },
     "cf-name-qualified-128": {
         "0.6.0 0.9.0 1.0.0b2 1.0.0rc1 1.0.0": {"tools": ()},
-        "1.0.7": {"tools": "failed"},
+        "1.0.7 1.0.7.post20260921": {"tools": "failed"},
     },
     "cf-name-qualified-255": {
         "0.6.0 0.9.0 1.0.0b2 1.0.0rc1 1.0.0": {"tools": "failed"},
-        "1.0.7": {"tools": ("q" * 254,)},
+        "1.0.7 1.0.7.post20260921": {"tools": ("q" * 254,)},
     },
     "cf-name-rules": {
         "0.6.0": {"tools": "failed"},
         "0.9.0 1.0.0b2": {"tools": ("1tool", "_tool", "a/b", "a:b")},
-        "1.0.0rc1 1.0.0 1.0.7": {"tools": ("a:b",)},
+        "1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": ("a:b",)},
+    },
+    # Up to 1.0.7 discovery calls each list method once; 1.0.7.post20260921 follows nextCursor.
+    "cf-pagination": {
+        "0.6.0 0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {
+            "tools": ("third",),
+            "prompts": ("p2", "p3"),
+            "resources": ("file:///b",),
+        },
+        "1.0.7.post20260921": {"tools": (), "prompts": (), "resources": ()},
     },
     "cf-prompt-colon": {ALL: {"tools": (), "prompts": ("git:commit", "p3")}},
     "cf-schema-meta": {
-        "0.6.0 0.9.0 1.0.0rc1 1.0.0 1.0.7": {"tools": "failed"},
+        "0.6.0 0.9.0 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": "failed"},
         "1.0.0b2": {"tools": ()},
     },
     # The MCP SDK each release bundles (mcp 1.13.1 to 1.29.0) validates the whole list result.
@@ -101,7 +111,7 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
     "cf-template-plus": {
         # 0.6.0 never asks for resources/templates/list: the listing is not observed there.
         "0.6.0": {"tools": (), "resources": ()},
-        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7": {
+        "0.9.0 1.0.0b2 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {
             "tools": (),
             "resources": (),
             "resourceTemplates": ("file:///{+path}", "file:///docs/{id}"),
@@ -110,7 +120,11 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
     "cf-title-length": {
         "0.6.0 0.9.0 1.0.0b2 1.0.0rc1": {"tools": (), "prompts": (), "resources": ()},
         # A resource is retried as a minimal object without its title, so it is kept.
-        "1.0.0 1.0.7": {"tools": ("titled",), "prompts": ("p_title", "p3"), "resources": ()},
+        "1.0.0 1.0.7 1.0.7.post20260921": {
+            "tools": ("titled",),
+            "prompts": ("p_title", "p3"),
+            "resources": (),
+        },
     },
     "cf-uri-dotdot": {ALL: {"tools": (), "resources": ("note:a/../b", "file:///c")}},
     "cf-zero-tools": {ALL: {"tools": (), "resources": ()}},

@@ -1,6 +1,6 @@
 """The context-forge verify pieces that need no ContextForge release (plain `pytest`).
 
-The profile must predict the verdicts measured on the six releases (`cf_measured.MEASURED`)
+The profile must predict the verdicts measured on the seven releases (`cf_measured.MEASURED`)
 from its data alone; `scope` data decides how much a finding costs; the driver's argv,
 outcome mapping and venv lookup, the installer's pinned dates and the child script's message
 and matching helpers behave as documented.

@@ -132,7 +132,7 @@ def test_every_check_clause_is_exercised_by_a_fail_case() -> None:
 
 def test_every_profile_file_validates_against_the_schema() -> None:
     files = raw_files()
-    assert len(files) == 20
+    assert len(files) == 22
     for name, doc in files.items():
         assert schema_problems(doc) == [], name
         assert name == f"{doc['id']}.json"
@@ -169,8 +169,9 @@ def test_pep440_spellings_are_one_version() -> None:
 
 def test_no_version_means_the_newest_verified_and_says_so() -> None:
     r = profiles.resolve("context-forge", {})
-    assert r.label == "context-forge@1.0.7.post20260921"
-    assert any("newest version" in n and "1.0.7.post20260921" in n for n in r.notes)
+    assert r.label == "context-forge@1.0.11"  # from its CHANGELOG: not on the index here
+    assert any("newest version" in n and "1.0.11" in n for n in r.notes)
+    assert r.basis == "docs on 1.0.11 (2026-12-01, unverified here)"
     assert profiles.resolve("codex", {}).label == "codex@0.169.0"
     assert profiles.resolve("claude-code", {}).label == "claude-code@2.1.328"
     assert profiles.resolve("openai", {}).label == "openai"  # unversioned
@@ -188,10 +189,10 @@ def test_newer_than_measured_uses_the_nearest_lower_range_and_adds_an_info_findi
         )
     )
     catalog = load_case(path)
-    r = profiles.resolve("context-forge@1.0.9", {})
-    assert r.label == "context-forge@1.0.9" and str(r.effective) == "1.0.7.post20260921"
+    r = profiles.resolve("context-forge@1.0.12", {})
+    assert r.label == "context-forge@1.0.12" and str(r.effective) == "1.0.11"
     assert r.newer_than_verified and any("newer than any verified" in n for n in r.notes)
-    assert r.basis == "unverified at 1.0.9; rules measured on 1.0.7.post20260921 (2026-11-30)"
+    assert r.basis == "unverified at 1.0.12; rules docs on 1.0.11 (2026-12-01, unverified here)"
     found, errors = profiles.run_profile(catalog, r, Context())
     assert not errors
     assert rows(found) == [
@@ -308,7 +309,7 @@ def test_rule_meta_and_summaries() -> None:
     cf = next(m for m in metas if m.id == "CF-DESC-001")
     assert (cf.versions, cf.confidence, cf.severity) == (">=0.9.0", "measured", Severity.ERROR)
     ids = [s.id for s in summary.profile_summaries()]
-    assert ids == sorted(ids) and len(ids) == 20 and "spec" not in ids
+    assert ids == sorted(ids) and len(ids) == 22 and "spec" not in ids
 
 
 # --- the verb ----------------------------------------------------------------------------------
@@ -318,7 +319,7 @@ def test_profiles_verb_lists_and_shows() -> None:
     listing = cli("profiles", "--format", "json")
     assert listing.code == 0, str(listing)
     rows_ = {r["id"]: r for r in listing.json()}
-    assert rows_["context-forge"]["newest"] == "1.0.7.post20260921"
+    assert rows_["context-forge"]["newest"] == "1.0.11"
     assert rows_["codex"]["versions"] == ["0.148.0", "0.153.2", "0.169.0"]
     text = cli("profiles")
     assert text.code == 0 and "context-forge" in text.stdout and "VERIFIED" in text.stdout

@@ -211,3 +211,24 @@ def schema_nesting_max(catalog: Catalog, params: Mapping[str, Any], ctx: Context
                     excerpt=str(limit),
                 )
                 break
+
+
+@check(
+    "schema-nonlocal-ref",
+    {"fields": {"type": "array", "items": SCHEMA_FIELD, "minItems": 1}},
+)
+def schema_nonlocal_ref(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A `$ref` that does not start with `#` in a tool's schemas (default inputSchema and
+    outputSchema): an enforcer whose validator never retrieves (ContextForge 1.0.11) cannot
+    resolve it, and fails validation closed."""
+    for field in params.get("fields") or ("/inputSchema", "/outputSchema"):
+        for item, at, schema in field_targets(catalog, {"field": field}, ("tools",)):
+            for node, node_at, _ in subschemas(schema, at):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and not ref.startswith("#"):
+                    yield Hit(
+                        item,
+                        jsonwire.pointer_join(node_at, "$ref"),
+                        f"{item.label}: $ref {quote(ref)} at {node_at[1:]} is not local",
+                        excerpt=ref,
+                    )

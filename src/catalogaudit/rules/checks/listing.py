@@ -94,6 +94,40 @@ def item_count(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         )
 
 
+@check(
+    "catalog-budget",
+    {
+        "listings": LISTINGS_PARAM,
+        "max": {"type": "integer", "minimum": 1},
+        "reserved": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Part of the budget other sources take (a client's own tools).",
+        },
+    },
+    required=["max"],
+)
+def catalog_budget(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A client-wide budget (default: tools) that one catalog already overspends: more items
+    than `max` - `reserved`. One hit per catalog, at the first listing's record, naming the
+    count and the limit (unlike `item-count`, the limit is shared with what else the client
+    holds)."""
+    chosen = params.get("listings") or ("tools",)
+    n = sum(len(catalog.items(name)) for name in chosen)
+    limit, reserved = int(params["max"]), int(params.get("reserved", 0))
+    if n <= limit - reserved:
+        return
+    what = " + ".join(chosen)
+    share = f" ({limit} minus {reserved} the client holds itself)" if reserved else ""
+    yield Hit(
+        None,
+        "",
+        f"{what}: {n} items, over the client budget of {limit - reserved}{share}",
+        excerpt=str(n),
+        listing=chosen[0],
+    )
+
+
 @check("listing-absent", {"listing": {"enum": list(LISTINGS)}})
 def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The listing (default tools) was not served at all: the server answered its list method
@@ -229,6 +263,28 @@ def pagination_guards(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
                 excerpt=str(len(pages)),
                 listing=listing,
             )
+
+
+@check("first-page-only", {"listings": LISTINGS_PARAM})
+def first_page_only(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A listing served over more than one page, to an enforcer that reads only the first
+    (it never sends `nextCursor` back). One hit, on the first item of page 2, whose scope
+    (`item-and-later`) covers every item after it."""
+    for listing in params.get("listings") or LISTINGS:
+        pages = catalog.listing(listing).get("pages") or []
+        counts = [p.get("items") if isinstance(p, dict) else None for p in pages]
+        first = counts[0] if counts else None
+        served = catalog.items(listing)
+        if len(counts) < 2 or not isinstance(first, int) or len(served) <= first:
+            continue
+        item, later = served[first], len(served) - first - 1
+        yield Hit(
+            item,
+            "",
+            f"{item.label} is the first item of page 2 of {METHODS[listing]} "
+            f"({len(counts)} pages; {later} more item{'' if later == 1 else 's'} after it)",
+            excerpt=str(len(counts)),
+        )
 
 
 @check("served-order-stable", {"listings": LISTINGS_PARAM})

@@ -40,6 +40,8 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     "codex": lambda s: re.sub(r"[^A-Za-z0-9_]", "_", s),
     # opencode v1, Claude Code: anything outside [A-Za-z0-9_-] becomes `_`.
     "underscore-invalid": lambda s: re.sub(r"[^A-Za-z0-9_-]", "_", s),
+    # Gemini CLI `generateValidName`: outside [A-Za-z0-9_.:-] becomes `_` (gemini-cli#20987).
+    "gemini-cli": lambda s: re.sub(r"[^A-Za-z0-9_.:-]", "_", s),
     # VS Code `McpToolName`: invalid characters to `_`, then sliced to 64.
     "vscode-id": lambda s: re.sub(r"[^A-Za-z0-9_-]", "_", s)[:64],
 }
@@ -69,6 +71,14 @@ def prefix_name(params: Mapping[str, Any], ctx: Context) -> str | None:
         "max": {"type": "integer", "minimum": 1},
         "unit": {"enum": ["chars", "bytes"]},
         "min_prefix": {"type": "integer", "minimum": 0},
+        "unknown_upto": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Makes the clause the unknown-prefix budget: it runs only when the "
+            "prefix name is not given, and reports names that fit a `min_prefix`-character "
+            "prefix but overflow with one of at most this many characters, naming the "
+            "prefix lengths that break them.",
+        },
         "action": {"enum": ["reject", "hash", "filter"]},
         "raw_max": {
             "type": "integer",
@@ -86,9 +96,14 @@ def qualified_name_length(
     """`format` (with `{prefix}` and `{tool}`) after `transform` of both parts must fit in
     `max`. The prefix is the server name (`--server-name`) or gateway name; when unknown, a
     `min_prefix`-character name is assumed (default 1), so only names that overflow any
-    real prefix are reported."""
+    real prefix are reported; a clause with `unknown_upto` reports the rest by the prefix
+    lengths that break them (`_budget_hits`)."""
     fn = TRANSFORMS[params.get("transform", "none")]
     known = prefix_name(params, ctx)
+    if "unknown_upto" in params:
+        if known is None:
+            yield from _budget_hits(catalog, params, fn)
+        return
     prefix = fn(known) if known is not None else "x" * int(params.get("min_prefix", 1))
     unit, limit = params.get("unit", "chars"), int(params["max"])
     kind = params.get("prefix", "server")
@@ -111,6 +126,33 @@ def qualified_name_length(
             item,
             "/name",
             f"{item.label}: qualified name {quote(shown)} is {n} {unit}, over {limit}{assumed}",
+            excerpt=name,
+        )
+
+
+def _budget_hits(
+    catalog: Catalog, params: Mapping[str, Any], fn: Callable[[str], str]
+) -> Iterator[Hit]:
+    """Names whose qualified form overflows `max` with a prefix of more than `min_prefix`
+    but at most `unknown_upto` characters (a transformed prefix is ASCII, one byte each)."""
+    unit, limit = params.get("unit", "chars"), int(params["max"])
+    kind = params.get("prefix", "server")
+    floor, upto = int(params.get("min_prefix", 1)), int(params["unknown_upto"])
+    for item in items(catalog, params, ("tools",)):
+        name = item.value.get("name") if isinstance(item.value, dict) else None
+        if not isinstance(name, str) or len(name.strip()) > params.get("raw_max", len(name)):
+            continue
+        shown = params["format"].replace("{prefix}", f"<{kind}>").replace("{tool}", fn(name))
+        rest = _length(params["format"].replace("{prefix}", "").replace("{tool}", fn(name)), unit)
+        breaks = limit - rest + 1  # the shortest prefix that overflows
+        if not floor < breaks <= upto:
+            continue
+        yield Hit(
+            item,
+            "/name",
+            f"{item.label}: qualified name {quote(shown)} is over {limit} {unit} with a {kind} "
+            f"name of {breaks} or more characters (it fits one of at most {breaks - 1}; pass "
+            f"--{kind}-name to check yours)",
             excerpt=name,
         )
 

@@ -137,11 +137,17 @@ class Recorder:
 
 
 def reads() -> set[str]:
-    """The listings this release's discovery code asks for at all (its own source says)."""
+    """The listings this release's discovery code asks for at all (its own source says):
+    a direct `session.list_tools(` call, or (1.0.7.post20260921, which follows `nextCursor`)
+    `get_list_paginated(session, MCPListMethod.TOOLS)`, which calls the same SDK method."""
     import inspect
 
     source = inspect.getsource(_module("mcpgateway.services.gateway_service"))
-    return {listing for method, (listing, _) in CALLS.items() if f".{method}(" in source}
+    return {
+        listing
+        for method, (listing, _) in CALLS.items()
+        if f".{method}(" in source or f"MCPListMethod.{method[5:].upper()})" in source
+    }
 
 
 def _key(listing: str, item: Any) -> str:

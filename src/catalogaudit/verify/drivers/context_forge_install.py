@@ -58,7 +58,7 @@ UPLOADED: dict[str, str] = {
 #: Extra requirements a release needs beyond its own metadata (its pins were too loose).
 EXTRA: dict[str, tuple[str, ...]] = {"1.0.7": ("mcp<2",), "1.0.7.post20260921": ("mcp<2",)}
 #: The releases the differential suite verifies (installed when no version is named).
-ORACLE = ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7")
+ORACLE = ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7", "1.0.7.post20260921")
 
 
 def cache_root() -> Path:
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("versions", nargs="*", default=list(ORACLE))
     parser.add_argument("--root", type=Path, default=None, help="default: " + str(cache_root()))
-    parser.add_argument("--jobs", type=int, default=6)
+    parser.add_argument("--jobs", type=int, default=len(ORACLE))
     args = parser.parse_args(argv)
     root: Path = args.root or cache_root()
     root.mkdir(parents=True, exist_ok=True)
