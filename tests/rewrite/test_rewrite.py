@@ -11,6 +11,7 @@ import pytest
 from helpers import cli, fixture, npm_bin, validate_snapshot
 
 from catalogaudit import walker
+from catalogaudit.canonical import hashes
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import LISTINGS
 
@@ -81,14 +82,20 @@ def test_semicolons_become_commas_in_prose_only(tmp_path: Path) -> None:
     assert report["refused"] == []
 
 
-def test_derived_file_is_a_written_snapshot_without_wire(tmp_path: Path) -> None:
+def test_derived_file_is_a_written_snapshot_with_the_rewritten_wire(tmp_path: Path) -> None:
     snap = snapshot_of(tmp_path, "substitutions/semicolons.jsonl", "--protocol", "2025-11-25")
     _, doc, _ = rewrite(tmp_path, snap, "--substitutions", SEMI)
     text = (tmp_path / "out.snapshot.json").read_text()
     assert text == jsonwire.written(jsonwire.loads(text)), "the one written form"
-    assert "wire" not in doc
     assert doc["capture"]["source"] == "derived"
-    assert doc["capture"]["wire"] == "omitted"
+    assert doc["capture"]["wire"] == "kept" and "wireLost" not in doc["capture"]
+    # the wire pages hold the rewritten items: their served hashes are the file's
+    for name in LISTINGS:
+        items = [i for t in doc["wire"]["pages"][name] for i in jsonwire.loads(t)[name]]
+        want = [hashes.item_hashes(name, i).served for i in items]
+        recorded = doc["listings"][name]["itemHashes"]
+        positions = doc["listings"][name]["servedPositions"]
+        assert [recorded[positions.index(k)]["served"] for k in range(len(items))] == want
     derived = doc["derived"]
     assert derived["from"] == str(snap) or derived["from"].endswith("in.snapshot.json")
     assert derived["substitutions"] == {"text": SEMI, "pairs": [{"old": ";", "new": ","}]}
@@ -102,8 +109,6 @@ def test_derived_file_is_a_written_snapshot_without_wire(tmp_path: Path) -> None
             doc["listings"][name]["servedPositions"]
             == original["listings"][name]["servedPositions"]
         )
-    from catalogaudit.canonical import hashes
-
     # served and prompt hashes are of the rewritten items in *served* key order (from the
     # input's wire pages); canonical ones can be recomputed from the file itself
     for name in LISTINGS:

@@ -4,8 +4,9 @@ snapshot whose hashes are recomputed, plus what the rewrite cleared on re-audit.
 Pure: a snapshot document in, a new document and the list of changes out. Prose is reached only
 through `walker.walk`, the walker the audit uses, so a rewrite can change exactly what the audit
 checks and never a name, URI, `pattern`, `enum`/`const`/`default`/`examples` value or payload.
-The derived document has no `wire` section: it was not served, so there are no served bytes to
-keep, and its `derived` block says from which input, with which substitutions and fixes.
+The derived document keeps the input's `wire` section with the rewrite spliced into the page
+texts (`rewrite.pages`), so a replay of it shows the rewrite and nothing else; its `derived`
+block says from which input, with which substitutions and fixes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from catalogaudit.model import jsonwire, names
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Finding, Location, Report, normalize_excerpt
 from catalogaudit.model.protocol import MODERN_VERSIONS
+from catalogaudit.rewrite import pages as wire_pages
 from catalogaudit.rewrite.substitutions import Substitutions, apply
 from catalogaudit.rules.unchecked import GROWTH_RULE
 from catalogaudit.snapshot.build import catalog_hashes, items_record
@@ -106,6 +108,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
     fixes = check_fixes(fixes)
     result = Derived({}, source=catalog.source)
     listings: dict[str, Any] = {}
+    rewritten: dict[str, tuple[list[Any], list[dict[str, Any]]]] = {}
     modern = catalog.revision in MODERN_VERSIONS
     for name in names.LISTINGS:
         rec = catalog.listing(name)
@@ -132,9 +135,22 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
             [p.get("fields") or {} for p in pages]
         )
         listings[name] = new
+        if wire is not None:
+            rewritten[name] = (served, [p.get("fields") or {} for p in pages])
     doc = {k: v for k, v in catalog.doc.items() if k != "wire"}
     capture = dict(catalog.capture)
-    capture.update({"source": "derived", "wire": "omitted", "wireLost": WIRE_LOST})
+    capture["source"] = "derived"
+
+    def other(name: str, value: Any) -> Any:
+        return _other(name, value, subs, fixes)
+
+    kept = wire_pages.rewritten_wire(catalog, rewritten, other)
+    if kept is None:
+        capture.update({"wire": "omitted", "wireLost": WIRE_LOST})
+    else:
+        capture["wire"] = "kept"
+        capture.pop("wireLost", None)
+        doc["wire"] = kept
     doc["capture"] = capture
     doc["listings"] = listings
     doc["hashes"] = catalog_hashes(listings, catalog.instructions)
@@ -151,6 +167,13 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
     doc["derived"] = derived
     result.doc = doc
     return result
+
+
+def _other(name: str, value: Any, subs: Substitutions | None, fixes: Sequence[str]) -> Any:
+    """An item of another session's pages rewritten as the catalog's own (changes and refusals
+    are counted once, on the catalog's items)."""
+    item = Item(name, names.identity(name, value), value, -1, -1)
+    return _item(item, value, subs, fixes, Derived({}))
 
 
 def _wire_items(catalog: Catalog, name: str) -> tuple[list[Any] | None, list[Any] | None]:
