@@ -72,9 +72,14 @@ def test_summary_text_counts_versions(recorded: None, monkeypatch: pytest.Monkey
         lambda: {"context-forge": (_run("context-forge", "0.6.0"), _run("context-forge", "1.0.7"))},
     )
     rows = {r.id: r for r in summary.profile_summaries()}
-    assert rows["context-forge"].verified_text == (
-        "2 versions 0.6.0 .. 1.0.7 (2026-11-30), listing time: 12 of 16 rules"
-    )
+    rules = load_all()["context-forge"].rules
+    measured = sum(1 for r in rules if r.phase == "listing" and r.confidence == "measured")
+    text = rows["context-forge"].verified_text
+    head, _, share = text.partition(", listing time: ")
+    assert head == "2 versions 0.6.0 .. 1.0.7 (2026-11-30)"
+    vouched, _, total = share.removesuffix(" rules").partition(" of ")
+    # the newest run vouches for the measured listing-time rules that apply at its version
+    assert int(total) == len(rules) and 0 < int(vouched) <= measured < len(rules)
     assert rows["codex"].verified_text == "unverified"
     assert rows["codex-app"].verified_text == "unverified (no driver)"
 
