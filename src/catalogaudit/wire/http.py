@@ -128,7 +128,7 @@ class HttpTransport:
         self._version = None
         self._modern = False
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
         """End a legacy session with DELETE (405 is fine), then close the connection pool."""
         try:
             if self._session is not None:
@@ -204,6 +204,11 @@ class HttpTransport:
             if kind == "response" and members is not None and (status < 300 or "error" in members):
                 # NOTE: a 4xx with a JSON-RPC error body is an answer (era detection reads it).
                 return reply_from(method, text, members, bad_utf8, None if status < 300 else status)
+            if kind == "request" and value == msg:
+                raise ServerError(
+                    f"{self.describe()}, {method}: the body repeats our own {method} request "
+                    "instead of answering (an echo endpoint, not an MCP server?)"
+                )
             if status >= 300:
                 raise ServerError(f"{self.describe()}, {method}: HTTP {status}" + _body_story(raw))
             if ctype != "application/json":

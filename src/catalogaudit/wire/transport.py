@@ -112,8 +112,11 @@ class Transport(Protocol):
         """Forget any transport session (HTTP falls back from a modern probe this way)."""
         ...
 
-    def close(self) -> None:
-        """End the session and release every resource; never raises."""
+    def close(self, failed: bool = False) -> None:
+        """End the session and release every resource; never raises.
+
+        `failed`: the capture gave up, so nothing is recorded about how the server ends and
+        stdio waits less before signalling it."""
         ...
 
 
