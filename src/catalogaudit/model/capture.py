@@ -111,3 +111,5 @@ class Capture:
     listings: dict[str, Listing]
     findings: list[Finding]
     inputs: list[str] = field(default_factory=list)
+    #: HTTP content codings the answers came in (the page text is the decoded body).
+    content_codings: list[str] = field(default_factory=list)

@@ -125,7 +125,10 @@ def capture(
     found = _hygiene(transport)
     if legacy_probe and session.era == "modern":
         session.legacy = _probe_legacy(target, caps, limits, deadline)
-    return Capture(target.transport, target.record(), session, listings, found)
+    codings = sorted(transport.events.content_codings)
+    return Capture(
+        target.transport, target.record(), session, listings, found, content_codings=codings
+    )
 
 
 def _probe_legacy(

@@ -67,6 +67,9 @@ class Events:
     non_json_count: int = 0
     notifications: Counter[str] = field(default_factory=Counter)
     server_requests: Counter[str] = field(default_factory=Counter)
+    #: HTTP content codings the answers came in (`gzip`, `deflate`), decoded before anything
+    #: else reads them; the snapshot records them beside the decoded page text.
+    content_codings: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def non_json(self, line: str) -> None:
