@@ -287,6 +287,14 @@ def test_a_command_that_echoes_our_requests_is_named_so(tmp_path: Path) -> None:
     assert result.seconds < 5, result.seconds
 
 
+def test_server_text_in_an_error_line_is_inert(tmp_path: Path) -> None:
+    """A stderr tail with terminal escapes is quoted with the escapes shown, not obeyed."""
+    crash = "printf '\\033[2J\\033]0;owned\\007boom\\n' >&2; exit 3"
+    line, result = snapshot_fails(tmp_path, *FAST, "--", "sh", "-c", crash)
+    assert line.endswith("exited with status 3; stderr: \\x1b[2J\\x1b]0;owned\\x07boom"), line
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
 def test_missing_command_is_one_line(tmp_path: Path) -> None:
     line, result = snapshot_fails(tmp_path, *FAST, "--", "catalogaudit-no-such-server-xyz")
     assert line == "cannot start server 'catalogaudit-no-such-server-xyz': command not found"
