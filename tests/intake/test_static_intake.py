@@ -66,7 +66,8 @@ def test_jsonl_capture_with_handshake_and_pages(tmp_path: Path) -> None:
         '{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x","inputSchema":{"type":"object"}}],"nextCursor":"c1"}}',
         '{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"y","inputSchema":{"type":"object"}}]}}',
     ]
-    doc, _ = static(tmp_path, "--from", write(tmp_path, "cap.jsonl", "\n".join(lines) + "\n"))
+    doc, said = static(tmp_path, "--from", write(tmp_path, "cap.jsonl", "\n".join(lines) + "\n"))
+    assert "cap.jsonl: line 2: an initialize result\n" in said, said
     tools = doc["listings"]["tools"]
     assert [p["items"] for p in tools["pages"]] == [1, 1]
     assert tools["pages"][0]["fields"] == {"nextCursor": "c1"}

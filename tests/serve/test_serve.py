@@ -505,6 +505,22 @@ def test_http_modern_statuses(originals: dict[str, Path]) -> None:
         assert client.post(url.replace("/mcp", "/other"), json=body).status_code == 404
 
 
+def test_server_header_has_no_trailing_space(originals: dict[str, Path]) -> None:
+    """httpx strips header whitespace, so the raw response is read from a socket."""
+    with serving_http(originals["example-legacy"]) as url:
+        host, port = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(f"GET /mcp HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            raw = b""
+            while b"\r\n\r\n" not in raw:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                raw += chunk
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    assert b"Server: catalogaudit-serve" in head, head
+
+
 def test_http_legacy_sessions(originals: dict[str, Path]) -> None:
     with serving_http(originals["example-legacy"]) as url, httpx.Client(timeout=10) as client:
         assert client.get(url).status_code == 405

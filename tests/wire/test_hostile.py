@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import time
@@ -116,12 +115,28 @@ def test_a_quick_failure_is_quick(tmp_path: Path) -> None:
 
 def test_the_total_timeout_covers_the_handshake(tmp_path: Path) -> None:
     """--timeout bounds the discover probe and initialize together, not each of them."""
-    args = ("--startup-timeout", "3", "--request-timeout", "3", "--timeout", "4")
+    args = ("--startup-timeout", "30", "--request-timeout", "3", "--timeout", "4")
     line, result = snapshot_fails(tmp_path, *args, "--", *raw("--hang"))
-    # initialize gets what the 3 s probe left of the 4 s: about 1 s
-    assert re.search(r"initialize: no answer within (0\.[5-9]|1)s$", line), line
-    # Without the shared deadline this run took 3 s (probe) + 3 s (initialize).
+    # the start-up time is cut to the 4 s; the probe had 2 s of it, initialize the rest
+    assert line.endswith(
+        "initialize: no answer within 4s (--startup-timeout; server/discover got none)"
+    ), line
+    # Without the shared deadline this run took 10 s (probe) + 30 s (initialize).
     assert result.seconds < 4 + 1.5, result.seconds
+
+
+@pytest.mark.parametrize(
+    "server", [pytest.param(raw("--hang"), id="hang"), pytest.param(["sleep", "60"], id="sleep")]
+)
+def test_the_startup_timeout_covers_the_whole_handshake(tmp_path: Path, server: list[str]) -> None:
+    """A silent server fails after --startup-timeout, not after the probe's and initialize's.
+
+    `sleep` also ignores stdin EOF: after a failed capture it gets a short grace, then SIGTERM.
+    """
+    line, result = snapshot_fails(tmp_path, "--startup-timeout", "5", "--", *server)
+    assert "initialize: no answer within 5s" in line, line
+    # 12 s before: 5 s probe, 5 s initialize, then 2 s for an exit on stdin EOF
+    assert result.seconds < 5 + 1.5, result.seconds
 
 
 def test_spawned_child_is_reaped_on_success(tmp_path: Path) -> None:
@@ -158,6 +173,13 @@ def test_banner_lines_are_counted_and_quoted(tmp_path: Path) -> None:
     assert counts(doc) == (3, 2, 4, 1)
     names = [t["name"] for t in doc["listings"]["tools"]["items"]]
     assert names == ["tool_000", "tool_001", "tool_002"]
+
+
+def test_one_banner_line_is_singular(tmp_path: Path) -> None:
+    doc, _ = snapshot_ok(tmp_path, *FAST, "--", *raw("--one-banner"))
+    (finding,) = findings(doc, "CA510")
+    assert finding["extra"]["count"] == 1
+    assert finding["message"].startswith("the server wrote 1 line that is not JSON-RPC "), finding
 
 
 def test_repeated_cursor_stops_with_ca533(tmp_path: Path) -> None:
@@ -238,6 +260,7 @@ def test_server_requests_are_answered(tmp_path: Path, caps: str) -> None:
             id="html",
         ),
         pytest.param(["--hang"], ["initialize", "no answer within 3s"], id="hang"),
+        pytest.param(["--echo"], ["the body repeats our own server/discover request"], id="echo"),
     ],
 )
 def test_hostile_http_server_fails_cleanly(
@@ -252,6 +275,24 @@ def test_hostile_http_server_fails_cleanly(
         assert result.seconds < 5, result.seconds
     for phrase in phrases:
         assert phrase in line, line
+
+
+def test_a_command_that_echoes_our_requests_is_named_so(tmp_path: Path) -> None:
+    """`cat` sends our own lines back; they are neither its requests nor its errors."""
+    line, result = snapshot_fails(tmp_path, *FAST, "--", "cat")
+    assert line == (
+        "server 'cat', server/discover: stdout repeats our own server/discover request instead "
+        "of answering (the command echoes its input: is it an MCP server?)"
+    ), line
+    assert result.seconds < 5, result.seconds
+
+
+def test_server_text_in_an_error_line_is_inert(tmp_path: Path) -> None:
+    """A stderr tail with terminal escapes is quoted with the escapes shown, not obeyed."""
+    crash = "printf '\\033[2J\\033]0;owned\\007boom\\n' >&2; exit 3"
+    line, result = snapshot_fails(tmp_path, *FAST, "--", "sh", "-c", crash)
+    assert line.endswith("exited with status 3; stderr: \\x1b[2J\\x1b]0;owned\\x07boom"), line
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
 
 
 def test_missing_command_is_one_line(tmp_path: Path) -> None:

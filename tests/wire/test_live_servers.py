@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,6 @@ def snap(tmp_path: Path, *args: str, name: str = "s.json") -> dict[str, Any]:
     out = tmp_path / name
     result = cli("snapshot", "-o", str(out), *args)
     assert result.code == 0, str(result)
-    import json
-
     doc = json.loads(out.read_text())
     validate_snapshot(doc)
     return doc
@@ -56,6 +55,35 @@ def test_everything_full_client_capabilities_changes_the_catalog(tmp_path: Path)
     assert set(doc["capture"]["clientCapabilities"]) == {"roots", "sampling", "elicitation"}
     names = {t["name"] for t in doc["listings"]["tools"]["items"]}
     assert {"get-roots-list", "trigger-sampling-request"} <= names
+
+
+@pytest.mark.npm
+def test_everything_is_not_blamed_for_the_roots_request_we_cannot_answer(tmp_path: Path) -> None:
+    """server-everything asks roots/list 350 ms after `initialized`, after we closed stdin.
+
+    It then waits for our answer instead of exiting; that wait is ours, not a CA513. Before,
+    it was SIGTERMed after the 2 s grace: about 3 s a run, 9 s for --runs 3.
+    """
+    exe = npm_bin("mcp-server-everything")
+    out = tmp_path / "runs.json"
+    result = cli(
+        "snapshot",
+        "--client-capabilities",
+        "full",
+        "--runs",
+        "3",
+        "-o",
+        str(out),
+        "--",
+        exe,
+        "stdio",
+    )
+    assert result.code == 0, str(result)
+    doc = json.loads(out.read_text())
+    assert doc["capture"]["runs"]["stable"] is True
+    rules = {f["ruleId"] for f in doc["findings"]}
+    assert "CA513" not in rules and "CA512" in rules, rules
+    assert result.seconds < 3 * 2.0, result.seconds
 
 
 @pytest.mark.npm

@@ -137,7 +137,11 @@ register_all(app)
 
 
 def _fail(message: str) -> NoReturn:
-    sys.stderr.write(f"error: {message}\n")
+    # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
+    # so no byte a server chose reaches the terminal and the error stays one line.
+    from catalogaudit.formatters.base import visible
+
+    sys.stderr.write(f"error: {visible(message, keep='')}\n")
     sys.stderr.flush()
     raise SystemExit(EXIT_ERROR)
 

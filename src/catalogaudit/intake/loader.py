@@ -172,8 +172,8 @@ def _take(
     elif "protocolVersion" in result or "supportedVersions" in result:
         loaded.handshake = result
         loaded.handshake_text = result_text
-        kind = "initialize" if "protocolVersion" in result else "server/discover"
-        loaded.inferred.append(f"{where}: a {kind} result")
+        kind = "an initialize" if "protocolVersion" in result else "a server/discover"
+        loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
 

@@ -114,3 +114,5 @@ class Capture:
     #: `snapshot --legacy-probe` of a modern server that answered: the legacy session's
     #: handshake text and page texts (`wire.legacy`), or None.
     legacy_wire: dict[str, Any] | None = None
+    #: HTTP content codings the answers came in (the page text is the decoded body).
+    content_codings: list[str] = field(default_factory=list)

@@ -62,6 +62,10 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         """Log nothing: stderr is the user's, and request lines may carry secrets."""
 
+    def version_string(self) -> str:
+        """`Server: catalogaudit-serve`: the base class appends `sys_version` after a space."""
+        return self.server_version
+
     def handle(self) -> None:
         try:
             super().handle()

@@ -117,18 +117,23 @@ def capture(
     """
     deadline = time.monotonic() + limits.total_timeout
     transport = open_transport(target, limits, "roots" in caps)
+    done = False
     try:
         session = negotiate(transport, choice, caps, limits, deadline)
         listings = {
             name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
         }
+        done = True
     finally:
-        transport.close()
+        transport.close(failed=not done)
     found = _hygiene(transport)
     legacy_wire = None
     if legacy_probe and session.era == "modern":
         session.legacy, legacy_wire = _probe_legacy(target, caps, limits, deadline, legacy_pages)
-    captured = Capture(target.transport, target.record(), session, listings, found)
+    codings = sorted(transport.events.content_codings)
+    captured = Capture(
+        target.transport, target.record(), session, listings, found, content_codings=codings
+    )
     captured.legacy_wire = legacy_wire
     return captured
 
@@ -164,12 +169,14 @@ def _hygiene(transport: Transport) -> list[Finding]:
     ev = transport.events
     out: list[Finding] = []
     if ev.non_json_count:
-        plural = "s" if ev.non_json_count != 1 else ""
+        lines = (
+            "1 line that is" if ev.non_json_count == 1 else f"{ev.non_json_count} lines that are"
+        )
         out.append(
             Finding(
                 "CA510",
                 Severity.WARNING,
-                f"the server wrote {ev.non_json_count} line{plural} that are not JSON-RPC "
+                f"the server wrote {lines} not JSON-RPC "
                 f"messages to stdout; first: {ev.non_json_lines[0]!r}",
                 extra={"count": ev.non_json_count, "lines": list(ev.non_json_lines)},
             )
@@ -197,6 +204,13 @@ def _hygiene(transport: Transport) -> list[Finding]:
         )
     from catalogaudit.wire.stdio import StdioTransport
 
-    if isinstance(transport, StdioTransport) and not transport.exited_by_itself():
+    # NOTE: a server kept alive by a request it sent after stdin closed waits on us, not on
+    # its own (server-everything's roots/list); whether that request came before or after the
+    # close is timing, so it is not written into the snapshot either.
+    if (
+        isinstance(transport, StdioTransport)
+        and not transport.exited_by_itself()
+        and not transport.waited_on_us()
+    ):
         out.append(Finding("CA513", Severity.WARNING, "the server did not exit when stdin closed"))
     return out

@@ -44,28 +44,32 @@ def negotiate(
 ) -> Session:
     """Establish the era and version the way the spec's detection rules say.
 
-    `deadline` (monotonic) is the end of the whole capture (`--timeout`): no handshake request
-    waits past it, even when the discover probe and `initialize` each have their own timeout.
+    `--startup-timeout` bounds the whole handshake, the discover probe and the fallback
+    `initialize` together (a silent server fails after it, not after twice it); in auto mode the
+    probe gets at most half of it, so a legacy server that ignores the probe still has time for
+    `initialize`. `deadline` (monotonic) is the end of the whole capture (`--timeout`): no
+    handshake request waits past it either.
     """
+    budget = _Budget(transport, limits.startup_timeout, deadline)
     if choice.mode == "legacy":
-        return _initialize(transport, choice, caps, limits, [], deadline)
+        return _initialize(transport, choice, caps, budget, [])
     offered: list[str] = []
     version = choice.offer
     fallback_reason = ""
     for attempt in range(2):
         offered.append(version)
         transport.set_protocol(version, True)
-        timeout = limits.startup_timeout
+        cap = None
         if choice.mode == "auto":
-            timeout = min(timeout, DISCOVER_PROBE_TIMEOUT)
-        timeout = _within(transport, "server/discover", timeout, deadline)
+            cap = min(DISCOVER_PROBE_TIMEOUT, limits.startup_timeout / 2)
+        timeout = budget.left("server/discover", cap)
         try:
             reply = transport.request("server/discover", {"_meta": _meta(version, caps)}, timeout)
-        except ServerTimeout as exc:
-            if choice.mode == "modern" or (deadline is not None and time.monotonic() >= deadline):
+        except ServerTimeout:
+            if choice.mode == "modern" or budget.spent():
                 raise
             fallback_reason = f"server/discover got no answer within {seconds(timeout)}"
-            del exc
+            budget.silent_probe = True
             break
         if reply.ok and _speaks(reply, version):
             return _modern_session(reply, choice, caps, offered, version)
@@ -96,7 +100,7 @@ def negotiate(
         fallback_reason = f"server/discover answered {reply.describe_error()}"
         break
     transport.reset_session()
-    session = _initialize(transport, choice, caps, limits, offered, deadline)
+    session = _initialize(transport, choice, caps, budget, offered)
     session.findings.append(
         Finding(
             "CA520",
@@ -105,6 +109,35 @@ def negotiate(
         )
     )
     return session
+
+
+class _Budget:
+    """What is left of the `--startup-timeout` (and of the capture's `--timeout`)."""
+
+    def __init__(self, transport: Transport, startup: float, deadline: float | None) -> None:
+        self.transport = transport
+        self.startup = startup
+        self.end = time.monotonic() + startup
+        self.deadline = deadline
+        #: The discover probe timed out: `initialize` is the second request a silent server
+        #: left unanswered, and its error names the whole start-up time.
+        self.silent_probe = False
+
+    def left(self, method: str, cap: float | None = None) -> float:
+        """Seconds the next handshake request may wait (raise when none are left)."""
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise ServerTimeout(
+                f"{self.transport.describe()}, {method}: the --startup-timeout "
+                f"({seconds(self.startup)}) ran out"
+            )
+        left = min(left, cap) if cap is not None else left
+        return _within(self.transport, method, left, self.deadline)
+
+    def spent(self) -> bool:
+        """Whether the start-up time or the capture's time is over."""
+        now = time.monotonic()
+        return now >= self.end or (self.deadline is not None and now >= self.deadline)
 
 
 def _within(transport: Transport, method: str, timeout: float, deadline: float | None) -> float:
@@ -165,16 +198,26 @@ def _initialize(
     transport: Transport,
     choice: ProtocolChoice,
     caps: dict[str, Any],
-    limits: Limits,
+    budget: _Budget,
     offered: list[str],
-    deadline: float | None = None,
 ) -> Session:
     version = choice.offer if choice.mode == "legacy" else LATEST_LEGACY
     offered = [*offered, version]
     transport.set_protocol(None, False)
     params = {"protocolVersion": version, "capabilities": caps, "clientInfo": CLIENT_INFO}
-    timeout = _within(transport, "initialize", limits.startup_timeout, deadline)
-    reply = transport.request("initialize", params, timeout)
+    timeout = budget.left("initialize")
+    try:
+        reply = transport.request("initialize", params, timeout)
+    except ServerTimeout as exc:
+        if not budget.silent_probe:
+            raise
+        # NOTE: keep what the transport added (non-JSON-RPC lines seen) after the time.
+        said, whole = f"no answer within {seconds(timeout)}", seconds(budget.startup)
+        raise ServerTimeout(
+            str(exc).replace(
+                said, f"no answer within {whole} (--startup-timeout; server/discover got none)", 1
+            )
+        ) from None
     if not reply.ok:
         raise ProtocolError(f"{transport.describe()}, initialize: {reply.describe_error()}")
     result = reply.result if isinstance(reply.result, dict) else {}

@@ -1,6 +1,7 @@
 """Streamable HTTP wire client (P:2025-11-25 and P:2026-07-28 basic/transports).
 
-POSTs each message with `Accept: application/json, text/event-stream` and reads either a JSON
+POSTs each message with `Accept: application/json, text/event-stream` and `Accept-Encoding:
+gzip, deflate` (decoded by `wire.encoding`, the size cap on the decoded bytes) and reads a JSON
 body or an SSE stream (priming events with empty data, comments, notifications and server
 requests before the response). Legacy sessions echo `Mcp-Session-Id` and end with DELETE;
 2026-07-28 sends `MCP-Protocol-Version` and `Mcp-Method` on every request. Redirects are
@@ -19,6 +20,7 @@ import httpx
 
 from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
+from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.transport import (
     Events,
     Limits,
@@ -92,6 +94,8 @@ class HttpTransport:
         deadline = time.monotonic() + timeout
         try:
             return self._exchange(msg, method, rid, deadline, timeout)
+        except CodingError as exc:
+            raise ServerError(f"{self.describe()}, {method}: {exc}") from None
         except httpx.TimeoutException:
             raise ServerTimeout(
                 f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
@@ -112,6 +116,8 @@ class HttpTransport:
                     raise ServerError(
                         f"{self.describe()}, {method}: HTTP {resp.status_code}" + _body_story(body)
                     )
+        except CodingError as exc:
+            raise ServerError(f"{self.describe()}, {method}: {exc}") from None
         except httpx.TimeoutException:
             raise ServerTimeout(f"{self.describe()}, {method}: no answer in time") from None
         except httpx.HTTPError as exc:
@@ -128,7 +134,7 @@ class HttpTransport:
         self._version = None
         self._modern = False
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
         """End a legacy session with DELETE (405 is fine), then close the connection pool."""
         try:
             if self._session is not None:
@@ -148,8 +154,10 @@ class HttpTransport:
     # --- internals -----------------------------------------------------------------------------
 
     def _base_headers(self, method: str | None) -> dict[str, str]:
-        headers = dict(self._headers)
+        # NOTE: we decode only what we offer, so a --header Accept-Encoding does not replace it.
+        headers = {k: v for k, v in self._headers.items() if k.lower() != "accept-encoding"}
         headers["Accept"] = "application/json, text/event-stream"
+        headers["Accept-Encoding"] = ACCEPT_ENCODING
         if self._version:
             headers["MCP-Protocol-Version"] = self._version
         if self._modern and method:
@@ -204,6 +212,11 @@ class HttpTransport:
             if kind == "response" and members is not None and (status < 300 or "error" in members):
                 # NOTE: a 4xx with a JSON-RPC error body is an answer (era detection reads it).
                 return reply_from(method, text, members, bad_utf8, None if status < 300 else status)
+            if kind == "request" and value == msg:
+                raise ServerError(
+                    f"{self.describe()}, {method}: the body repeats our own {method} request "
+                    "instead of answering (an echo endpoint, not an MCP server?)"
+                )
             if status >= 300:
                 raise ServerError(f"{self.describe()}, {method}: HTTP {status}" + _body_story(raw))
             if ctype != "application/json":
@@ -216,14 +229,22 @@ class HttpTransport:
                 + _body_story(raw)
             )
 
+    def _body(self, resp: httpx.Response) -> tuple[Iterator[bytes], str]:
+        """The decoded body as it arrives, and ` once decoded (gzip)` for size messages."""
+        applied = codings(resp.headers.get("content-encoding"))
+        self.events.content_codings.update(applied)
+        said = f" once decoded ({', '.join(applied)})" if applied else ""
+        return decoded(resp.iter_raw(), applied), said
+
     def _read_body(self, resp: httpx.Response, deadline: float, method: str) -> bytes:
         data = bytearray()
-        for chunk in resp.iter_raw():
-            data += chunk
+        pieces, said = self._body(resp)
+        for piece in pieces:
+            data += piece
             if len(data) > self._limits.max_message:
                 raise ServerError(
                     f"{self.describe()}, {method}: the body exceeded "
-                    f"{self._limits.max_message} bytes"
+                    f"{self._limits.max_message} bytes{said} (see --max-message-size)"
                 )
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline")
@@ -254,27 +275,30 @@ class HttpTransport:
         """Yield the data of each SSE event (W3C EventSource parsing, comments skipped)."""
         buf = bytearray()
         data: list[bytes] = []
-        size = 0
-        for chunk in resp.iter_raw():
+        size = 0  # of the event being read: its data lines so far
+        scanned = 0  # of `buf`, known to hold no newline (a long line is not searched again)
+        pieces, said = self._body(resp)
+        for piece in pieces:
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline")
-            buf += chunk
-            size += len(chunk)
-            if len(buf) > self._limits.max_message:
+            buf += piece
+            if len(buf) + size > self._limits.max_message:
                 raise ServerError(
                     f"{self.describe()}, {method}: an SSE event exceeded "
-                    f"{self._limits.max_message} bytes"
+                    f"{self._limits.max_message} bytes{said} (see --max-message-size)"
                 )
             while True:
-                nl = buf.find(b"\n")
+                nl = buf.find(b"\n", scanned)
                 if nl < 0:
+                    scanned = len(buf)
                     break
                 line = bytes(buf[:nl]).rstrip(b"\r")
                 del buf[: nl + 1]
+                scanned = 0
                 if not line:
                     if data:
                         yield b"\n".join(data)
-                    data = []
+                    data, size = [], 0
                     continue
                 if line.startswith(b":"):
                     continue
@@ -283,6 +307,7 @@ class HttpTransport:
                     val = val[1:]
                 if field == b"data":
                     data.append(val)
+                    size += len(val) + 1
         if data:
             yield b"\n".join(data)
 
@@ -303,5 +328,11 @@ def _http_error(exc: httpx.HTTPError) -> str:
 
 
 def _body_story(raw: bytes) -> str:
-    text = raw.decode("utf-8", "replace").strip()
-    return f"; body: {excerpt(text, 120)}" if text else " (empty body)"
+    """`; body: <excerpt>`, or how many bytes of binary data, never the bytes themselves."""
+    text, bad_utf8 = jsonwire.decode_utf8(raw)
+    text = text.strip()
+    if not text:
+        return " (empty body)"
+    if bad_utf8 or any(c < " " and c not in "\t\n\r" or "\x7f" <= c <= "\x9f" for c in text):
+        return f"; body: {len(raw)} bytes of binary data, starting {raw[:8].hex(' ')}"
+    return f"; body: {excerpt(text, 120)}"

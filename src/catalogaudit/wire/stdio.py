@@ -13,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,14 @@ from catalogaudit.wire.transport import (
 
 STDERR_KEEP = 64 * 1024
 SHUTDOWN_GRACE = 2.0
+#: After a failed capture nothing is recorded about the exit, so the server gets less time.
+FAILED_GRACE = 0.5
+#: A server that asks us something after stdin closed waits for an answer that cannot come
+#: (server-everything's roots/list, sent 350 ms after `initialized`, keeps it alive 60 s); it
+#: gets this long to exit anyway, then SIGTERM, and CA513 is not its fault.
+UNANSWERABLE_GRACE = 0.2
+#: How many of our own recent lines are remembered to recognise a command that echoes them.
+SENT_KEEP = 16
 
 
 class StdioTransport:
@@ -59,8 +68,10 @@ class StdioTransport:
         self._stderr = bytearray()
         self._stderr_total = 0
         self._write_lock = threading.Lock()
+        self._sent: deque[str] = deque(maxlen=SENT_KEEP)
         self._closed = False
         self._honoured_eof = False
+        self._unanswerable_at: float | None = None
         try:
             self._proc = subprocess.Popen(
                 self._argv,
@@ -131,22 +142,27 @@ class StdioTransport:
     def reset_session(self) -> None:
         """stdio has no transport session; the same process is reused for the fallback."""
 
-    def close(self) -> None:
-        """Close stdin, wait, then SIGTERM and SIGKILL the whole process group."""
+    def close(self, failed: bool = False) -> None:
+        """Close stdin, wait, then SIGTERM and SIGKILL the whole process group.
+
+        An answer being written when we close is finished first (the write lock), so the
+        server never waits on a request we took; a request that arrives after stdin closed is
+        unanswerable, and the wait for that server is cut short (`UNANSWERABLE_GRACE`).
+        """
         if self._closed:
             return
         self._closed = True
         proc = self._proc
         try:
             try:
-                if proc.stdin:
-                    proc.stdin.close()
+                with self._write_lock:
+                    if proc.stdin:
+                        proc.stdin.close()
             except OSError:
                 pass
-            try:
-                proc.wait(SHUTDOWN_GRACE)
+            if self._exits_on_eof(FAILED_GRACE if failed else SHUTDOWN_GRACE):
                 self._honoured_eof = True
-            except subprocess.TimeoutExpired:
+            else:
                 self._signal(signal.SIGTERM)
                 try:
                     proc.wait(SHUTDOWN_GRACE)
@@ -179,7 +195,26 @@ class StdioTransport:
         """After close: whether the server exited on stdin EOF without being signalled."""
         return self._honoured_eof
 
+    def waited_on_us(self) -> bool:
+        """After close: the server did not exit because it waited on an unanswerable request."""
+        return not self._honoured_eof and self._unanswerable_at is not None
+
     # --- internals -----------------------------------------------------------------------------
+
+    def _exits_on_eof(self, grace: float) -> bool:
+        """Wait up to `grace` for the exit that stdin EOF asks for (less after a late request)."""
+        end = time.monotonic() + grace
+        while True:
+            if self._unanswerable_at is not None:
+                end = min(end, self._unanswerable_at + UNANSWERABLE_GRACE)
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                self._proc.wait(min(left, 0.05))
+                return True
+            except subprocess.TimeoutExpired:
+                pass
 
     def _signal(self, sig: int) -> None:
         try:
@@ -188,10 +223,12 @@ class StdioTransport:
             pass
 
     def _write(self, msg: dict[str, Any]) -> bool:
-        data = (jsonwire.compact(msg) + "\n").encode("utf-8")
+        line = jsonwire.compact(msg)
+        data = (line + "\n").encode("utf-8")
         try:
             with self._write_lock:
                 assert self._proc.stdin is not None
+                self._sent.append(line)
                 self._proc.stdin.write(data)
         except (OSError, ValueError):
             return False
@@ -275,15 +312,26 @@ class StdioTransport:
         text, bad_utf8 = jsonwire.decode_utf8(raw.rstrip(b"\r"))
         if not text.strip():
             return
+        if text in self._sent:
+            # NOTE: `cat` and shells read back what we wrote; answering that "request" would
+            # make our own -32601 come back as the server's answer.
+            what = _what(jsonwire.loads(text))
+            self._die(
+                f"stdout repeats our own {what} instead of answering (the command echoes "
+                "its input: is it an MCP server?)"
+            )
+            return
         kind, value, members = classify(text, bad_utf8)
         if kind == "response" and members is not None:
             with self._cond:
                 self._responses[value["id"]] = (text, members, bad_utf8)
                 self._cond.notify_all()
         elif kind == "request":
+            # NOTE: runs on the reader thread; a closed stdin means we are shutting down.
             self.events.server_request(value["method"])
-            # NOTE: runs on the reader thread; a closed stdin just means we are shutting down.
-            self._write(answer_server_request(value, self._roots))
+            answered = self._write(answer_server_request(value, self._roots))
+            if not answered and self._unanswerable_at is None:
+                self._unanswerable_at = time.monotonic()
         elif kind == "notification":
             self.events.notification(value["method"])
         elif kind == "batch":
@@ -305,6 +353,14 @@ class StdioTransport:
                     del self._stderr[: len(self._stderr) - STDERR_KEEP]
         except OSError:
             return
+
+
+def _what(msg: Any) -> str:
+    """`server/discover request` or `notifications/initialized notification` (ours, echoed)."""
+    method = msg.get("method") if isinstance(msg, dict) else None
+    if not isinstance(method, str):
+        return "answer to a server request"
+    return f"{method} {'request' if 'id' in msg else 'notification'}"
 
 
 def _close_quietly(stream: Any) -> None:

@@ -67,6 +67,9 @@ class Events:
     non_json_count: int = 0
     notifications: Counter[str] = field(default_factory=Counter)
     server_requests: Counter[str] = field(default_factory=Counter)
+    #: HTTP content codings the answers came in (`gzip`, `deflate`), decoded before anything
+    #: else reads them; the snapshot records them beside the decoded page text.
+    content_codings: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def non_json(self, line: str) -> None:
@@ -112,8 +115,11 @@ class Transport(Protocol):
         """Forget any transport session (HTTP falls back from a modern probe this way)."""
         ...
 
-    def close(self) -> None:
-        """End the session and release every resource; never raises."""
+    def close(self, failed: bool = False) -> None:
+        """End the session and release every resource; never raises.
+
+        `failed`: the capture gave up, so nothing is recorded about how the server ends and
+        stdio waits less before signalling it."""
         ...
 
 
