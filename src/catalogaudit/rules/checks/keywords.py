@@ -4,6 +4,7 @@ nesting, over every subschema the prose walker would enter."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.model import jsonwire
@@ -104,22 +105,37 @@ def schema_forbidden_keywords(
             "type": "boolean",
             "description": "Every value under `properties` must be a schema (object/boolean).",
         },
+        "enum_type": {
+            "enum": JSON_TYPES,
+            "description": "`enum` only on a subschema whose `type` is this one, with values of "
+            "this JSON type (Gemini `parameters`: string).",
+        },
+        "per": {
+            "enum": ["place", "cause"],
+            "description": "place (default): a hit per offending subschema; cause: one hit per "
+            "cause (array without items, non-string enum...) naming every tool and pointer.",
+        },
     },
 )
 def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Per subschema (`scope: all`, default) or the root only: each `type` (string or list)
     must be in `allowed_types`, a subschema of a type listed in `requires` must carry those
-    keywords (OpenAI: objects need `properties`, arrays `items`), and with
-    `properties_are_schemas` every `properties` value must be a schema."""
+    keywords (OpenAI: objects need `properties`, arrays `items`), with
+    `properties_are_schemas` every `properties` value must be a schema, and with `enum_type`
+    an `enum` must sit on a subschema of that type and hold only values of it."""
     requires = params.get("requires") or {}
     allowed = set(params.get("allowed_types") or JSON_TYPES)
+    enum_type = params.get("enum_type")
+    users: dict[str, dict[str, list[str]]] = {}
     for item, at, schema in field_targets(
         catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
     ):
         for node, node_at, level in subschemas(schema, at):
             if params.get("scope") == "root" and level > 1:
                 break
-            yield from _type_hits(item, node, node_at, requires, allowed)
+            found = list(_type_hits(item, node, node_at, requires, allowed))
+            if enum_type is not None:
+                found.extend(_enum_hits(item, node, node_at, enum_type))
             props = node.get("properties")
             if params.get("properties_are_schemas") and isinstance(props, dict):
                 for key, sub in props.items():
@@ -127,35 +143,94 @@ def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
                         where = jsonwire.pointer_join(
                             jsonwire.pointer_join(node_at, "properties"), key
                         )
-                        yield Hit(
-                            item,
-                            where,
-                            f"{item.label}: property {quote(key)} is {json_type(sub)}, "
-                            "not a schema",
-                            excerpt=key,
+                        found.append(
+                            _Place(
+                                Hit(
+                                    item,
+                                    where,
+                                    f"{item.label}: property {quote(key)} is {json_type(sub)}, "
+                                    "not a schema",
+                                    excerpt=key,
+                                ),
+                                "a property that is not a schema",
+                            )
                         )
+            if params.get("per") != "cause":
+                yield from (place.hit for place in found)
+                continue
+            for place in found:
+                users.setdefault(place.cause, {}).setdefault(item.label, []).append(
+                    place.hit.pointer
+                )
+    for cause, tools in users.items():
+        named = "; ".join(f"{label} at {', '.join(where)}" for label, where in tools.items())
+        yield Hit(
+            None,
+            "",
+            f"{cause} in {len(tools)} tool{'' if len(tools) == 1 else 's'}: {named}",
+            excerpt=cause,
+            listing="tools",
+        )
+
+
+@dataclass(frozen=True)
+class _Place:
+    """One offending subschema and the cause it is grouped under with `per: cause`."""
+
+    hit: Hit
+    cause: str
 
 
 def _type_hits(
     item: Any, node: dict[str, Any], at: str, requires: Mapping[str, Any], allowed: set[str]
-) -> Iterator[Hit]:
+) -> Iterator[_Place]:
     kinds = node.get("type")
     listed = kinds if isinstance(kinds, list) else [kinds] if kinds is not None else []
     for kind in listed:
         if not isinstance(kind, str) or kind not in allowed:
             shown = jsonwire.compact(kind)
             where = jsonwire.pointer_join(at, "type")
-            yield Hit(item, where, f"{item.label}: unknown type {quote(shown)}", excerpt=shown)
+            yield _Place(
+                Hit(item, where, f"{item.label}: unknown type {quote(shown)}", excerpt=shown),
+                f"unknown type {shown}",
+            )
             continue
         for needed in requires.get(kind, ()):
             if needed not in node:
                 place = f"at {at[1:]}" if at.count("/") > 1 else "at the root"
-                yield Hit(
-                    item,
-                    at,
-                    f"{item.label}: {kind} schema {place} has no {needed}",
-                    excerpt=f"{kind} without {needed}",
+                yield _Place(
+                    Hit(
+                        item,
+                        at,
+                        f"{item.label}: {kind} schema {place} has no {needed}",
+                        excerpt=f"{kind} without {needed}",
+                    ),
+                    f"{kind} schema without {needed}",
                 )
+
+
+def _enum_hits(item: Any, node: dict[str, Any], at: str, wanted: str) -> Iterator[_Place]:
+    """Gemini's Schema keeps `enum` as strings of a `type: string` schema: a number fails the
+    proto parse ("(TYPE_STRING), 1"), another type fails validation ("only allowed for STRING
+    type")."""
+    values = node.get("enum")
+    if not isinstance(values, list):
+        return
+    where = jsonwire.pointer_join(at, "enum")
+    odd = [v for v in values if json_type(v) != wanted]
+    if odd:
+        shown = jsonwire.compact(odd[0])
+        yield _Place(
+            Hit(item, where, f"{item.label}: enum at {at[1:]} holds {shown}", excerpt=shown),
+            f"enum with non-{wanted} values",
+        )
+    kinds = node.get("type")
+    if kinds != wanted and not (isinstance(kinds, list) and wanted in kinds):
+        shown = "no type" if kinds is None else f"type {jsonwire.compact(kinds)}"
+        yield _Place(
+            Hit(item, where, f"{item.label}: enum at {at[1:]} on {shown}", excerpt=shown),
+            f"enum on a schema whose type is not {wanted}",
+        )
 
 
 @check("strict-objects", {"field": SCHEMA_FIELD})
