@@ -4,7 +4,8 @@ Usage: `python -m catalogaudit.verify.drivers.context_forge_install [--root DIR]
 (or run this file by path: it imports only the standard library, so `.ci/run` can start it
 before catalogaudit itself is installed).
 
-Each release goes into `<root>/<version>/` on Python 3.11 with `uv pip install --exclude-newer`
+Each release goes into `<root>/<version>/` on the Python its line needs (`PYTHON_FROM`: 3.11,
+3.12 from 1.0.8) with `uv pip install --exclude-newer`
 set to that release's PyPI upload time: today's dependencies break old releases, and the
 resolution of a release must not change from one day to the next. uv itself is installed from
 PyPI at a pinned version into `<root>/.tools/`, and its download cache is shared by every
@@ -78,20 +79,40 @@ def exclude_newer(version: str) -> str:
     return at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def python311() -> str:
-    """A Python 3.11 interpreter: `python3.11`, else `python3` when that is 3.11."""
-    for name in ("python3.11", "python3"):
-        found = shutil.which(name)
+#: The first release of each interpreter line (IBM/mcp-context-forge CHANGELOG.md: 1.0.8 and
+#: later require Python 3.12-3.13); earlier releases are verified on 3.11.
+PYTHON_FROM = (((1, 0, 8), (3, 12)), ((0, 0, 0), (3, 11)))
+
+
+def python_for(version: str) -> tuple[int, int]:
+    """The Python (major, minor) a release is installed on."""
+    release = tuple(int(part) for part in version.split(".")[:3] if part.isdigit())
+    for first, python in PYTHON_FROM:
+        if release >= first:
+            return python
+    return PYTHON_FROM[-1][1]
+
+
+def interpreter(python: tuple[int, int]) -> str:
+    """An interpreter of that line: `python3.X` on PATH, pyenv's build, or `python3` if it is."""
+    name = f"python{python[0]}.{python[1]}"
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates = [
+        shutil.which(name),
+        *sorted(str(p) for p in pyenv.glob(f"{python[0]}.{python[1]}*/bin/{name}")),
+    ]
+    candidates.append(shutil.which("python3"))
+    for found in candidates:
         if found is None:
             continue
         probe = subprocess.run(
-            [found, "-c", "import sys; print(sys.version_info[:2] == (3, 11))"],
+            [found, "-c", f"import sys; print(sys.version_info[:2] == {python})"],
             capture_output=True,
             text=True,
         )
         if probe.stdout.strip() == "True":
             return found
-    raise SystemExit("error: ContextForge releases are verified on Python 3.11; none found")
+    raise SystemExit(f"error: this ContextForge release installs on Python {name[6:]}; none found")
 
 
 def uv(root: Path) -> str:
@@ -119,10 +140,11 @@ def installed(root: Path, version: str) -> bool:
         return False
 
 
-def install(root: Path, version: str, uv_exe: str, python: str) -> float:
-    """Install one release (idempotent); the seconds it took."""
+def install(root: Path, version: str, uv_exe: str) -> float:
+    """Install one release (idempotent) on its Python line; the seconds it took."""
     if version not in UPLOADED:
         raise SystemExit(f"error: no pinned upload date for {PACKAGE} {version}")
+    python = interpreter(python_for(version))
     start = time.monotonic()
     if installed(root, version):
         return 0.0
@@ -155,10 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         known = ", ".join(UPLOADED)
         parser.error(f"no pinned upload date for {', '.join(unknown)}; known: {known}")
     start = time.monotonic()
-    uv_exe, python = uv(root), python311()
+    uv_exe = uv(root)
     failed = 0
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {v: pool.submit(install, root, v, uv_exe, python) for v in args.versions}
+        futures = {v: pool.submit(install, root, v, uv_exe) for v in args.versions}
         for version, future in futures.items():
             try:
                 took = future.result()
