@@ -249,7 +249,23 @@ def evidence_section(verified: Mapping[str, Any]) -> list[str]:
             ]
             shown = " | ".join(", ".join(sorted(c)) or "-" for c in cells)
             lines.append(f"| `{spec}` | {shown} |")
-    return lines
+    return [*lines, *REAL_SERVERS]
+
+
+#: Where the profiles' verdicts on real servers are pinned (not a verification: an audit).
+REAL_SERVERS = [
+    "",
+    "## Verdicts on real servers",
+    "",
+    "`fixtures/real-servers/` holds captures of published MCP servers (the reference servers,",
+    "mcp-server-fetch, @antv/mcp-server-chart, the Notion, Context7 and Playwright servers;",
+    "its README names each package@version and the command that made the capture) and, per",
+    "capture, the findings every profile gives on it. `tests/profiles/test_real_servers.py`",
+    "asserts them, so a profile change that moves a verdict on a real server shows in review;",
+    "`python scripts/refresh_real_servers.py --write` regenerates them on purpose. Those",
+    "findings are the profiles' predictions, verified or from sources as the table above",
+    "says; no client was run on these captures.",
+]
 
 
 def _write(path: Path, text: str) -> None:
