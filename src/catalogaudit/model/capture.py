@@ -114,3 +114,6 @@ class Capture:
     #: `snapshot --legacy-probe` of a modern server that answered: the legacy session's
     #: handshake text and page texts (`wire.legacy`), or None.
     legacy_wire: dict[str, Any] | None = None
+    #: Streamable HTTP only: request method -> the Content-Type its answer came with
+    #: (`capture.http.answers`), or None.
+    http_answers: dict[str, str] | None = None

@@ -130,6 +130,8 @@ def capture(
         session.legacy, legacy_wire = _probe_legacy(target, caps, limits, deadline, legacy_pages)
     captured = Capture(target.transport, target.record(), session, listings, found)
     captured.legacy_wire = legacy_wire
+    if target.url:
+        captured.http_answers = dict(transport.events.answers)
     return captured
 
 
