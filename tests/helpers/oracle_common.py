@@ -57,13 +57,18 @@ def not_installed(what: str) -> None:
 
 
 def verify_json(
-    spec: str, paths: Iterable[Path | str], client_path: str | None = None, timeout: float = 600
+    spec: str,
+    paths: Iterable[Path | str],
+    client_path: str | None = None,
+    timeout: float = 600,
+    extra: Iterable[str] = (),
 ) -> tuple[int, dict[str, Any]]:
-    """One `catalogaudit verify --format json` run (one client process for every catalog);
-    its exit code must say match (0) or mismatch (1), never an error."""
-    extra = ["--client-path", client_path] if client_path else []
+    """One `catalogaudit verify --format json` run (one client process for every catalog),
+    with `extra` options (`--transport http`); its exit code must say match (0) or mismatch
+    (1), never an error."""
+    args = [*(["--client-path", client_path] if client_path else []), *extra]
     result = cli(
-        "verify", "--client", spec, *extra, "--format", "json", *map(str, paths), timeout=timeout
+        "verify", "--client", spec, *args, "--format", "json", *map(str, paths), timeout=timeout
     )
     assert result.code in (0, 1), str(result)
     return result.code, result.json()

@@ -320,7 +320,14 @@ def test_profiles_verb_lists_and_shows() -> None:
     assert listing.code == 0, str(listing)
     rows_ = {r["id"]: r for r in listing.json()}
     assert rows_["context-forge"]["newest"] == "1.0.11"
-    assert rows_["codex"]["versions"] == ["0.148.0", "0.153.2", "0.169.0"]
+    assert rows_["codex"]["versions"] == [
+        "0.47.0",  # codex#5619, #11284 and #26983: the versions CDX-XPORT-001 covers
+        "0.98.0",
+        "0.137.0",
+        "0.148.0",
+        "0.153.2",
+        "0.169.0",
+    ]
     text = cli("profiles")
     assert text.code == 0 and "context-forge" in text.stdout and "VERIFIED" in text.stdout
     one = cli("profiles", "context-forge@1.0.0-beta.2", "--format", "json")

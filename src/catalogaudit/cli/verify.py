@@ -6,11 +6,19 @@ Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated, Optional
 
 import typer
 
 from catalogaudit.formatters.formats import VerifyFormat
+
+
+class VerifyTransport(str, enum.Enum):
+    """How the client meets the served snapshots (`verify.transports`)."""
+
+    STDIO = "stdio"
+    HTTP = "http"
 
 
 def register(app: typer.Typer) -> None:
@@ -47,6 +55,18 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option("-o", "--output", help="Report file, written atomically ('-' stdout)."),
         ] = "-",
+        transport: Annotated[
+            VerifyTransport,
+            typer.Option(
+                help="stdio: the client spawns `catalogaudit serve`; http: each snapshot is "
+                "served with `serve --http` on a loopback port and the client is given its URL "
+                "(codex, inspector, python-sdk, ts-sdk)."
+            ),
+        ] = VerifyTransport.STDIO,
+        sse: Annotated[
+            bool,
+            typer.Option("--sse", help="With --transport http, answer every request as SSE."),
+        ] = False,
     ) -> None:
         """Run a real client against `catalogaudit serve` and compare with its profile.
 
@@ -57,4 +77,6 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import verify
 
-        raise typer.Exit(verify.run(client, catalogs, client_path, output_format, output))
+        raise typer.Exit(
+            verify.run(client, catalogs, client_path, output_format, output, transport.value, sse)
+        )

@@ -52,6 +52,7 @@ def verify_document(run: VerifyRun) -> dict[str, Any]:
     return {
         "client": {"id": run.client, "version": run.version},
         "profile": run.profile,
+        "transport": run.transport,
         "matches": run.mismatches == 0,
         "observations": [
             {
@@ -72,7 +73,8 @@ def as_json(run: VerifyRun) -> str:
 
 def as_text(run: VerifyRun) -> str:
     """Per catalog, every list and item: observed, predicted, ok or MISMATCH, the client's words."""
-    lines = [f"{run.client} {run.version} (profile {run.profile})"]
+    over = f", over {run.transport}" if run.transport != "stdio" else ""
+    lines = [f"{run.client} {run.version} (profile {run.profile}{over})"]
     catalog = None
     for r in run.rows:
         o = r.observed

@@ -116,3 +116,6 @@ class Capture:
     legacy_wire: dict[str, Any] | None = None
     #: HTTP content codings the answers came in (the page text is the decoded body).
     content_codings: list[str] = field(default_factory=list)
+    #: Streamable HTTP only: request method -> the Content-Type its answer came with
+    #: (`capture.http.answers`), or None.
+    http_answers: dict[str, str] | None = None

@@ -74,6 +74,8 @@ class VerifyRun:
     client: str
     version: str
     rows: Sequence[Row]
+    #: How the client met the servers: `stdio`, `http` (JSON answers) or `http+sse`.
+    transport: str = "stdio"
 
     @property
     def profile(self) -> str:

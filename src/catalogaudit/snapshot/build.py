@@ -59,6 +59,8 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
         cap["supportedVersions"] = session.supported_versions
     if session.legacy is not None:
         cap["protocol"]["legacy"] = session.legacy
+    if capture.http_answers is not None:
+        cap["http"] = {"answers": dict(sorted(capture.http_answers.items()))}
     if not wire:
         cap["wireLost"] = WIRE_LOST
     findings = [*session.findings, *capture.findings]

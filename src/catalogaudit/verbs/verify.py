@@ -19,7 +19,7 @@ from catalogaudit.formatters.verify import format_verify, verify_document
 from catalogaudit.model.verify import Row, VerifyRun
 from catalogaudit.verbs import output
 from catalogaudit.verify import driver as make_driver
-from catalogaudit.verify.base import verify
+from catalogaudit.verify import transports
 from catalogaudit.verify.predict import compare, predict
 
 #: When set, every run appends its JSON report as one line to this file: the input of
@@ -33,15 +33,22 @@ def run(
     client_path: str | None,
     fmt: VerifyFormat,
     path: str = "-",
+    transport: str = transports.STDIO,
+    sse: bool = False,
 ) -> int:
     """Verify, write the report (`-o`, atomically, or stdout), and return the exit code."""
-    text, code = report(client, catalogs, client_path, fmt)
+    text, code = report(client, catalogs, client_path, fmt, transport, sse)
     output.emit(path, text)
     return code
 
 
 def report(
-    client: str, catalogs: Sequence[str], client_path: str | None, fmt: VerifyFormat
+    client: str,
+    catalogs: Sequence[str],
+    client_path: str | None,
+    fmt: VerifyFormat,
+    transport: str = transports.STDIO,
+    sse: bool = False,
 ) -> tuple[str, int]:
     """The report text and the exit code of `catalogaudit verify`.
 
@@ -49,6 +56,8 @@ def report(
     """
     if not catalogs:
         raise UsageError("give snapshot files to verify")
+    if sse and transport != transports.HTTP:
+        raise UsageError("--sse needs --transport http")
     cid, at, asked = client.partition("@")
     drv = make_driver(cid, client_path, asked or None)
     read = [intake.read_catalog(c) for c in catalogs]
@@ -63,9 +72,9 @@ def report(
         raise UsageError(f"--client {client}: {cid} {found} is installed, not {asked}")
     profile = f"{cid}@{found}"
     rows: list[Row] = []
-    for target, observed in verify(drv, read):
+    for target, observed in transports.verify(drv, read, transport, sse):
         rows.extend(Row(o, p) for o, p in compare(predict(target, profile), observed))
-    result = VerifyRun(cid, found, tuple(rows))
+    result = VerifyRun(cid, found, tuple(rows), transports.label(transport, sse))
     log = os.environ.get(LOG_ENV)
     if log:
         _append(log, verify_document(result))

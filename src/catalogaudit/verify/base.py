@@ -29,14 +29,16 @@ from catalogaudit.model.verify import DROPPED, FAILED, KEPT, Observation
 
 #: Real clients try the internet at startup (update checks, telemetry, plugin sync). Nothing may
 #: leave this machine: every proxy-aware HTTP(S) request goes to a closed loopback port instead
-#: and fails at once. The MCP server itself is spawned over stdio and needs no network.
+#: and fails at once. Loopback itself bypasses the proxy, so a client reaches the MCP server
+#: that `verify --transport http` serves on 127.0.0.1 (and nothing else).
+LOOPBACK = "127.0.0.1,localhost,::1"
 OFFLINE_ENV: dict[str, str] = {
     **dict.fromkeys(
         ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"),
         "http://127.0.0.1:9",
     ),
-    "NO_PROXY": "",
-    "no_proxy": "",
+    "NO_PROXY": LOOPBACK,
+    "no_proxy": LOOPBACK,
 }
 
 
@@ -62,6 +64,9 @@ class Target:
     label: str
     path: Path
     catalog: Catalog
+    #: `verify --transport http`: the Streamable HTTP URL `serve --http` listens on (None:
+    #: the client spawns `serve` over stdio).
+    url: str | None = None
 
     @property
     def listings(self) -> list[str]:
@@ -148,12 +153,22 @@ def run_job(
     """
     job = {
         "timeout": timeout,
-        "targets": [{"argv": t.serve_argv(), "listings": t.listings} for t in targets],
+        "targets": [
+            {"url": t.url, "listings": t.listings}
+            if t.url
+            else {"argv": t.serve_argv(), "listings": t.listings}
+            for t in targets
+        ],
     }
+    env = None
+    if any(t.url for t in targets):
+        # A proxy from the user's environment must not carry the loopback server's traffic.
+        env = {**os.environ, "NO_PROXY": LOOPBACK, "no_proxy": LOOPBACK}
     try:
         proc = subprocess.run(
             list(argv),
             input=json.dumps(job),
+            env=env,
             capture_output=True,
             text=True,
             timeout=timeout * (len(targets) + 1),
@@ -228,7 +243,8 @@ def observe(target: Target, outcomes: Sequence[ListOutcome]) -> list[Observation
 def verify(
     driver: Driver, catalogs: Sequence[str | Path | dict[str, Any] | Intake]
 ) -> list[tuple[Target, list[Observation]]]:
-    """Run the driver's client over every catalog (one client process for all) and observe."""
+    """Run the driver's client over every catalog (one client process for all) and observe;
+    the client spawns `serve` over stdio (`transports.verify` serves over HTTP)."""
     with tempfile.TemporaryDirectory(prefix="catalogaudit-verify-") as tmp:
         found = targets(catalogs, Path(tmp))
         results = driver.run(found)

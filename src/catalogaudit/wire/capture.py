@@ -135,6 +135,8 @@ def capture(
         target.transport, target.record(), session, listings, found, content_codings=codings
     )
     captured.legacy_wire = legacy_wire
+    if target.url:
+        captured.http_answers = dict(transport.events.answers)
     return captured
 
 

@@ -22,6 +22,8 @@ from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.transport import (
+    JSON_TYPE,
+    SSE,
     Events,
     Limits,
     Reply,
@@ -204,6 +206,8 @@ class HttpTransport:
                 self._session = session
             ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
             status = resp.status_code
+            if ctype in (JSON_TYPE, SSE):
+                self.events.answer(method, ctype)
             if ctype == "text/event-stream" and status < 300:
                 return self._read_sse(resp, method, rid, deadline, timeout)
             raw = self._read_body(resp, deadline, method)

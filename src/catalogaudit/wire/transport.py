@@ -14,6 +14,8 @@ DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024
 #: How many non-JSON stdout lines (and notifications) we keep verbatim; the rest are counted.
 KEEP_LINES = 20
 EXCERPT = 160
+#: The two answer types of Streamable HTTP (P:2025-11-25 basic/transports).
+JSON_TYPE, SSE = "application/json", "text/event-stream"
 
 
 class ServerTimeout(ServerError):
@@ -70,6 +72,9 @@ class Events:
     #: HTTP content codings the answers came in (`gzip`, `deflate`), decoded before anything
     #: else reads them; the snapshot records them beside the decoded page text.
     content_codings: set[str] = field(default_factory=set)
+    #: HTTP only: request method -> the Content-Type of its answer (`application/json` or
+    #: `text/event-stream`); SSE wins when a method was answered both ways (one page of many).
+    answers: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def non_json(self, line: str) -> None:
@@ -83,6 +88,12 @@ class Events:
         """Record a server notification by method."""
         with self.lock:
             self.notifications[method] += 1
+
+    def answer(self, method: str, content_type: str) -> None:
+        """Record how an HTTP answer came: clients differ on SSE answers (CDX-XPORT-001)."""
+        with self.lock:
+            if self.answers.get(method) != SSE:
+                self.answers[method] = content_type
 
     def server_request(self, method: str) -> None:
         """Record a server-to-client request by method."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import check
@@ -102,6 +103,52 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
             f"{', '.join(accepted)})",
             excerpt=str(version),
         )
+
+
+@check(
+    "http-answers",
+    {
+        "methods": {
+            **VERSIONS,
+            "description": "Request methods whose answers the client reads "
+            "(default initialize and tools/list).",
+        },
+        "content_type": {
+            "enum": ["text/event-stream", "application/json"],
+            "description": "The answer Content-Type the client mishandles.",
+        },
+    },
+    required=("content_type",),
+)
+def http_answers(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """How a Streamable HTTP server answered: one catalog-level hit per method in `methods`
+    whose answer came as `content_type` (P:2025-11-25 basic/transports lets the server pick
+    JSON or an SSE stream per request), read from `capture.http.answers`. Stdio and static
+    captures are skipped; an HTTP capture made before catalogaudit recorded the answers gives
+    a note (the rule cannot tell)."""
+    if catalog.capture.get("transport") != "streamable-http":
+        return
+    record = catalog.capture.get("http")
+    answers = record.get("answers") if isinstance(record, dict) else None
+    wanted: Sequence[str] = params.get("methods", ("initialize", "tools/list"))
+    if not isinstance(answers, dict):
+        yield Hit(
+            None,
+            "/capture",
+            "an HTTP capture that did not record how the server answered (snapshot it again "
+            "to know); if it answers " + ", ".join(wanted) + f" as {params['content_type']}",
+            excerpt="http",
+            note=True,
+        )
+        return
+    for method in wanted:
+        if answers.get(method) == params["content_type"]:
+            yield Hit(
+                None,
+                jsonwire.pointer_join("/capture/http/answers", method),
+                f"the server answered {method} with Content-Type {params['content_type']}",
+                excerpt=params["content_type"],
+            )
 
 
 def _shares(catalog: Catalog, proto: Mapping[str, Any], params: Mapping[str, Any]) -> bool:

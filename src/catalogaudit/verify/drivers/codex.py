@@ -5,7 +5,8 @@ Every catalog becomes `[mcp_servers.cN]` in a temporary `$CODEX_HOME/config.toml
 provider is a loopback URL nothing answers (no model call is made). One `codex app-server`
 process starts them all; over its JSON-RPC stdio we send `initialize` (with `clientInfo`), the
 `initialized` notification and `mcpServerStatus/list`, whose entries carry per server `tools`
-(by name, with schemas), `toolsError`, `resources` and `resourceTemplates`.
+(by name, with schemas), `toolsError`, `resources` and `resourceTemplates`. With `verify
+--transport http` a server is configured by its `url` (Codex's Streamable HTTP client).
 
 Verdicts: a `toolsError` is Codex failing the server, so every listing it reads is failed with
 that message. A failed resources/list or resources/templates/list does not show in the reply
@@ -59,6 +60,8 @@ class CodexDriver:
     """Drives one `codex app-server` over stdio for every catalog."""
 
     id = "codex"
+    #: `verify --transport http` configures each server by `url` instead of `command`.
+    transports = ("stdio", "http")
 
     def __init__(self, codex: str | None = None, timeout: float = 60) -> None:
         self.codex = executable("codex", codex)
@@ -106,14 +109,14 @@ class CodexDriver:
             'wire_api = "responses"',
         ]
         for n, target in enumerate(targets):
-            argv = server_argv(target, self.timeout * 2)
-            lines += [
-                "",
-                f"[mcp_servers.c{n}]",
-                f"command = {_toml(argv[0])}",
-                f"args = {_toml(argv[1:])}",
-                f"startup_timeout_sec = {int(self.timeout)}",
-            ]
+            lines += ["", f"[mcp_servers.c{n}]"]
+            if target.url:
+                # Codex's Streamable HTTP client (rmcp) for a `url` server.
+                lines.append(f"url = {_toml(target.url)}")
+            else:
+                argv = server_argv(target, self.timeout * 2)
+                lines += [f"command = {_toml(argv[0])}", f"args = {_toml(argv[1:])}"]
+            lines.append(f"startup_timeout_sec = {int(self.timeout)}")
         return "\n".join(lines) + "\n"
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:

@@ -74,6 +74,8 @@ class InspectorDriver:
     """Runs `mcp-inspector --cli` once per catalog and listing, in a throwaway HOME."""
 
     id = "inspector"
+    #: `verify --transport http`: `--server-url URL --transport http` instead of a command.
+    transports = ("stdio", "http")
 
     def __init__(self, path: str | None = None, timeout: float = 60) -> None:
         self.argv = command(path)
@@ -122,8 +124,12 @@ class InspectorDriver:
 
             def one(job: tuple[int, str]) -> ListOutcome:
                 n, listing = job
-                argv = server_argv(targets[n], self.timeout * 2)
-                proc = self._inspector(["--cli", "--method", METHODS[listing], "--", *argv], home)
+                url = targets[n].url
+                if url:
+                    where = ["--server-url", url, "--transport", "http"]
+                else:
+                    where = ["--", *server_argv(targets[n], self.timeout * 2)]
+                proc = self._inspector(["--cli", "--method", METHODS[listing], *where], home)
                 return _outcome(listing, proc)
 
             with ThreadPoolExecutor(max_workers=POOL) as pool:

@@ -22,6 +22,8 @@ class PythonSdkDriver:
     """Drives `mcp.Client` in a child interpreter, one process for every catalog."""
 
     id = "python-sdk"
+    #: `verify --transport http`: the job names each server's URL instead of its argv.
+    transports = ("stdio", "http")
 
     def __init__(self, python: str | None = None, timeout: float = 60) -> None:
         self.python = python or sys.executable

@@ -1,8 +1,8 @@
 """Child-process script: the Python SDK (`mcp`) `Client` lists every catalog it is given.
 
 Run as `PYTHON python_sdk_client.py` with a JSON job on stdin:
-`{"timeout": S, "targets": [{"argv": [...], "listings": [...]}, ...]}`; prints one JSON array
-(per target, per listing: `{"listing", "items"}` or `{"listing", "error"}`).
+`{"timeout": S, "targets": [{"argv": [...] or "url": URL, "listings": [...]}, ...]}`; prints
+one JSON array (per target, per listing: `{"listing", "items"}` or `{"listing", "error"}`).
 
 It imports nothing from catalogaudit, so it runs under any interpreter that has `mcp` installed
 (another venv with another `mcp` release), and the SDK's own logging stays out of our process.
@@ -38,8 +38,11 @@ async def one(target: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
     import anyio
     from mcp import Client, StdioServerParameters
 
-    argv = target["argv"]
-    params = StdioServerParameters(command=argv[0], args=argv[1:])
+    if target.get("url"):
+        params: Any = target["url"]  # a URL string: the SDK's Streamable HTTP client
+    else:
+        argv = target["argv"]
+        params = StdioServerParameters(command=argv[0], args=argv[1:])
     out: list[dict[str, Any]] = []
     try:
         with anyio.fail_after(timeout):

@@ -22,6 +22,8 @@ class TsSdkDriver:
     """Drives the TS SDK `Client` + `StdioClientTransport` in one node process."""
 
     id = "ts-sdk"
+    #: `verify --transport http`: the job names each server's URL instead of its argv.
+    transports = ("stdio", "http")
 
     def __init__(self, modules: str | None = None, timeout: float = 60) -> None:
         self.modules = Path(modules or "node_modules").resolve()

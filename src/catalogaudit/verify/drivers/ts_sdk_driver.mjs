@@ -1,8 +1,9 @@
 // The ts-sdk verify driver's child process: the npm @modelcontextprotocol/sdk Client lists
-// every catalog it is given, through StdioClientTransport (the client spawns the server).
+// every catalog it is given, through StdioClientTransport (the client spawns the server), or
+// StreamableHTTPClientTransport for a target with a "url" (verify --transport http).
 //
 // Usage: node ts_sdk_driver.mjs NODE_MODULES < job.json
-//   job: {"timeout": S, "targets": [{"argv": [...], "listings": [...]}, ...]}
+//   job: {"timeout": S, "targets": [{"argv": [...] or "url": URL, "listings": [...]}, ...]}
 // Prints one JSON array: per target, per listing {"listing", "items"} or {"listing", "error"}.
 // The SDK is imported from NODE_MODULES (the --client-path), never from a bundled copy, so the
 // verdict is that release's zod validation.
@@ -21,6 +22,9 @@ const { Client } = await import(pathToFileURL(join(sdk, "dist/esm/client/index.j
 const { StdioClientTransport } = await import(
   pathToFileURL(join(sdk, "dist/esm/client/stdio.js")).href
 );
+const { StreamableHTTPClientTransport } = await import(
+  pathToFileURL(join(sdk, "dist/esm/client/streamableHttp.js")).href
+);
 
 const METHODS = {
   tools: ["listTools", "tools"],
@@ -34,8 +38,13 @@ function message(err) {
 }
 
 async function one(target, timeoutMs) {
-  const [command, ...args] = target.argv;
-  const transport = new StdioClientTransport({ command, args, stderr: "ignore" });
+  let transport;
+  if (target.url) {
+    transport = new StreamableHTTPClientTransport(new URL(target.url));
+  } else {
+    const [command, ...args] = target.argv;
+    transport = new StdioClientTransport({ command, args, stderr: "ignore" });
+  }
   const client = new Client({ name: "catalogaudit-verify", version: "0" });
   const out = [];
   try {
