@@ -122,7 +122,7 @@ def test_the_total_timeout_covers_the_handshake(tmp_path: Path) -> None:
         "initialize: no answer within 4s (--startup-timeout; server/discover got none)"
     ), line
     # Without the shared deadline this run took 10 s (probe) + 30 s (initialize).
-    assert result.seconds < 4 + 1.5, result.seconds
+    assert result.seconds < 4 + 3, result.seconds
 
 
 @pytest.mark.parametrize(
@@ -136,7 +136,8 @@ def test_the_startup_timeout_covers_the_whole_handshake(tmp_path: Path, server: 
     line, result = snapshot_fails(tmp_path, "--startup-timeout", "5", "--", *server)
     assert "initialize: no answer within 5s" in line, line
     # 12 s before: 5 s probe, 5 s initialize, then 2 s for an exit on stdin EOF
-    assert result.seconds < 5 + 1.5, result.seconds
+    # (the 3 s margin is for a loaded machine; before the fix it took 10.5 s and 12.3 s)
+    assert result.seconds < 5 + 3, result.seconds
 
 
 def test_spawned_child_is_reaped_on_success(tmp_path: Path) -> None:
