@@ -9,7 +9,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.exceptions import TyperException
 
-from catalogaudit import __version__
+from catalogaudit._version import __version__
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.findings import EXIT_ERROR
 

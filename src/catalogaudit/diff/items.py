@@ -116,13 +116,13 @@ class DiffResult:
             out[c.cls] += 1
         return out
 
-    def failing(self, fail_on: str, unknown: str) -> list[Change]:
+    def failing(self, fail_on: str = "breaking", unknown: str = "fail") -> list[Change]:
         """Changes at or above the `--fail-on` threshold."""
         if fail_on == "never":
             return []
         return [c for c in self.changes if c.level(unknown) >= LEVELS[fail_on]]
 
-    def exit_code(self, fail_on: str, unknown: str) -> int:
+    def exit_code(self, fail_on: str = "breaking", unknown: str = "fail") -> int:
         """0 nothing at or above the threshold, 1 otherwise."""
         return 1 if self.failing(fail_on, unknown) else 0
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from catalogaudit import __version__
+from catalogaudit._version import __version__
 from catalogaudit.formatters.formats import DiffFormat
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used

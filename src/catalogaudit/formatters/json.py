@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from catalogaudit import __version__
+from catalogaudit._version import __version__
 from catalogaudit.model.findings import Report, RuleMeta
 
 #: Bumped on any incompatible change to the document (the schema's `formatVersion` const).

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import quote
 
-from catalogaudit import __version__
+from catalogaudit._version import __version__
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.json import dumps
 from catalogaudit.model.findings import Finding, Report, RuleMeta, Severity

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit import __version__
+from catalogaudit._version import __version__
 from catalogaudit.errors import UsageError
 from catalogaudit.model.findings import Finding
 

@@ -265,3 +265,22 @@ def _differences(where: str, rec: dict[str, Any], rebuilt: dict[str, Any]) -> li
     if rec.get("pages") != rebuilt["pages"]:
         return [WIRE_PAGES_DIFFER.format(where=where)]
     return []
+
+
+def hash_document(name: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """The hashes of a rehashed document (`hash --format json`, the API's `hashes`): the
+    catalog's, then per listing its own and each item's, items in file (identity) order."""
+    listings: dict[str, Any] = {}
+    for lname in names.LISTINGS:
+        rec = doc["listings"][lname]
+        entry: dict[str, Any] = {"status": rec["status"]}
+        if "hashes" in rec:
+            entry["hashes"] = rec["hashes"]
+            entry["items"] = [
+                {"identity": names.identity(lname, item), "servedPosition": pos, **h}
+                for item, pos, h in zip(
+                    rec["items"], rec["servedPositions"], rec["itemHashes"], strict=True
+                )
+            ]
+        listings[lname] = entry
+    return {"input": name, "catalog": doc["hashes"], "listings": listings}

@@ -23,9 +23,10 @@ from catalogaudit.errors import InputError, UsageError
 from catalogaudit.formatters.formats import HashFormat
 from catalogaudit.formatters.hashes import format_hashes
 from catalogaudit.intake import loader
-from catalogaudit.model import jsonwire, names
+from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.snapshot import build as snap
+from catalogaudit.snapshot import rehash
 from catalogaudit.verbs import output
 
 
@@ -155,20 +156,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
 
 def hash_report(r: Result) -> dict[str, Any]:
     """The hashes of a canonicalized input, items in file (identity) order."""
-    listings: dict[str, Any] = {}
-    for lname in names.LISTINGS:
-        rec = r.doc["listings"][lname]
-        entry: dict[str, Any] = {"status": rec["status"]}
-        if "hashes" in rec:
-            entry["hashes"] = rec["hashes"]
-            entry["items"] = [
-                {"identity": names.identity(lname, item), "servedPosition": pos, **h}
-                for item, pos, h in zip(
-                    rec["items"], rec["servedPositions"], rec["itemHashes"], strict=True
-                )
-            ]
-        listings[lname] = entry
-    return {"input": r.name, "catalog": r.doc["hashes"], "listings": listings}
+    return rehash.hash_document(r.name, r.doc)
 
 
 def options(
