@@ -334,6 +334,8 @@ class HttpTransport:
                 pass
         except (httpx.HTTPError, ServerError):
             pass
+        if time.monotonic() > deadline:
+            raise httpx.ReadTimeout("deadline")  # events already read wait no longer either
 
 
 def _http_error(exc: httpx.HTTPError) -> str:
