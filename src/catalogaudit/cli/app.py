@@ -81,6 +81,12 @@ def snapshot(
     max_message_size: Annotated[
         int, typer.Option(min=1024, help="Largest accepted message, in bytes.")
     ] = 64 * 1024 * 1024,
+    max_total_bytes: Annotated[
+        int,
+        typer.Option(
+            min=1024, help="Most bytes of answers kept in all (every page, every run): 256 MiB."
+        ),
+    ] = 256 * 1024 * 1024,
     no_wire: Annotated[
         bool, typer.Option("--no-wire", help="Omit the wire section (loses served bytes).")
     ] = False,
@@ -123,6 +129,7 @@ def snapshot(
         request_timeout=request_timeout,
         max_pages=max_pages,
         max_message_size=max_message_size,
+        max_total_bytes=max_total_bytes,
         wire=not no_wire,
         legacy_probe=legacy_probe,
         static_inputs=tuple(from_ or ()),
@@ -147,11 +154,32 @@ def _fail(message: str) -> NoReturn:
 
 
 class Terminated(CatalogauditError):
-    """SIGTERM arrived; raised in the main thread so `finally` blocks stop our servers."""
+    """A signal arrived; raised in the main thread so `finally` blocks stop our servers."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated("terminated by SIGTERM; nothing written")
+#: Signals that end a run with cleanup (SIGINT keeps Python's KeyboardInterrupt).
+_ENDING = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name)
+)
+
+
+def _end_servers() -> None:
+    """Kill every live server at once and start no more (`verbs.live.abort`, when loaded)."""
+    live = sys.modules.get("catalogaudit.verbs.live")
+    if live is not None:
+        live.abort()
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    for sig in (*_ENDING, signal.SIGINT):  # a second signal must not cut the cleanup short
+        signal.signal(sig, signal.SIG_IGN)
+    _end_servers()
+    raise Terminated(f"terminated by {signal.Signals(signum).name}; nothing written")
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _end_servers()
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,9 +188,22 @@ def main(argv: list[str] | None = None) -> int:
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
     try:
-        signal.signal(signal.SIGTERM, _on_sigterm)
+        for sig in _ENDING:
+            signal.signal(sig, _on_signal)
+        signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:
         pass  # not the main thread (embedded use)
+    try:
+        return _main(args, show_traceback)
+    finally:
+        # NOTE: servers' descendants that left their group were re-parented to us: none may
+        # outlive the command (verbs.live.at_exit, when a capture loaded it).
+        live = sys.modules.get("catalogaudit.verbs.live")
+        if live is not None:
+            live.at_exit()
+
+
+def _main(args: list[str], show_traceback: bool) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)

@@ -76,6 +76,13 @@ def register(app: typer.Typer) -> None:
             Optional[float],  # noqa: UP045
             typer.Option(help="Stop (exit 0) after this many seconds."),
         ] = None,
+        idle_timeout: Annotated[
+            float,
+            typer.Option(
+                help="With --http, close a connection whose next request is not read and "
+                "answered within this many seconds (slow or idle clients)."
+            ),
+        ] = 30.0,
         initialize_version: Annotated[
             Optional[str],  # noqa: UP045
             typer.Option(
@@ -106,6 +113,7 @@ def register(app: typer.Typer) -> None:
             host=host,
             sse=sse,
             max_seconds=max_seconds,
+            idle_timeout=idle_timeout,
             initialize_version=initialize_version,
         )
         raise typer.Exit(serve.run(options))

@@ -7,10 +7,16 @@ say. Legacy sessions get an `Mcp-Session-Id` on `initialize`, must echo it (400 
 for an unknown one) and end with DELETE. GET is 405 in both eras (no standalone SSE stream),
 DELETE is 405 when only 2026-07-28 is served. Notifications get 202. Bound to loopback unless
 `--host` says otherwise, and a browser `Origin` from elsewhere is refused (403).
+
+Under load: a listen backlog of `BACKLOG` (hundreds of clients connecting at once), at most
+`MAX_CONNECTIONS` handler threads (more connections wait in the backlog), and each request
+cycle of a connection (waiting for it, reading it, answering it) ends within `--idle-timeout`:
+a slowloris client trickling bytes is cut off by a watchdog, not by a per-read timeout only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import signal
 import socket
@@ -34,6 +40,12 @@ if TYPE_CHECKING:
 PATH = "/mcp"
 MAX_BODY = 16 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: Connections handled at once, one thread each; more wait in the listen backlog.
+MAX_CONNECTIONS = 256
+#: The listen backlog (socketserver's default of 5 made loopback clients time out).
+BACKLOG = 1024
+#: How often the watchdog looks for connections past their `--idle-timeout`.
+WATCH_EVERY = 0.25
 
 
 def status_of(answer: Answer) -> int:
@@ -47,10 +59,53 @@ def status_of(answer: Answer) -> int:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = BACKLOG
     replay: Replay
     sse: bool
     lock: threading.Lock
     sessions: set[str]
+    idle: float
+    slots: threading.BoundedSemaphore
+    deadlines: dict[Any, float]
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Start a handler thread once one of `MAX_CONNECTIONS` slots is free."""
+        # NOTE: a full house frees a slot within the idle timeout; past it, this one is dropped.
+        if not self.slots.acquire(timeout=self.idle):
+            self.shutdown_request(request)
+            return
+        self.watch(request)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.forget(request)
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.forget(request)
+            self.slots.release()
+
+    def watch(self, conn: Any) -> None:
+        """(Re)start the connection's request cycle: it must end within the idle timeout."""
+        with self.lock:
+            self.deadlines[conn] = time.monotonic() + self.idle
+
+    def forget(self, conn: Any) -> None:
+        with self.lock:
+            self.deadlines.pop(conn, None)
+
+    def expire(self) -> None:
+        """Cut every connection past its deadline (its handler then reads EOF and ends)."""
+        now = time.monotonic()
+        with self.lock:
+            late = [conn for conn, end in self.deadlines.items() if end <= now]
+        for conn in late:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -66,11 +121,19 @@ class _Handler(BaseHTTPRequestHandler):
         """`Server: catalogaudit-serve`: the base class appends `sys_version` after a space."""
         return self.server_version
 
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle)  # each read and write, besides the watchdog
+
     def handle(self) -> None:
         try:
             super().handle()
-        except ConnectionError:
-            pass  # a client closing a keep-alive connection is normal
+        except (ConnectionError, TimeoutError):
+            pass  # a client closing a keep-alive connection (or idling past it) is normal
+
+    def handle_one_request(self) -> None:
+        super().handle_one_request()
+        self.server.watch(self.connection)  # the next request gets the whole idle timeout
 
     # --- plumbing -------------------------------------------------------------------------------
 
@@ -237,7 +300,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._rpc(status_of(answer), answer.text)
 
 
-def make_server(replay: Replay, host: str, port: int, sse: bool) -> _Server:
+def make_server(replay: Replay, host: str, port: int, sse: bool, idle: float = 30.0) -> _Server:
     """Bind the listener (one `error:` line when the port is taken or the host is wrong)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     server_class = type("_BoundServer", (_Server,), {"address_family": family})
@@ -249,6 +312,9 @@ def make_server(replay: Replay, host: str, port: int, sse: bool) -> _Server:
     httpd.sse = sse
     httpd.lock = threading.Lock()
     httpd.sessions = set()
+    httpd.idle = idle
+    httpd.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+    httpd.deadlines = {}
     return httpd
 
 
@@ -259,18 +325,22 @@ def serve_http(replay: Replay, options: ServeOptions) -> int:
     started = False
     install_sigterm()
     try:
-        httpd = make_server(replay, options.host, options.http_port or 0, options.sse)
+        httpd = make_server(
+            replay, options.host, options.http_port or 0, options.sse, options.idle_timeout
+        )
         port = httpd.server_address[1]
         shown = f"[{options.host}]" if ":" in options.host else options.host
         sys.stderr.write(f"listening on http://{shown}:{port}{PATH}\n")
         sys.stderr.flush()
         thread = threading.Thread(target=httpd.serve_forever, name="serve-http", daemon=True)
+        watchdog = threading.Thread(target=_watch, args=(httpd,), name="serve-idle", daemon=True)
         # NOTE: SIGTERM is held back while the thread starts: raised inside `start()`, it
         # would leave a thread serving on a socket we are closing. Threads inherit the mask,
         # so the signal always reaches the main thread, where the handler runs.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         try:
             thread.start()
+            watchdog.start()
             started = True
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
@@ -288,3 +358,10 @@ def serve_http(replay: Replay, options: ServeOptions) -> int:
                 httpd.shutdown()
                 thread.join(5)
             httpd.server_close()
+
+
+def _watch(httpd: _Server) -> None:
+    """The watchdog thread: cut connections past their idle timeout, until the socket closes."""
+    while httpd.socket.fileno() >= 0:
+        time.sleep(WATCH_EVERY)
+        httpd.expire()

@@ -66,6 +66,8 @@ class ServeOptions:
     host: str = "127.0.0.1"
     sse: bool = False
     max_seconds: float | None = None
+    #: With --http: each request cycle of a connection ends within this (slowloris clients).
+    idle_timeout: float = 30.0
     #: The protocolVersion every InitializeResult names (None: echo or counter-offer).
     initialize_version: str | None = None
 

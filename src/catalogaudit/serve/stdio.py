@@ -53,7 +53,10 @@ def serve_stdio(replay: Replay, options: ServeOptions) -> int:
     deadline = None if options.max_seconds is None else time.monotonic() + options.max_seconds
     fd_in = sys.stdin.fileno()
     out = sys.stdout.buffer
-    buf = b""
+    # NOTE: one growing bytearray, searched for a newline only in what arrived since the last
+    # search: a long line costs linear time (bytes `+=` and re-scans were quadratic).
+    buf = bytearray()
+    scanned = 0
     try:
         install_sigterm()
         while True:
@@ -62,17 +65,21 @@ def serve_stdio(replay: Replay, options: ServeOptions) -> int:
                 raise Stopped(f"--max-seconds {options.max_seconds:g} reached")
             if not select.select([fd_in], [], [], timeout)[0]:
                 continue
-            chunk = os.read(fd_in, 65536)
+            chunk = os.read(fd_in, 1 << 20)
             if not chunk:
                 if buf.strip():
-                    _answer(replay, buf, out)
+                    _answer(replay, bytes(buf), out)
                 return stopped("stdin closed")
             buf += chunk
-            while b"\n" in buf:
-                line, _, buf = buf.partition(b"\n")
-                _answer(replay, line, out)
+            start = 0
+            while (nl := buf.find(b"\n", max(start, scanned))) >= 0:
+                _answer(replay, bytes(buf[start:nl]), out)
+                start = scanned = nl + 1
+            del buf[:start]
+            scanned = len(buf)
             if len(buf) > MAX_LINE:
-                buf = b""
+                buf.clear()
+                scanned = 0
                 _write(out, error_text(None, -32700, "Parse error: line too long"))
     except Stopped as exc:
         return stopped(str(exc))

@@ -5,7 +5,10 @@ and limits. Header values and `--env` values are secrets: they reach the server,
 
 from __future__ import annotations
 
+import math
 import os
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -40,6 +43,7 @@ class SnapshotOptions:
     request_timeout: float = 30.0
     max_pages: int = 1000
     max_message_size: int = 64 * 1024 * 1024
+    max_total_bytes: int = 256 * 1024 * 1024
     wire: bool = True
     #: After a modern capture, ask a fresh session whether legacy `initialize` is answered.
     legacy_probe: bool = False
@@ -74,17 +78,24 @@ def parse_env(values: Sequence[str]) -> dict[str, str]:
 
 
 def limits_of(o: SnapshotOptions) -> Limits:
-    from catalogaudit.wire.transport import Limits
+    """The wire client's bounds; `--timeout` starts now and ends the whole command (every run
+    of `--runs` takes from the same deadline and the same `--max-total-bytes`)."""
+    from catalogaudit.wire.transport import Budget, Limits
 
     for name in ("timeout", "startup_timeout", "request_timeout"):
-        if getattr(o, name) <= 0:
-            raise UsageError(f"--{name.replace('_', '-')} must be positive")
+        value = getattr(o, name)
+        if not math.isfinite(value) or value <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
+    if o.max_total_bytes < o.max_message_size:
+        raise UsageError("--max-total-bytes must be at least --max-message-size")
     return Limits(
         startup_timeout=min(o.startup_timeout, o.timeout),
         request_timeout=min(o.request_timeout, o.timeout),
         total_timeout=o.timeout,
         max_message=o.max_message_size,
         max_pages=o.max_pages,
+        deadline=time.monotonic() + o.timeout,
+        budget=Budget(o.max_total_bytes),
     )
 
 
@@ -114,13 +125,15 @@ def capture(
     caps: dict[str, Any] | None = None,
     wire: bool | None = None,
     legacy_pages: bool = True,
+    limits: Limits | None = None,
 ) -> dict[str, Any]:
     """Capture the server `o` names once and build its snapshot document.
 
     `caps` overrides `--client-capabilities` (a live diff declares what the committed
     snapshot declared); `wire` overrides `--no-wire`. `--legacy-probe` lists the legacy
     session's pages too when the wire section is kept, unless `legacy_pages` is False (an
-    audit that only needs to know whether the server answers).
+    audit that only needs to know whether the server answers). `limits` shares one deadline
+    and byte budget between captures (`--runs`); by default the capture gets its own.
     """
     declared = client_capabilities(o.client_capabilities) if caps is None else caps
     kept = o.wire if wire is None else wire
@@ -130,8 +143,23 @@ def capture(
         target_of(o),
         parse_protocol(o.protocol),
         declared,
-        limits_of(o),
+        limits_of(o) if limits is None else limits,
         legacy_probe=o.legacy_probe,
         legacy_pages=o.legacy_probe and kept and legacy_pages,
     )
     return snap.build(captured, wire=kept)
+
+
+def abort() -> None:
+    """A signal (or a failed run of several): end every server now and start no more."""
+    reaper = sys.modules.get("catalogaudit.wire.reaper")
+    if reaper is not None:  # NOTE: nothing to end when no capture ever loaded the wire client
+        reaper.abort()
+
+
+def at_exit() -> None:
+    """The command ends: kill what is left below us (servers' descendants that left their
+    process group and were re-parented to us as their subreaper)."""
+    reaper = sys.modules.get("catalogaudit.wire.reaper")
+    if reaper is not None:
+        reaper.at_exit()

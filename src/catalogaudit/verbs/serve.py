@@ -3,6 +3,8 @@ stdio or HTTP until EOF, SIGTERM or `--max-seconds`."""
 
 from __future__ import annotations
 
+import math
+
 from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.model import jsonwire
@@ -45,6 +47,9 @@ def load(options: ServeOptions) -> Replay:
 
 def run(options: ServeOptions) -> int:
     """Serve until stdin EOF (stdio), SIGTERM or `--max-seconds`; 0 on a clean end."""
+    idle = options.idle_timeout
+    if not math.isfinite(idle) or idle <= 0:
+        raise UsageError("--idle-timeout must be a positive number of seconds")
     replay = load(options)
     if options.http_port is not None:
         from catalogaudit.serve.http import serve_http

@@ -3,8 +3,9 @@ inputs, check the document against the published schema, write it, summarize on 
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from catalogaudit import intake
@@ -32,11 +33,11 @@ def snapshot(o: SnapshotOptions) -> int:
         code = EXIT_OK
     else:
         live.target_of(o)  # option errors before any server starts
-        live.limits_of(o)
+        limits = live.limits_of(o)  # NOTE: the --timeout starts here and covers every run
         if o.runs == 1:
-            doc = live.capture(o)
+            doc = live.capture(o, limits=limits)
         else:
-            doc = snap.merge_runs(_runs(o), restarts=o.url is None, wire=o.wire)
+            doc = snap.merge_runs(_runs(o, limits), restarts=o.url is None, wire=o.wire)
         code = EXIT_OK if doc["capture"].get("runs", {}).get("stable", True) else EXIT_FINDINGS
     problems = snap.validate(doc)
     if problems:
@@ -49,16 +50,18 @@ def snapshot(o: SnapshotOptions) -> int:
     return code
 
 
-def _runs(o: SnapshotOptions) -> list[dict[str, Any]]:
+def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
     from rich.progress import Progress  # lazy: only runs need a progress bar
 
     label = "sessions" if o.url else "restarts"
     results: list[dict[str, Any] | None] = [None] * o.runs
-    with Progress(transient=True, console=_stderr_console()) as progress:
+    console = _stderr_console()
+    # NOTE: off a terminal the bar would leave an empty line beside the one `error:` line.
+    with Progress(transient=True, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"capturing {o.runs} {label}", total=o.runs)
 
         def one(i: int) -> None:
-            results[i] = live.capture(o)
+            results[i] = live.capture(o, limits=limits)
             progress.advance(task)
 
         _parallel(one, o.runs, o.jobs)
@@ -66,16 +69,48 @@ def _runs(o: SnapshotOptions) -> list[dict[str, Any]]:
 
 
 def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
+    """Run `fn(0..count-1)`, `jobs` at a time; the first error (or a signal) ends them all.
+
+    The workers are daemon threads and nobody waits for them after a failure: `live.abort`
+    kills their servers and refuses new ones, so a signal ends the command at once instead
+    of waiting for every run still queued (a thread pool's exit joins them all)."""
     if jobs == 1:
         for i in range(count):
             fn(i)
         return
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(fn, i) for i in range(count)]
-        errors = [f.exception() for f in futures]
-    for err in errors:
-        if err is not None:
-            raise err
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for i in range(count):
+        todo.put(i)
+    done: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+
+    def worker() -> None:
+        while True:
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                fn(i)
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                done.put(exc)
+                return
+            done.put(None)
+
+    for _ in range(min(jobs, count)):
+        threading.Thread(target=worker, name="catalogaudit-run", daemon=True).start()
+    try:
+        finished = 0
+        while finished < count:
+            try:
+                err = done.get(timeout=0.25)  # NOTE: a bounded wait lets signals in promptly
+            except queue.Empty:
+                continue
+            if err is not None:
+                raise err
+            finished += 1
+    except BaseException:
+        live.abort()
+        raise
 
 
 def _summary(doc: dict[str, Any], output: str) -> None:

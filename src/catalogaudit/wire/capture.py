@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,7 +114,7 @@ def capture(
     (`wire.legacy`), since a server may serve other texts in that era (key order, no cache
     fields) and `serve` replays them to legacy clients.
     """
-    deadline = time.monotonic() + limits.total_timeout
+    deadline = limits.until(limits.total_timeout)
     transport = open_transport(target, limits, "roots" in caps)
     done = False
     try:
@@ -167,6 +166,14 @@ def _probe_legacy(
         transport.close()
 
 
+def _tally(counts: Mapping[str, int], others: int, what: str) -> str:
+    """`a x2, b x1` and, past the names kept, how many more arrived under other names."""
+    said = ", ".join(f"{m} x{n}" for m, n in sorted(counts.items()))
+    if others:
+        said += f"; {others} more {what}{'s' if others != 1 else ''} under other names (not kept)"
+    return said
+
+
 def _hygiene(transport: Transport) -> list[Finding]:
     ev = transport.events
     out: list[Finding] = []
@@ -185,23 +192,29 @@ def _hygiene(transport: Transport) -> list[Finding]:
         )
     changed = {m: n for m, n in ev.notifications.items() if m.endswith("/list_changed")}
     if changed:
+        extra: dict[str, Any] = {"notifications": dict(sorted(changed.items()))}
+        if ev.other_notifications:
+            extra["notKept"] = ev.other_notifications
         out.append(
             Finding(
                 "CA511",
                 Severity.INFO,
                 "list_changed notifications arrived during capture: "
-                + ", ".join(f"{m} x{n}" for m, n in sorted(changed.items())),
-                extra={"notifications": dict(sorted(changed.items()))},
+                + _tally(changed, ev.other_notifications, "notification"),
+                extra=extra,
             )
         )
     if ev.server_requests:
+        extra = {"requests": dict(sorted(ev.server_requests.items()))}
+        if ev.other_requests:
+            extra["notKept"] = ev.other_requests
         out.append(
             Finding(
                 "CA512",
                 Severity.INFO,
                 "the server sent requests to the client: "
-                + ", ".join(f"{m} x{n}" for m, n in sorted(ev.server_requests.items())),
-                extra={"requests": dict(sorted(ev.server_requests.items()))},
+                + _tally(ev.server_requests, ev.other_requests, "request"),
+                extra=extra,
             )
         )
     from catalogaudit.wire.stdio import StdioTransport

@@ -21,6 +21,7 @@ import httpx
 from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
+from catalogaudit.wire.sockets import Clock, client
 from catalogaudit.wire.transport import (
     JSON_TYPE,
     SSE,
@@ -36,6 +37,8 @@ from catalogaudit.wire.transport import (
 )
 
 MAX_REDIRECTS = 5
+#: The DELETE that ends a legacy session gets this long, also after the deadline passed.
+CLOSE_GRACE = 2.0
 REDIRECTS = (301, 302, 303, 307, 308)
 
 
@@ -78,7 +81,8 @@ class HttpTransport:
         self._version: str | None = None
         self._modern = False
         self._next_id = 0
-        self._client = httpx.Client(follow_redirects=False, trust_env=False)
+        self._clock = Clock()
+        self._client = client(self._clock)
 
     # --- Transport protocol -------------------------------------------------------------------
 
@@ -93,9 +97,11 @@ class HttpTransport:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
         if params is not None:
             msg["params"] = params
-        deadline = time.monotonic() + timeout
+        deadline = self._clock.until = self._limits.until(timeout)
         try:
-            return self._exchange(msg, method, rid, deadline, timeout)
+            reply = self._exchange(msg, method, rid, deadline, timeout)
+            self._limits.budget.take(len(reply.result_text or ""), f"{self.describe()}, {method}")
+            return reply
         except CodingError as exc:
             raise ServerError(f"{self.describe()}, {method}: {exc}") from None
         except httpx.TimeoutException:
@@ -110,7 +116,7 @@ class HttpTransport:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
-        deadline = time.monotonic() + self._limits.request_timeout
+        deadline = self._clock.until = self._limits.until(self._limits.request_timeout)
         try:
             with self._post(msg, method, deadline) as resp:
                 if resp.status_code >= 400:
@@ -141,12 +147,9 @@ class HttpTransport:
         try:
             if self._session is not None:
                 headers = self._base_headers(None)
-                self._client.request(
-                    "DELETE",
-                    self._url,
-                    headers=headers,
-                    timeout=min(5.0, self._limits.request_timeout),
-                )
+                grace = min(CLOSE_GRACE, self._limits.request_timeout)
+                self._clock.until = time.monotonic() + grace
+                self._client.request("DELETE", self._url, headers=headers, timeout=grace)
         except httpx.HTTPError:
             pass
         finally:
@@ -268,7 +271,7 @@ class HttpTransport:
                 self.events.non_json("[unexpected response id] " + text)
             elif kind == "request":
                 self.events.server_request(value["method"])
-                self._answer(value)
+                self._answer(value, deadline)
             elif kind == "notification":
                 self.events.notification(value["method"])
             else:
@@ -276,21 +279,29 @@ class HttpTransport:
         raise ServerError(f"{self.describe()}, {method}: the SSE stream ended without a response")
 
     def _sse_events(self, resp: httpx.Response, method: str, deadline: float) -> Iterator[bytes]:
-        """Yield the data of each SSE event (W3C EventSource parsing, comments skipped)."""
+        """Yield the data of each SSE event (W3C EventSource parsing, comments skipped).
+
+        The data lines of an event are joined as they arrive, and the message cap applies to
+        the joined event (a list of many short lines would cost far more than its bytes)."""
+        limit = self._limits.max_message
         buf = bytearray()
-        data: list[bytes] = []
-        size = 0  # of the event being read: its data lines so far
+        event = bytearray()
+        lines = 0  # data lines of the event being read
         scanned = 0  # of `buf`, known to hold no newline (a long line is not searched again)
         pieces, said = self._body(resp)
+
+        def too_big() -> ServerError:
+            return ServerError(
+                f"{self.describe()}, {method}: an SSE event exceeded "
+                f"{limit} bytes{said} (see --max-message-size)"
+            )
+
         for piece in pieces:
             if time.monotonic() > deadline:
                 raise httpx.ReadTimeout("deadline")
             buf += piece
-            if len(buf) + size > self._limits.max_message:
-                raise ServerError(
-                    f"{self.describe()}, {method}: an SSE event exceeded "
-                    f"{self._limits.max_message} bytes{said} (see --max-message-size)"
-                )
+            if len(buf) + len(event) > limit:
+                raise too_big()
             while True:
                 nl = buf.find(b"\n", scanned)
                 if nl < 0:
@@ -300,29 +311,35 @@ class HttpTransport:
                 del buf[: nl + 1]
                 scanned = 0
                 if not line:
-                    if data:
-                        yield b"\n".join(data)
-                    data, size = [], 0
+                    if lines:
+                        yield bytes(event)
+                    event.clear()
+                    lines = 0
                     continue
                 if line.startswith(b":"):
                     continue
                 field, _, val = line.partition(b":")
-                if val.startswith(b" "):
-                    val = val[1:]
-                if field == b"data":
-                    data.append(val)
-                    size += len(val) + 1
-        if data:
-            yield b"\n".join(data)
+                if field != b"data":
+                    continue
+                if lines:
+                    event += b"\n"
+                event += val[1:] if val.startswith(b" ") else val
+                lines += 1
+                if len(event) > limit:
+                    raise too_big()
+        if lines:
+            yield bytes(event)
 
-    def _answer(self, request: dict[str, Any]) -> None:
+    def _answer(self, request: dict[str, Any], deadline: float) -> None:
+        """POST our answer within the deadline of the request whose stream carried it."""
         answer = answer_server_request(request, self._roots)
-        deadline = time.monotonic() + self._limits.request_timeout
         try:
             with self._post(answer, str(request.get("method")), deadline):
                 pass
         except (httpx.HTTPError, ServerError):
             pass
+        if time.monotonic() > deadline:
+            raise httpx.ReadTimeout("deadline")  # events already read wait no longer either
 
 
 def _http_error(exc: httpx.HTTPError) -> str:

@@ -13,13 +13,14 @@ import signal
 import subprocess
 import threading
 import time
-from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
+from catalogaudit.wire import reaper
+from catalogaudit.wire.pipe import Pipe, close_quietly
 from catalogaudit.wire.transport import (
     Events,
     Limits,
@@ -40,8 +41,6 @@ FAILED_GRACE = 0.5
 #: (server-everything's roots/list, sent 350 ms after `initialized`, keeps it alive 60 s); it
 #: gets this long to exit anyway, then SIGTERM, and CA513 is not its fault.
 UNANSWERABLE_GRACE = 0.2
-#: How many of our own recent lines are remembered to recognise a command that echoes them.
-SENT_KEEP = 16
 
 
 class StdioTransport:
@@ -63,26 +62,30 @@ class StdioTransport:
         self._next_id = 0
         self._cond = threading.Condition()
         self._responses: dict[Any, tuple[str, dict[str, jsonwire.Member], bool]] = {}
+        #: The id of the request we wait for; answers to any other id are counted, not kept.
+        self._awaited: int | None = None
         self._fatal: str | None = None
         self._eof = False
         self._stderr = bytearray()
         self._stderr_total = 0
-        self._write_lock = threading.Lock()
-        self._sent: deque[str] = deque(maxlen=SENT_KEEP)
         self._closed = False
         self._honoured_eof = False
         self._unanswerable_at: float | None = None
         try:
-            self._proc = subprocess.Popen(
-                self._argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=dict(env),
-                start_new_session=True,
-                bufsize=0,
-            )
+            with reaper.spawning() as register:
+                self._proc = subprocess.Popen(
+                    self._argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=cwd,
+                    env=dict(env),
+                    start_new_session=True,
+                    bufsize=0,
+                )
+                register(self._proc.pid, self._kill_now)
+        except reaper.Aborted:
+            raise ServerError(f"{self.describe()}: not started, stopped by a signal") from None
         except FileNotFoundError:
             raise ServerError(f"cannot start {self.describe()}: command not found") from None
         except PermissionError:
@@ -91,6 +94,8 @@ class StdioTransport:
             raise ServerError(f"cannot start {self.describe()}: --cwd is not a directory") from None
         except OSError as exc:
             raise ServerError(f"cannot start {self.describe()}: {exc.strerror}") from None
+        assert self._proc.stdin is not None
+        self._pipe = Pipe(self._proc.stdin)
         self._threads = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
@@ -111,8 +116,10 @@ class StdioTransport:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
         if params is not None:
             msg["params"] = params
-        self._send(msg, method)
-        deadline = time.monotonic() + timeout
+        deadline = self._limits.until(timeout)
+        with self._cond:
+            self._awaited = rid
+        self._send(msg, method, deadline)
         with self._cond:
             while rid not in self._responses:
                 if self._fatal:
@@ -127,6 +134,8 @@ class StdioTransport:
                     )
                 self._cond.wait(min(left, 0.25))
             text, members, bad_utf8 = self._responses.pop(rid)
+            self._awaited = None
+        self._limits.budget.take(len(text), f"{self.describe()}, {method}")
         return reply_from(method, text, members, bad_utf8)
 
     def notify(self, method: str, params: dict[str, Any] | None) -> None:
@@ -134,7 +143,7 @@ class StdioTransport:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
-        self._send(msg, method)
+        self._send(msg, method, self._limits.until(self._limits.request_timeout))
 
     def set_protocol(self, version: str | None, modern: bool) -> None:
         """stdio carries the revision in the messages only."""
@@ -153,14 +162,16 @@ class StdioTransport:
             return
         self._closed = True
         proc = self._proc
+        # NOTE: descendants that left the group (setsid) are found now, while their parent
+        # links still lead to the server; orphans re-parented to us are `reaper.at_exit`'s.
+        below = reaper.descendants(proc.pid)
         try:
-            try:
-                with self._write_lock:
-                    if proc.stdin:
-                        proc.stdin.close()
-            except OSError:
-                pass
-            if self._exits_on_eof(FAILED_GRACE if failed else SHUTDOWN_GRACE):
+            # NOTE: an answer being written gets a moment to end (a server that reads it does
+            # not wait on a request we took); one the server does not read is given up.
+            self._pipe.close(FAILED_GRACE)
+            if reaper.aborted():
+                self._kill_now()
+            elif self._exits_on_eof(FAILED_GRACE if failed else SHUTDOWN_GRACE):
                 self._honoured_eof = True
             else:
                 self._signal(signal.SIGTERM)
@@ -168,16 +179,19 @@ class StdioTransport:
                     proc.wait(SHUTDOWN_GRACE)
                 except subprocess.TimeoutExpired:
                     self._signal(signal.SIGKILL)
-                    proc.wait()
         finally:
             # NOTE: the leader may exit on EOF while children it started live on in its group;
             # the group must not outlive us, so it always gets a final SIGKILL, also when a
-            # SIGTERM to us (SystemExit, see cli._on_sigterm) interrupts the waits above.
-            self._signal(signal.SIGKILL)
+            # signal to us (see cli.app) interrupts the waits above.
+            self._kill_now()
+            for pid in below:
+                reaper.kill(pid)
+            reaper.wait(proc, SHUTDOWN_GRACE)
+            reaper.forget(proc.pid)
         for t in self._threads:
             t.join(1.0)
-        _close_quietly(proc.stdout)
-        _close_quietly(proc.stderr)
+        close_quietly(proc.stdout)
+        close_quietly(proc.stderr)
 
     # --- diagnostics ----------------------------------------------------------------------------
 
@@ -222,22 +236,25 @@ class StdioTransport:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def _write(self, msg: dict[str, Any]) -> bool:
-        line = jsonwire.compact(msg)
-        data = (line + "\n").encode("utf-8")
-        try:
-            with self._write_lock:
-                assert self._proc.stdin is not None
-                self._sent.append(line)
-                self._proc.stdin.write(data)
-        except (OSError, ValueError):
-            return False
-        return True
+    def _kill_now(self) -> None:
+        """SIGKILL the whole group (also what `reaper.abort` calls from a signal handler)."""
+        self._signal(signal.SIGKILL)
 
-    def _send(self, msg: dict[str, Any], method: str) -> None:
-        if not self._write(msg):
-            self._await_exit()
-            raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
+    def _write(self, msg: dict[str, Any], until: float) -> str | None:
+        """Write one message before the monotonic `until`; None when written, else why not."""
+        return self._pipe.write(jsonwire.compact(msg), until)
+
+    def _send(self, msg: dict[str, Any], method: str, until: float) -> None:
+        why = self._write(msg, until)
+        if why is None:
+            return
+        if why != "closed" and self._proc.poll() is None:
+            raise ServerTimeout(
+                f"{self.describe()}, {method}: could not send the request in time (the server "
+                "does not read its stdin)" + self._garbage_story()
+            )
+        self._await_exit()
+        raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
 
     def _await_exit(self) -> None:
         try:
@@ -263,11 +280,18 @@ class StdioTransport:
 
     def _garbage_story(self) -> str:
         ev = self.events
+        said = ""
+        if ev.unknown_answers:
+            n = ev.unknown_answers
+            said = f"; it sent {n} answer{'s' if n != 1 else ''} to ids we were not waiting for"
         if not ev.non_json_count:
-            return ""
+            return said
         first = ev.non_json_lines[0] if ev.non_json_lines else ""
         plural = "s" if ev.non_json_count != 1 else ""
-        return f"; it wrote {ev.non_json_count} non-JSON-RPC line{plural} to stdout, first: {first}"
+        return (
+            f"{said}; it wrote {ev.non_json_count} non-JSON-RPC line{plural} to stdout, "
+            f"first: {first}"
+        )
 
     def _read_stdout(self) -> None:
         assert self._proc.stdout is not None
@@ -312,7 +336,7 @@ class StdioTransport:
         text, bad_utf8 = jsonwire.decode_utf8(raw.rstrip(b"\r"))
         if not text.strip():
             return
-        if text in self._sent:
+        if text in self._pipe.sent:
             # NOTE: `cat` and shells read back what we wrote; answering that "request" would
             # make our own -32601 come back as the server's answer.
             what = _what(jsonwire.loads(text))
@@ -324,13 +348,18 @@ class StdioTransport:
         kind, value, members = classify(text, bad_utf8)
         if kind == "response" and members is not None:
             with self._cond:
+                if value["id"] != self._awaited or isinstance(value["id"], bool):
+                    self.events.unknown_answer(text)
+                    return
                 self._responses[value["id"]] = (text, members, bad_utf8)
                 self._cond.notify_all()
         elif kind == "request":
-            # NOTE: runs on the reader thread; a closed stdin means we are shutting down.
+            # NOTE: runs on the reader thread, which must not stop draining stdout for long:
+            # the answer gets one request timeout (cut to the deadline), a closed stdin none.
             self.events.server_request(value["method"])
-            answered = self._write(answer_server_request(value, self._roots))
-            if not answered and self._unanswerable_at is None:
+            until = self._limits.until(self._limits.request_timeout)
+            why = self._write(answer_server_request(value, self._roots), until)
+            if why is not None and self._unanswerable_at is None:
                 self._unanswerable_at = time.monotonic()
         elif kind == "notification":
             self.events.notification(value["method"])
@@ -361,11 +390,3 @@ def _what(msg: Any) -> str:
     if not isinstance(method, str):
         return "answer to a server request"
     return f"{method} {'request' if 'id' in msg else 'notification'}"
-
-
-def _close_quietly(stream: Any) -> None:
-    try:
-        if stream:
-            stream.close()
-    except OSError:
-        pass

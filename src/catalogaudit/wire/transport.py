@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -11,8 +12,12 @@ from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
 
 DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024
+#: `--max-total-bytes`: all the answers one command keeps (pages, handshakes, every run).
+DEFAULT_MAX_TOTAL = 256 * 1024 * 1024
 #: How many non-JSON stdout lines (and notifications) we keep verbatim; the rest are counted.
 KEEP_LINES = 20
+#: How many distinct notification and server-request method names are kept (the rest counted).
+KEEP_NAMES = 20
 EXCERPT = 160
 #: The two answer types of Streamable HTTP (P:2025-11-25 basic/transports).
 JSON_TYPE, SSE = "application/json", "text/event-stream"
@@ -22,15 +27,45 @@ class ServerTimeout(ServerError):
     """A request got no answer in time; the protocol layer may fall back on it (auto mode)."""
 
 
+class Budget:
+    """What is left of `--max-total-bytes`, shared by every capture of one command (thread-safe:
+    `--jobs` runs take from it at once)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, size: int, who: str) -> None:
+        """Count `size` bytes kept from the server; raise `ServerError` past the budget."""
+        with self._lock:
+            self.used += size
+            over = self.used > self.total
+        if over:
+            raise ServerError(
+                f"{who}: the answers exceeded {self.total} bytes in total (see --max-total-bytes)"
+            )
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Bounds that keep a hostile server from hanging or flooding us."""
+    """Bounds that keep a hostile server from hanging or flooding us.
+
+    `deadline` (monotonic) ends the whole command: every capture of `--runs`, every wait,
+    write and read; without one, each capture gets `total_timeout` from its start."""
 
     startup_timeout: float = 30.0
     request_timeout: float = 30.0
     total_timeout: float = 300.0
     max_message: int = DEFAULT_MAX_MESSAGE
     max_pages: int = 1000
+    deadline: float | None = None
+    budget: Budget = field(default_factory=lambda: Budget(DEFAULT_MAX_TOTAL), compare=False)
+
+    def until(self, timeout: float) -> float:
+        """The monotonic end of a wait of `timeout` seconds starting now, cut to the deadline."""
+        end = time.monotonic() + timeout
+        return end if self.deadline is None else min(end, self.deadline)
 
 
 @dataclass(frozen=True)
@@ -69,6 +104,12 @@ class Events:
     non_json_count: int = 0
     notifications: Counter[str] = field(default_factory=Counter)
     server_requests: Counter[str] = field(default_factory=Counter)
+    #: Notifications and requests whose method was not kept (past `KEEP_NAMES` distinct names).
+    other_notifications: int = 0
+    other_requests: int = 0
+    #: Responses to ids we were not waiting for: counted, the first few kept as excerpts.
+    unknown_answers: int = 0
+    unknown_answer_lines: list[str] = field(default_factory=list)
     #: HTTP content codings the answers came in (`gzip`, `deflate`), decoded before anything
     #: else reads them; the snapshot records them beside the decoded page text.
     content_codings: set[str] = field(default_factory=set)
@@ -85,9 +126,10 @@ class Events:
                 self.non_json_lines.append(excerpt(line))
 
     def notification(self, method: str) -> None:
-        """Record a server notification by method."""
+        """Record a server notification by method (the first `KEEP_NAMES` names)."""
         with self.lock:
-            self.notifications[method] += 1
+            if not _kept(self.notifications, method):
+                self.other_notifications += 1
 
     def answer(self, method: str, content_type: str) -> None:
         """Record how an HTTP answer came: clients differ on SSE answers (CDX-XPORT-001)."""
@@ -96,9 +138,26 @@ class Events:
                 self.answers[method] = content_type
 
     def server_request(self, method: str) -> None:
-        """Record a server-to-client request by method."""
+        """Record a server-to-client request by method (the first `KEEP_NAMES` names)."""
         with self.lock:
-            self.server_requests[method] += 1
+            if not _kept(self.server_requests, method):
+                self.other_requests += 1
+
+    def unknown_answer(self, text: str) -> None:
+        """Record a response to an id we are not waiting for (late, or never ours)."""
+        with self.lock:
+            self.unknown_answers += 1
+            if len(self.unknown_answer_lines) < KEEP_LINES:
+                self.unknown_answer_lines.append(excerpt(text))
+
+
+def _kept(names: Counter[str], method: str) -> bool:
+    """Count `method` in `names` when it is known or there is room; False when dropped."""
+    name = excerpt(method)
+    if name in names or len(names) < KEEP_NAMES:
+        names[name] += 1
+        return True
+    return False
 
 
 class Transport(Protocol):
@@ -140,9 +199,13 @@ def seconds(value: float) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """A short single-line excerpt of server output for messages."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+    """A short single-line excerpt of server output for messages (only the head of a long
+    text is looked at: splitting megabytes of short lines would cost far more than them)."""
+    head = text[: 4 * limit]
+    flat = " ".join(head.split())
+    if len(flat) <= limit and len(head) == len(text):
+        return flat
+    return flat[: limit - 3] + "..."
 
 
 def answer_server_request(msg: dict[str, Any], roots_declared: bool) -> dict[str, Any]:
