@@ -125,3 +125,18 @@ def test_plain_is_false_for_every_lexeme_the_c_encoder_rewrites() -> None:
         assert jsonwire.raw_decode_plain(text)[2] is False, text
     for text in ("[1.5]", "[1e-07]", "[-3]", "[12345678901234567890]", '{"a":{"b":[0.5]}}'):
         assert jsonwire.raw_decode_plain(text)[2] is True, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(WIRE_TEXT)
+def test_strict_jcs_skips_the_problem_walk_only_when_it_finds_nothing(text: str) -> None:
+    from catalogaudit.canonical import jcs
+    from catalogaudit.errors import InputError
+
+    found = jcs.problems(jsonwire.loads(text))
+    try:
+        out = jcs.strict_jcs(text.encode("utf-8", "surrogatepass"), "t")
+    except InputError:
+        return  # refused: the walk ran (or the text is not one document)
+    assert not found
+    assert out == jcs.jcs_bytes(jsonwire.loads(text))

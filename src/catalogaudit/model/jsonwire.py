@@ -59,11 +59,16 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
 
 def loads(text: str) -> Any:
     """Parse one JSON document wire-faithfully."""
-    value, end = raw_decode(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
+    return loads_plain(text)[0]
+
+
+def loads_plain(text: str) -> tuple[Any, bool]:
+    """`loads`, and whether the document is plain (see `raw_decode_plain`)."""
+    value, end, plain = raw_decode_plain(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
     end = _WS.match(text, end).end()  # type: ignore[union-attr]
     if end != len(text):
         raise WireDecodeError(f"extra data at offset {end}", end)
-    return value
+    return value, plain
 
 
 def raw_decode(text: str, idx: int = 0) -> tuple[Any, int]:
