@@ -1,166 +1,355 @@
-"""Benchmark: file bytes to every canonical hash, ours against `rfc8785` and `jq -S -c`.
+"""Whole CLI processes against their peers: wall time and peak RSS, medians, a table of ratios.
 
-Not run by CI (`.ci/run`). One synthetic catalog (bench/generate.py, or `--catalog FILE`, a
-`tools/list` result); each contender runs 3 times on the same file, in interleaved rounds, and
-its best time counts:
+Not run by CI (`.ci/run`); see bench/README.md. Every contender is a new process, timed from
+outside (`os.wait4`: wall clock around it, `ru_maxrss` of that child only). Each comparison
+runs ours and its peer alternately (the order flips every round), so background load hits
+both alike; the medians of `--runs` rounds (at least 5) give the ratio. Peer scripts live in
+bench/peers/ and run exactly as committed. Before timing, outputs that must be byte-identical
+are compared in the same run (`canonicalize --jcs` against `rfc8785.dumps`; each tool's
+canonical hash against the hash script's).
 
-- ours: `catalogaudit.hashes.canonical_hashes(bytes)` (C parser, C encoder where it equals
-  RFC 8785, the exact path per item where it does not), the SHA-256 per item and the listing hash;
-- reference: `json.load` + `rfc8785.dumps` per item, the same SHA-256s and listing hash;
-- `jq -S -c '.tools[]'` as a subprocess (a speed reference only: jq is not JCS), output discarded.
-
-Then peak memory (tracemalloc for the Python contenders, max RSS for jq), and the check that
-our canonical bytes equal `rfc8785.dumps` for every item (on both our parse paths). Targets
-(issue 4): at least 2x faster than the reference and no slower than jq. Exit 1 if one is missed.
-
-    .venv/bin/python bench/run.py                 # 1,000 tools, about 10 MB
-    .venv/bin/python bench/run.py --tools 5000    # about 50 MB
+    python bench/run.py                 # the table
+    python bench/run.py --check         # exit 1 when a target is missed
+    python bench/run.py --scaling       # also 1,000 / 5,000 / 20,000 tools
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import resource
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
-from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PEERS = HERE / "peers"
 sys.path.insert(0, str(HERE))
 
 import generate  # noqa: E402 - bench/generate.py, next to this file
 
-from catalogaudit.canonical import hashes  # noqa: E402
-from catalogaudit.canonical import jcs as canonical  # noqa: E402
-from catalogaudit.model import jsonwire, names  # noqa: E402
-
-RUNS = 3
+PY = sys.executable
+OURS = [PY, "-m", "catalogaudit"]
 
 
-def ours(path: Path) -> str:
-    return hashes.canonical_hashes(path.read_bytes())["tools"].listing
+@dataclass(frozen=True)
+class Sample:
+    seconds: float
+    rss_mib: float
 
 
-def reference(path: Path) -> str:
-    import rfc8785
+def timed(argv: Sequence[str], stdout: int | None = subprocess.DEVNULL) -> Sample:
+    """One process, waited for with `os.wait4` so the RSS is this child's alone."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL, env=ENV)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"failed (exit {proc.returncode}): {' '.join(argv)}")
+    return Sample(seconds, usage.ru_maxrss / 1024)
 
-    with path.open("rb") as fh:
-        items = json.load(fh)["tools"]
-    per_item = ["sha256:" + hashlib.sha256(rfc8785.dumps(item)).hexdigest() for item in items]
-    order = sorted(
-        names.identity_sort_key(names.identity("tools", item), h)
-        for item, h in zip(items, per_item, strict=True)
-    )
-    return hashes.combine(key[2] for key in order)
+
+def output(argv: Sequence[str]) -> bytes:
+    return subprocess.run(argv, capture_output=True, check=False, env=ENV).stdout
 
 
-def jq(path: Path) -> str:
-    with open(path, "rb") as src:
+@dataclass
+class Row:
+    label: str
+    ours: list[Sample]
+    peer: list[Sample]
+    peer_label: str
+    target: float | None  # ours / peer at most this (None: shown only)
+
+    @property
+    def ratio(self) -> float:
+        return med(self.ours) / med(self.peer)
+
+    @property
+    def met(self) -> bool:
+        return self.target is None or self.ratio <= self.target
+
+
+def med(samples: list[Sample]) -> float:
+    return statistics.median(s.seconds for s in samples)
+
+
+def rss(samples: list[Sample]) -> float:
+    return statistics.median(s.rss_mib for s in samples)
+
+
+def compare(
+    label: str,
+    ours: Sequence[str],
+    peer: Sequence[str],
+    peer_label: str,
+    target: float | None,
+    runs: int,
+) -> Row:
+    """Interleaved: ours, peer, then peer, ours, ... after one untimed warm-up each."""
+    timed(ours)
+    timed(peer)
+    mine: list[Sample] = []
+    theirs: list[Sample] = []
+    for i in range(runs):
+        if i % 2 == 0:
+            mine.append(timed(ours))
+            theirs.append(timed(peer))
+        else:
+            theirs.append(timed(peer))
+            mine.append(timed(ours))
+    row = Row(label, mine, theirs, peer_label, target)
+    print(f"  {label}: {med(mine):.3f} s vs {med(theirs):.3f} s ({row.ratio:.2f}x)", flush=True)
+    return row
+
+
+def write_catalogs(tmp: Path, tools: int, seed: int) -> dict[str, Path]:
+    """The catalogs of the issue: 10 MB, 1 MB, 500 files of 20 tools, two snapshots."""
+    paths = {"big": tmp / "big.json", "mid": tmp / "mid.json"}
+    paths["big"].write_bytes(generate.render(generate.catalog(tools, seed)))
+    paths["mid"].write_bytes(generate.render(generate.catalog(max(1, tools // 10), seed)))
+    many = tmp / "many"
+    many.mkdir()
+    for s in range(1, 501):
+        (many / f"c{s:03d}.json").write_bytes(generate.render(generate.catalog(20, s)))
+    changed = generate.catalog(tools, seed)
+    for tool in changed["tools"][:: max(1, tools // 10)][:10]:
+        tool["description"] = tool.get("description", "") + " Changed."
+    (tmp / "changed.json").write_bytes(generate.render(changed))
+    for name, src in (("snap_a", paths["big"]), ("snap_b", tmp / "changed.json")):
+        paths[name] = tmp / f"{name}.snapshot.json"
         subprocess.run(
-            ["jq", "-S", "-c", ".tools[]"], stdin=src, stdout=subprocess.DEVNULL, check=True
+            [*OURS, "snapshot", "--from", str(src), "-o", str(paths[name])],
+            check=True,
+            capture_output=True,
+            env=ENV,
         )
-    return ""
+    paths["hook"] = tmp / "hook.snapshot.json"
+    subprocess.run(
+        [
+            *OURS,
+            "snapshot",
+            "--from",
+            str(ROOT / "fixtures/bench/tools100.json"),
+            "-o",
+            str(paths["hook"]),
+        ],
+        check=True,
+        capture_output=True,
+        env=ENV,
+    )
+    paths["many"] = many
+    return paths
 
 
-def best_of(contenders: list[Callable[[Path], str]], path: Path) -> list[tuple[float, str]]:
-    """Best time of each contender; rounds interleave them, so background load hits all alike."""
-    times: list[list[float]] = [[] for _ in contenders]
-    results = [""] * len(contenders)
-    for _ in range(RUNS):
-        for i, fn in enumerate(contenders):
-            start = time.perf_counter()
-            results[i] = fn(path)
-            times[i].append(time.perf_counter() - start)
-    return [(min(t), r) for t, r in zip(times, results, strict=True)]
+def identical(paths: dict[str, Path]) -> list[str]:
+    """Outputs that must be byte-identical, compared in this run; returns what differed."""
+    bad = []
+    big = str(paths["big"])
+    if output([*OURS, "canonicalize", "--jcs", big]) != output(
+        [PY, str(PEERS / "rfc8785_script.py"), big]
+    ):
+        bad.append("canonicalize --jcs differs from rfc8785.dumps")
+    report = json.loads(output([*OURS, "hash", "--format", "json", big]))
+    ours = [i["canonical"].removeprefix("sha256:") for i in report["listings"]["tools"]["items"]]
+    ours_served = [i["servedPosition"] for i in report["listings"]["tools"]["items"]]
+    served_order = [h for _, h in sorted(zip(ours_served, ours, strict=True))]
+    lines = output([PY, str(PEERS / "hash_script.py"), big]).decode().splitlines()
+    peer = [line.split()[0] for line in lines if line]
+    if served_order != peer:
+        bad.append("per-tool canonical hashes differ from rfc8785.dumps + sha256")
+    return bad
 
 
-def peak_mib(fn: Callable[[Path], str], path: Path) -> float:
-    tracemalloc.start()
-    try:
-        fn(path)
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | None) -> list[Row]:
+    big, mid = str(paths["big"]), str(paths["mid"])
+    hash_peer = [PY, str(PEERS / "hash_script.py")]
+    cj = [str(PEERS / "check_jsonschema.sh")]
+    many = sorted(str(p) for p in paths["many"].iterdir())
+    out = [
+        compare("hash 10 MB", [*OURS, "hash", big], [*hash_peer, big], "hash script", 0.5, runs),
+        compare(
+            "canonicalize --jcs 10 MB",
+            [*OURS, "canonicalize", "--jcs", big],
+            [PY, str(PEERS / "rfc8785_script.py"), big],
+            "rfc8785 script",
+            0.5,
+            runs,
+        ),
+        compare(
+            "canonicalize --jcs 10 MB",
+            [*OURS, "canonicalize", "--jcs", big],
+            ["jq", "-S", "-c", ".", big],
+            "jq -S -c .",
+            1.0,
+            runs,
+        ),
+        compare("audit 10 MB", [*OURS, "audit", big], [*cj, big], "check-jsonschema", 1.0, runs),
+        compare("audit 1 MB", [*OURS, "audit", mid], [*cj, mid], "check-jsonschema", 1.0, runs),
+        compare(
+            "audit 500 files", [*OURS, "audit", *many], [*cj, *many], "check-jsonschema", 1.0, runs
+        ),
+        compare(
+            "snapshot --from 10 MB",
+            [*OURS, "snapshot", "--from", big, "-o", os.devnull],
+            [*hash_peer, big],
+            "hash script",
+            1.0,
+            runs,
+        ),
+        compare(
+            "diff two 10 MB snapshots",
+            [*OURS, "diff", str(paths["snap_a"]), str(paths["snap_b"])],
+            [*hash_peer, str(paths["big"]), str(paths["big"])],
+            "hash script x2",
+            1.0,
+            runs,
+        ),
+        compare(
+            "hook cold start (snapshot of 100 tools)",
+            [*OURS, "audit", "--fail-on", "error", str(paths["hook"])],
+            [*cj, str(ROOT / "fixtures/bench/tools100.json")],
+            "check-jsonschema",
+            1.0,
+            runs,
+        ),
+    ]
+    if server is not None:
+        live = [*OURS, "snapshot", "-o", os.devnull, "--", *server]
+        out.append(
+            compare(
+                "live snapshot server-everything",
+                live,
+                [PY, str(PEERS / "server_start.py"), *server],
+                "server start-to-exit",
+                2.0,
+                runs,
+            )
+        )
+        four = [*OURS, "snapshot", "--runs", "4", "--jobs", "2", "-o", os.devnull, "--", *server]
+        out.append(
+            compare("live snapshot --runs 4 --jobs 2", four, live, "one live snapshot", 2.5, runs)
+        )
+    return out
 
 
-def check_bytes(path: Path) -> int:
-    """Our canonical bytes == rfc8785.dumps, per item, on the file path and the snapshot path."""
-    import rfc8785
+def memory(paths: dict[str, Path], runs: int) -> list[tuple[str, float, float]]:
+    """Peak RSS (median) of each offline verb on the 10 MB file against the hash script's."""
+    big = str(paths["big"])
+    peer = rss([timed([PY, str(PEERS / "hash_script.py"), big]) for _ in range(runs)])
+    verbs = {
+        "hash": ["hash", big],
+        "canonicalize": ["canonicalize", big],
+        "canonicalize --jcs": ["canonicalize", "--jcs", big],
+        "audit": ["audit", big],
+        "snapshot --from": ["snapshot", "--from", big, "-o", os.devnull],
+        "diff": ["diff", str(paths["snap_a"]), str(paths["snap_b"])],
+    }
+    return [(v, rss([timed([*OURS, *a]) for _ in range(runs)]), peer) for v, a in verbs.items()]
 
-    data = path.read_bytes()
-    expected = [rfc8785.dumps(item) for item in json.loads(data)["tools"]]
-    fast = [canonical.parsed_jcs_bytes(item) for item in canonical.parse(data)["tools"]]
-    wire = [canonical.jcs_bytes(item) for item in jsonwire.loads(data.decode())["tools"]]
-    assert fast == expected, "file path: canonical bytes differ from rfc8785.dumps"
-    assert wire == expected, "jsonwire path (hashes.item_hashes): bytes differ from rfc8785.dumps"
-    return len(expected)
+
+def scaling(tmp: Path, seed: int) -> bool:
+    """Per-tool time and RSS of hash, audit, canonicalize at 1,000 / 5,000 / 20,000 tools."""
+    print("\nscaling (per tool; 5 runs, 3 at 20,000):")
+    ok = True
+    for verb in (["hash"], ["audit"], ["canonicalize"]):
+        base: tuple[float, float] | None = None
+        for tools in (1000, 5000, 20000):
+            path = tmp / f"scale{tools}.json"
+            if not path.exists():
+                path.write_bytes(generate.render(generate.catalog(tools, seed)))
+            got = [timed([*OURS, *verb, str(path)]) for _ in range(3 if tools == 20000 else 5)]
+            per = (med(got) / tools * 1e3, rss(got) / tools * 1e3)
+            base = base or per
+            grow = (per[0] / base[0], per[1] / base[1])
+            if tools == 20000 and max(grow) > 1.3:
+                ok = False
+            print(
+                f"  {verb[0]:<13} {tools:>6} tools: {per[0]:7.3f} ms/tool ({grow[0]:.2f}x)"
+                f"  {per[1]:7.1f} KiB/tool ({grow[1]:.2f}x)"
+            )
+    return ok
+
+
+def table(results: list[Row], mem: list[tuple[str, float, float]]) -> None:
+    print("\n| command | ours | peer | peer time | ratio | target | |")
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        target = "" if r.target is None else f"<= {r.target}"
+        print(
+            f"| `{r.label}` | {med(r.ours):.3f} s, {rss(r.ours):.0f} MiB | {r.peer_label} |"
+            f" {med(r.peer):.3f} s, {rss(r.peer):.0f} MiB | {r.ratio:.2f} | {target} |"
+            f" {'met' if r.met else 'MISSED'} |"
+        )
+    if mem:
+        print("\n| peak RSS, 10 MB file | ours | hash script | ratio (target <= 1.5) | |")
+        print("|---|---|---|---|---|")
+        for verb, ours, peer in mem:
+            ok = "met" if ours / peer <= 1.5 else "MISSED"
+            print(f"| `{verb}` | {ours:.0f} MiB | {peer:.0f} MiB | {ours / peer:.2f} | {ok} |")
+
+
+def find_checker() -> str | None:
+    for where in (
+        os.environ.get("CHECK_JSONSCHEMA"),
+        str(Path(PY).parent / "check-jsonschema"),
+        "/tmp/helpers/perf/peers/bin/check-jsonschema",
+        shutil.which("check-jsonschema"),
+    ):
+        if where and Path(where).exists():
+            return where
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tools", type=int, default=1000, help="tools to generate (1000)")
-    parser.add_argument("--seed", type=int, default=4, help="generator seed (4)")
-    parser.add_argument("--catalog", type=Path, help="use this tools/list result instead")
-    parser.add_argument("--no-diff", action="store_true", help="skip bench/bench_diff.py")
+    parser.add_argument("--runs", type=int, default=5, help="timed rounds (at least 5)")
+    parser.add_argument("--tools", type=int, default=1000, help="tools in the big catalog")
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--scaling", action="store_true", help="also 1,000 / 5,000 / 20,000")
+    parser.add_argument("--no-live", action="store_true", help="skip the live snapshot rows")
     args = parser.parse_args(argv)
-    if shutil.which("jq") is None:
-        print("jq is not installed (apt-get install jq)", file=sys.stderr)
+    runs = max(5, args.runs)
+    checker = find_checker()
+    if checker is None or shutil.which("jq") is None:
+        print("needs check-jsonschema and jq (see bench/README.md)", file=sys.stderr)
         return 2
+    ENV["CHECK_JSONSCHEMA"] = checker
+    server_bin = ROOT / "tests" / "node_modules" / ".bin" / "mcp-server-everything"
+    server = None if args.no_live or not server_bin.exists() else [str(server_bin), "stdio"]
+    load = os.getloadavg()
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load[0]:.1f}; "
+        f"medians of {runs}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        path = args.catalog or Path(tmp) / "catalog.json"
-        if args.catalog is None:
-            path.write_bytes(generate.render(generate.catalog(args.tools, args.seed)))
-        return run(path, args)
+        paths = write_catalogs(Path(tmp), args.tools, args.seed)
+        print(
+            f"catalogs: {paths['big'].stat().st_size / 1e6:.1f} MB, "
+            f"{paths['mid'].stat().st_size / 1e6:.2f} MB, 500 x 20 tools"
+        )
+        bad = identical(paths)
+        print("byte-identical outputs: " + ("; ".join(bad) if bad else "yes"))
+        results = rows(paths, runs, checker, server)
+        mem = memory(paths, runs)
+        table(results, mem)
+        scaled = scaling(Path(tmp), args.seed) if args.scaling else True
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
+    missed = bad or not scaled or not all(r.met for r in results)
+    missed = missed or any(o / p > 1.5 for _, o, p in mem)
+    return 1 if args.check and missed else 0
 
 
-def run(path: Path, args: Any) -> int:
-    size = path.stat().st_size
-    print(f"catalog: {path.name}, {size / 1e6:.1f} MB, python {sys.version.split()[0]}")
-    items = check_bytes(path)
-    print(f"canonical bytes == rfc8785.dumps for all {items} items (file path, jsonwire path)")
-    (ours_s, ours_hash), (ref_s, ref_hash), (jq_s, _) = best_of([ours, reference, jq], path)
-    assert ours_hash == ref_hash, "listing canonical hash differs from the reference"
-    print(f"\nfile bytes -> all canonical hashes, best of {RUNS}:")
-    rows = [("ours", ours_s), ("json.load + rfc8785.dumps", ref_s), ("jq -S -c (no hashing)", jq_s)]
-    for label, secs in rows:
-        print(f"  {label:<28} {secs:8.3f} s  {size / secs / 1e6:7.1f} MB/s")
-    ratio_ref, ratio_jq = ref_s / ours_s, jq_s / ours_s
-    print(f"  ours vs rfc8785: {ratio_ref:.2f}x faster (target >= 2x)")
-    print(f"  ours vs jq:      {ratio_jq:.2f}x faster (target >= 1x)")
-    jq_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print("\npeak memory:")
-    print(f"  ours                         {peak_mib(ours, path):8.1f} MiB (tracemalloc)")
-    print(f"  json.load + rfc8785.dumps    {peak_mib(reference, path):8.1f} MiB (tracemalloc)")
-    print(f"  jq -S -c                     {jq_rss:8.1f} MiB (max RSS)")
-    met = ratio_ref >= 2.0 and ratio_jq >= 1.0
-    print(f"\ntargets: {'met' if met else 'MISSED'}")
-
-    # --- HOOK: the diff benchmark (bench/bench_diff.py, written separately) ------------------
-    # Runs when the file exists, on the same generator settings; its exit code counts too.
-    diff_code = 0
-    bench_diff = HERE / "bench_diff.py"
-    if bench_diff.exists() and not args.no_diff:
-        print(f"\n--- {bench_diff.name} ---", flush=True)
-        cmd = [
-            sys.executable,
-            str(bench_diff),
-            "--tools",
-            str(args.tools),
-            "--seed",
-            str(args.seed),
-        ]
-        diff_code = subprocess.run(cmd, check=False).returncode
-    # --- end of hook ----------------------------------------------------------------------------
-    return 0 if met and diff_code == 0 else 1
-
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -125,14 +125,30 @@ def walk(listing: str, item: Any, callback: Callback) -> tuple[Any, bool]:
 
 
 def visits(listing: str, item: Any) -> list[Visit]:
-    """Every prose visit of one item, in document order (the audit's view)."""
+    """Every prose visit of one item, in document order (the audit's view).
+
+    NOTE: several rules ask for the same item's visits; the last answers are kept by the
+    item's identity (`is`, so an equal but new item is walked again). Items are never mutated
+    in place (`walk` copies), so a kept answer cannot go stale.
+    """
+    key = id(item)
+    kept = _VISITS.get(key)
+    if kept is not None and kept[0] is item and kept[1] == listing:
+        return list(kept[2])
     seen: list[Visit] = []
 
     def record(v: Visit) -> None:
         seen.append(v)
 
     walk(listing, item, record)
+    if len(_VISITS) >= _KEEP:
+        _VISITS.clear()
+    _VISITS[key] = (item, listing, tuple(seen))
     return seen
+
+
+_KEEP = 50_000
+_VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}
 
 
 class _Walk:

@@ -27,6 +27,8 @@ class StaticPage:
     text: str
     result: Any
     invalid_utf8: bool
+    #: Parsed plain (`jsonwire.raw_decode_plain`): the C encoder writes it back exactly.
+    plain: bool = False
 
 
 @dataclass
@@ -157,9 +159,11 @@ def _take(
         span = members["result"]
         result_text = text[span.start : span.end]
         result = span.value
+        plain = span.plain
     else:
         result_text = text.strip()
         result = {k: m.value for k, m in members.items()}
+        plain = all(m.plain for m in members.values())
     if not isinstance(result, dict):
         raise InputError(f"{loaded.name}: {where}: result is not an object")
     arrays = [name for name in LISTINGS if isinstance(result.get(name), list)]
@@ -167,7 +171,9 @@ def _take(
         raise InputError(f"{loaded.name}: {where}: holds several listings ({', '.join(arrays)})")
     if arrays:
         listing = arrays[0]
-        loaded.pages.setdefault(listing, []).append(StaticPage(result_text, result, bad_utf8))
+        loaded.pages.setdefault(listing, []).append(
+            StaticPage(result_text, result, bad_utf8, plain)
+        )
         loaded.inferred.append(f"{where}: a {METHODS[listing]} result")
     elif "protocolVersion" in result or "supportedVersions" in result:
         loaded.handshake = result

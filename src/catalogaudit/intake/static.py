@@ -8,7 +8,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.intake.loader import Loaded, StaticPage, display_name
 from catalogaudit.model import jsonwire
-from catalogaudit.model.capture import Capture, Listing, Page, anomaly_finding, unsafe_integers
+from catalogaudit.model.capture import Capture, Listing, Page, anomaly_finding, page_anomalies
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import LISTINGS, METHODS
 from catalogaudit.model.protocol import LATEST_LEGACY, MODERN_VERSIONS, ProtocolChoice, Session
@@ -136,8 +136,8 @@ def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
         items = result.get(name) if isinstance(result, dict) else None
         items = items if isinstance(items, list) else []
         fields = {k: v for k, v in result.items() if k != name} if isinstance(result, dict) else {}
-        found = [*jsonwire.anomalies(result, "", page.invalid_utf8), *unsafe_integers(result)]
+        found = page_anomalies(result, page.text, page.invalid_utf8, page.plain)
         for anomaly in found:
             listing.findings.append(anomaly_finding(name, anomaly, items, index))
-        listing.pages.append(Page(page.text, fields, list(items)))
+        listing.pages.append(Page(page.text, fields, list(items), page.plain))
     return listing

@@ -3,6 +3,7 @@ static), plus the wire anomalies a parsed page can carry (CA540-CA544)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,8 @@ class Page:
     text: str | None
     fields: dict[str, Any]
     items: list[Any]
+    #: Parsed plain (`jsonwire.raw_decode_plain`), so hashes may use the C encoder.
+    plain: bool = False
 
 
 @dataclass
@@ -35,6 +38,30 @@ class Listing:
     def items(self) -> list[Any]:
         """All items in served order across pages."""
         return [item for page in self.pages for item in page.items]
+
+    @property
+    def plain(self) -> bool:
+        """Every page parsed plain (see `Page.plain`)."""
+        return bool(self.pages) and all(page.plain for page in self.pages)
+
+
+_SIXTEEN_DIGITS = re.compile(r"[0-9]{16}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def page_anomalies(
+    result: Any, text: str | None, invalid_utf8: bool, plain: bool
+) -> list[jsonwire.Anomaly]:
+    """`jsonwire.anomalies` and `unsafe_integers` of a page result, without walking it when its
+    text rules them out: a plain parse has no duplicate keys or NaN, valid UTF-8 without a
+    surrogate escape has no lone surrogate, no run of 16 digits has no unsafe integer."""
+    found: list[jsonwire.Anomaly] = []
+    risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
+    if risky:
+        found.extend(jsonwire.anomalies(result, "", invalid_utf8))
+    if text is None or _SIXTEEN_DIGITS.search(text):
+        found.extend(unsafe_integers(result))
+    return found
 
 
 def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:

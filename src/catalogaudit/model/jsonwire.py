@@ -16,82 +16,35 @@ from typing import Any
 
 import rfc8785
 
-#: RFC 8785 section 3.2.2.2 and our brief: "an integer on the wire" is exactly this lexeme.
-INTEGER_LEXEME = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+from catalogaudit.model import _fast
+from catalogaudit.model._fast import raw_decode_plain
+from catalogaudit.model.wiretypes import (
+    INTEGER_LEXEME,
+    MAX_SAFE_INTEGER,
+    NON_FINITE,
+    WireDecodeError,
+    WireFloat,
+    WireInt,
+    WireObject,
+    object_from_pairs,
+    parse_int_lexeme,
+)
 
-#: The safe-integer range of RFC 8785 section 3.2.2.3 (IEEE 754 doubles).
-MAX_SAFE_INTEGER = 2**53 - 1
-
-_NON_FINITE = ("NaN", "Infinity", "-Infinity")
-
-
-class WireInt(int):
-    """An integer that remembers its wire lexeme (only needed for `-0`; others use plain int)."""
-
-    lexeme: str
-
-    def __new__(cls, lexeme: str) -> WireInt:
-        self = super().__new__(cls, int(lexeme))
-        self.lexeme = lexeme
-        return self
-
-    def __repr__(self) -> str:
-        return f"WireInt({self.lexeme!r})"
-
-
-class WireFloat(float):
-    """A non-integer number (fraction, exponent or NaN/Infinity) with its exact wire lexeme."""
-
-    lexeme: str
-
-    def __new__(cls, lexeme: str) -> WireFloat:
-        self = super().__new__(cls, float(lexeme))
-        self.lexeme = lexeme
-        return self
-
-    def __repr__(self) -> str:
-        return f"WireFloat({self.lexeme!r})"
-
-
-class WireObject(dict):  # type: ignore[type-arg]
-    """A JSON object that had duplicate keys; it keeps the last value, as most parsers do."""
-
-    duplicates: list[str]
-
-
-class WireDecodeError(ValueError):
-    """Text that is not JSON at all; carries the position for a one-line message."""
-
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.pos = pos
-
-
-def _parse_int(lexeme: str) -> int:
-    # NOTE: only "-0" differs from str(int(lexeme)); JSON forbids leading zeros and "+".
-    return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) == len(pairs):
-        return obj
-    seen: set[str] = set()
-    dup: list[str] = []
-    for key, _ in pairs:
-        if key in seen and key not in dup:
-            dup.append(key)
-        seen.add(key)
-    wire = WireObject(obj)
-    wire.duplicates = dup
-    return wire
-
+__all__ = [
+    "INTEGER_LEXEME",
+    "MAX_SAFE_INTEGER",
+    "WireDecodeError",
+    "WireFloat",
+    "WireInt",
+    "WireObject",
+    "raw_decode_plain",
+]
 
 _DECODER = json.JSONDecoder(
     parse_float=WireFloat,
-    parse_int=_parse_int,
+    parse_int=parse_int_lexeme,
     parse_constant=WireFloat,
-    object_pairs_hook=_pairs,
+    object_pairs_hook=object_from_pairs,
 )
 _WS = re.compile(r"[ \t\n\r]*")
 
@@ -106,21 +59,39 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
 
 def loads(text: str) -> Any:
     """Parse one JSON document wire-faithfully."""
-    value, end = raw_decode(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
+    return loads_plain(text)[0]
+
+
+def loads_plain(text: str) -> tuple[Any, bool]:
+    """`loads`, and whether the document is plain (see `raw_decode_plain`)."""
+    value, end, plain = raw_decode_plain(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
     end = _WS.match(text, end).end()  # type: ignore[union-attr]
     if end != len(text):
         raise WireDecodeError(f"extra data at offset {end}", end)
-    return value
+    return value, plain
 
 
 def raw_decode(text: str, idx: int = 0) -> tuple[Any, int]:
     """Parse one value starting at `idx`; return it and the offset just past it."""
+    value, end, _ = raw_decode_plain(text, idx)
+    return value, end
+
+
+_C_COMPACT: Callable[[Any], str] = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=False, check_circular=False, allow_nan=False
+).encode
+
+
+def plain_compact(value: Any) -> bytes:
+    """`compact(value)` as UTF-8, for a value from a plain parse (see `raw_decode_plain`).
+
+    The C encoder writes plain values as `compact` does, lone surrogates aside: those fail to
+    encode as UTF-8 and take the exact writer, as anything else the encoder refuses does.
+    """
     try:
-        return _DECODER.raw_decode(text, idx)
-    except json.JSONDecodeError as exc:
-        raise WireDecodeError(f"{exc.msg} at offset {exc.pos}", exc.pos) from None
-    except RecursionError:
-        raise WireDecodeError("nesting too deep", idx) from None
+        return _C_COMPACT(value).encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError):
+        return compact(value).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -130,6 +101,8 @@ class Member:
     value: Any
     start: int
     end: int
+    #: See `raw_decode_plain`.
+    plain: bool = False
 
 
 def parse_members(text: str) -> dict[str, Member]:
@@ -154,8 +127,8 @@ def parse_members(text: str) -> dict[str, Member]:
         if not text.startswith(":", pos):
             raise WireDecodeError(f"expected ':' at offset {pos}", pos)
         start = ws(text, pos + 1).end()  # type: ignore[union-attr]
-        value, end = raw_decode(text, start)
-        members[key] = Member(value, start, end)
+        value, end, plain = raw_decode_plain(text, start)
+        members[key] = Member(value, start, end, plain)
         pos = ws(text, end).end()  # type: ignore[union-attr]
         if text.startswith(",", pos):
             pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
@@ -191,7 +164,10 @@ def escape_pointer(token: str) -> str:
 
 def pointer_join(base: str, token: str | int) -> str:
     """Append one reference token to a JSON Pointer."""
-    return f"{base}/{escape_pointer(str(token))}"
+    text = token if type(token) is str else str(token)
+    if "~" in text or "/" in text:
+        text = escape_pointer(text)
+    return f"{base}/{text}"
 
 
 def pointer_of(tokens: Iterable[str | int], base: str = "") -> str:
@@ -236,7 +212,7 @@ def anomalies(value: Any, pointer: str = "", invalid_utf8: bool = False) -> list
             stack.extend((v, pointer_join(at, i)) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, str):
             text(node, at)
-        elif isinstance(node, WireFloat) and node.lexeme in _NON_FINITE:
+        elif isinstance(node, WireFloat) and node.lexeme in NON_FINITE:
             found.append(Anomaly("non-finite-number", at, f"{node.lexeme} is not JSON"))
     return found
 
@@ -295,7 +271,29 @@ def dumps(
     indent: int | None,
     number: Callable[[int | float], str] = lexeme,
 ) -> str:
-    """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`."""
+    """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
+
+    The fast writer (C string escaping, code-point key order where every key is ASCII) gives
+    the same text as the exact one, `exact_dumps`, except around lone surrogates, which the C
+    escaper keeps raw: then the exact writer runs (tests/model prove the two equal).
+    """
+    try:
+        text = _fast.dumps(value, sort_keys, indent, number)
+    except RecursionError:
+        text = None
+    if text is None or _SURROGATE.search(text):
+        return exact_dumps(value, sort_keys=sort_keys, indent=indent, number=number)
+    return text
+
+
+def exact_dumps(
+    value: Any,
+    *,
+    sort_keys: bool,
+    indent: int | None,
+    number: Callable[[int | float], str] = lexeme,
+) -> str:
+    """The reference writer, one generator step per value: `dumps` must equal it."""
     return "".join(_chunks(value, sort_keys, indent, number, 0))
 
 
@@ -365,7 +363,7 @@ def _written_number(number: int | float) -> str:
     text = lexeme(number)
     # NOTE: NaN/Infinity are not JSON; the readable copy says null and the `wire` section keeps
     # the served text, so the file stays parseable by every JSON reader.
-    return "null" if text in _NON_FINITE else text
+    return "null" if text in NON_FINITE else text
 
 
 def written(value: Any) -> str:

@@ -15,6 +15,7 @@ import difflib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from catalogaudit import intake
@@ -36,12 +37,16 @@ class Result:
 
     name: str
     original: bytes
-    text: str
     doc: dict[str, Any]
     notes: tuple[str, ...] = ()
     #: CA544 findings this run added (an input that was not a snapshot: all of them).
     precision: tuple[str, ...] = ()
     snapshot: bool = True
+
+    @cached_property
+    def text(self) -> str:
+        """The written form, written when asked for (`hash` of a raw result never needs it)."""
+        return snap.render(self.doc)
 
     @property
     def changed(self) -> bool:
@@ -62,13 +67,11 @@ def canonicalize(spec: str, protocol: str = "auto") -> Result:
     """Any input the intake reads, in the written form `snapshot` writes."""
     got = intake.read_catalog(spec, protocol=protocol, rehash=True)
     added = got.added if got.is_snapshot else tuple(got.doc["findings"])
-    text = snap.render(got.doc)
-    _validate(got.name, text)
+    _validate(got.name, got.doc)
     precision = precision_notes(got.name, added)
     return Result(
         got.name,
         got.data,
-        text,
         got.doc,
         (*got.warnings, *got.said),
         precision,
@@ -76,13 +79,11 @@ def canonicalize(spec: str, protocol: str = "auto") -> Result:
     )
 
 
-def _validate(name: str, text: str) -> None:
-    import json
-
+def _validate(name: str, doc: dict[str, Any]) -> None:
     import jsonschema  # lazy: heavy
 
     validator = jsonschema.Draft202012Validator(snap.snapshot_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(json.loads(text)))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(snap.skeleton(doc)))
     if error is not None:
         where = jsonwire.pointer_of(error.absolute_path)
         raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}: {error.message}")

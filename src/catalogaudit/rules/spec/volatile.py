@@ -185,8 +185,15 @@ def environment_values(catalog: Catalog) -> dict[str, str]:
     }
 
 
+#: Matches wherever one of PER_START or DATE could (case folded: a superset), so most prose
+#: needs one search, not one per pattern.
+_ANY = re.compile("|".join(f"(?:{v.pattern.pattern})" for v in (*PER_START, DATE)), re.IGNORECASE)
+
+
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
     """The first (match, what) of the patterns in text that is not an example value."""
+    if _ANY.search(text) is None:
+        return None
     for volatile in patterns:
         for match in volatile.pattern.finditer(text):
             if not is_example(text, match.start()):

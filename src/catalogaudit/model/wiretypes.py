@@ -1,0 +1,77 @@
+"""The values of wire-faithful JSON: numbers that keep their lexeme, objects that remember
+duplicate keys (`jsonwire` parses into them; this module only defines them)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: RFC 8785 section 3.2.2.2 and our brief: "an integer on the wire" is exactly this lexeme.
+INTEGER_LEXEME = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+
+#: The safe-integer range of RFC 8785 section 3.2.2.3 (IEEE 754 doubles).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+NON_FINITE = ("NaN", "Infinity", "-Infinity")
+
+
+class WireInt(int):
+    """An integer that remembers its wire lexeme (only needed for `-0`; others use plain int)."""
+
+    lexeme: str
+
+    def __new__(cls, lexeme: str) -> WireInt:
+        self = super().__new__(cls, int(lexeme))
+        self.lexeme = lexeme
+        return self
+
+    def __repr__(self) -> str:
+        return f"WireInt({self.lexeme!r})"
+
+
+class WireFloat(float):
+    """A non-integer number (fraction, exponent or NaN/Infinity) with its exact wire lexeme."""
+
+    lexeme: str
+
+    def __new__(cls, lexeme: str) -> WireFloat:
+        self = super().__new__(cls, float(lexeme))
+        self.lexeme = lexeme
+        return self
+
+    def __repr__(self) -> str:
+        return f"WireFloat({self.lexeme!r})"
+
+
+class WireObject(dict):  # type: ignore[type-arg]
+    """A JSON object that had duplicate keys; it keeps the last value, as most parsers do."""
+
+    duplicates: list[str]
+
+
+class WireDecodeError(ValueError):
+    """Text that is not JSON at all; carries the position for a one-line message."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.pos = pos
+
+
+def parse_int_lexeme(lexeme: str) -> int:
+    # NOTE: only "-0" differs from str(int(lexeme)); JSON forbids leading zeros and "+".
+    return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+
+
+def object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    dup: list[str] = []
+    for key, _ in pairs:
+        if key in seen and key not in dup:
+            dup.append(key)
+        seen.add(key)
+    wire = WireObject(obj)
+    wire.duplicates = dup
+    return wire

@@ -1,0 +1,142 @@
+"""The fast paths (issue 14) against the exact ones, byte for byte, on hostile wire text.
+
+The generated texts are what a server can send: any number lexeme (`1.50`, `1E3`, `-0`,
+`NaN`, 20-digit integers), duplicate keys, lone surrogate escapes, astral and U+E000+ keys
+(where UTF-16 and code-point order differ), control characters, and several whitespace
+layouts. Every fast answer must equal the exact writer's or the full walk's.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogaudit.canonical import hashes
+from catalogaudit.model import jsonwire
+from catalogaudit.model.capture import page_anomalies, unsafe_integers
+
+LEXEMES = (
+    st.sampled_from(
+        [
+            "0",
+            "-0",
+            "1",
+            "-17",
+            "1.0",
+            "1.50",
+            "0.5",
+            "1e-07",
+            "1E3",
+            "1e+16",
+            "2.5E-3",
+            "3.14159",
+            "100.0",
+            "9007199254740993",
+            "-12345678901234567890",
+            "1E400",
+            "NaN",
+            "Infinity",
+            "-Infinity",
+        ]
+    )
+    | st.integers(-(2**70), 2**70).map(str)
+    | st.floats(allow_nan=False).map(repr).filter(lambda s: s not in ("inf", "-inf"))
+)
+STRINGS = st.text(
+    alphabet=st.characters(codec="utf-8")
+    | st.sampled_from(["\x00", "\x1f", "\x7f", '"', "\\", "\ue000", "\uffff", "\U0001f600"]),
+    max_size=6,
+)
+ESCAPES = st.sampled_from(["\\ud800", "\\udfff", "\\ud83d\\ude00", "\\u00e9", "\\n", "\\/"])
+
+
+@st.composite
+def string_text(draw: st.DrawFn) -> str:
+    """A JSON string literal, sometimes with raw escapes (lone surrogates among them)."""
+    body = json.dumps(draw(STRINGS), ensure_ascii=draw(st.booleans()))[1:-1]
+    if draw(st.booleans()):
+        body += draw(ESCAPES)
+    return '"' + body + '"'
+
+
+#: Keys where UTF-16 order and code-point order disagree (RFC 8785 section 3.2.3), and others.
+KEYS = st.sampled_from(["a", "b", "\ue000", "\uffff x", "\U0001f600", "\U0001f600a", "é", ""]).map(
+    lambda k: json.dumps(k, ensure_ascii=False)
+)
+
+
+def value_text(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    pairs = st.lists(st.tuples(KEYS | string_text(), children), max_size=4)
+    objects = st.tuples(pairs, st.booleans(), st.sampled_from(["", " ", "\n  "])).map(_object)
+    arrays = st.tuples(st.lists(children, max_size=4), st.sampled_from(["", " "])).map(
+        lambda a: "[" + ("," + a[1]).join(a[0]) + "]"
+    )
+    return objects | arrays
+
+
+def _object(spec: tuple[list[tuple[str, str]], bool, str]) -> str:
+    pairs, duplicate, ws = spec
+    if duplicate and pairs:
+        pairs = [*pairs, pairs[0]]
+    return "{" + ws + ("," + ws).join(f"{k}:{ws}{v}" for k, v in pairs) + ws + "}"
+
+
+WIRE_TEXT = st.recursive(
+    LEXEMES | string_text() | st.sampled_from(["true", "false", "null"]), value_text, max_leaves=25
+)
+ALL_KINDS = [
+    {"sort_keys": False, "indent": None},
+    {"sort_keys": True, "indent": None, "number": jsonwire.jcs_number},
+    {"sort_keys": True, "indent": 2, "number": jsonwire._written_number},
+    {"sort_keys": True, "indent": 2},
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(WIRE_TEXT)
+def test_fast_writer_equals_the_exact_writer(text: str) -> None:
+    value = jsonwire.loads(text)
+    for kind in ALL_KINDS:
+        assert jsonwire.dumps(value, **kind) == jsonwire.exact_dumps(value, **kind)  # type: ignore[arg-type]
+
+
+@settings(max_examples=400, deadline=None)
+@given(WIRE_TEXT)
+def test_plain_parse_compacts_with_the_c_encoder_exactly(text: str) -> None:
+    value, _, plain = jsonwire.raw_decode_plain(text)
+    exact = jsonwire.exact_dumps(value, sort_keys=False, indent=None).encode("utf-8")
+    if plain:
+        assert jsonwire.plain_compact(value) == exact
+    assert hashes.item_hashes("tools", value, plain=plain) == hashes.item_hashes("tools", value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(WIRE_TEXT, st.booleans())
+def test_page_anomalies_equal_the_full_walk(text: str, invalid_utf8: bool) -> None:
+    value, _, plain = jsonwire.raw_decode_plain(text)
+    full = [*jsonwire.anomalies(value, "", invalid_utf8), *unsafe_integers(value)]
+    assert page_anomalies(value, text, invalid_utf8, plain) == full
+
+
+def test_plain_is_false_for_every_lexeme_the_c_encoder_rewrites() -> None:
+    for text in ("[1.50]", "[1E3]", "[-0]", "[NaN]", '{"a":1,"a":2}', "[1e400]"):
+        assert jsonwire.raw_decode_plain(text)[2] is False, text
+    for text in ("[1.5]", "[1e-07]", "[-3]", "[12345678901234567890]", '{"a":{"b":[0.5]}}'):
+        assert jsonwire.raw_decode_plain(text)[2] is True, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(WIRE_TEXT)
+def test_strict_jcs_skips_the_problem_walk_only_when_it_finds_nothing(text: str) -> None:
+    from catalogaudit.canonical import jcs
+    from catalogaudit.errors import InputError
+
+    found = jcs.problems(jsonwire.loads(text))
+    try:
+        out = jcs.strict_jcs(text.encode("utf-8", "surrogatepass"), "t")
+    except InputError:
+        return  # refused: the walk ran (or the text is not one document)
+    assert not found
+    assert out == jcs.jcs_bytes(jsonwire.loads(text))
