@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import UsageError
@@ -45,6 +45,8 @@ class SnapshotOptions:
     legacy_probe: bool = False
     static_inputs: tuple[str, ...] = ()
     output: str = "-"
+    #: `snapshot --expect-tool ...`: assertions on what was captured (`verbs.contract.KEYS`).
+    contract: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, str]:
