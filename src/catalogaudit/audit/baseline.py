@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model.findings import (
-    Report,
-)
+from catalogaudit.model import jsonwire
+from catalogaudit.model.findings import Finding, Location, Report
+from catalogaudit.model.names import LISTINGS
+from catalogaudit.rules.unchecked import CONTRACT_RULES
 
 
 def read_baseline(text: str, name: str) -> frozenset[str]:
@@ -47,3 +48,79 @@ def write_baseline(report: Report) -> str:
         ],
     }
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def baseline_entries(text: str) -> dict[str, dict[str, Any]]:
+    """What a JSON baseline says each fingerprint is for (`findings`), by fingerprint; empty for
+    a plain list of fingerprints. Only read after `read_baseline` accepted the text."""
+    import json
+
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return {}
+    described = json.loads(stripped).get("findings")
+    if not isinstance(described, list):
+        return {}
+    return {
+        str(e["fingerprint"]): e
+        for e in described
+        if isinstance(e, dict) and isinstance(e.get("fingerprint"), str)
+    }
+
+
+def stale_findings(
+    baseline: frozenset[str],
+    matched: set[str],
+    entries: dict[str, dict[str, Any]],
+    rules_run: set[str],
+    file: str,
+) -> tuple[list[Finding], list[str]]:
+    """`--strict-baseline`: a CA920 finding for each entry that matched no finding of the run,
+    and notes for entries that cannot be judged (their rule did not run this time)."""
+    meta = CONTRACT_RULES["CA920"]
+    found: list[Finding] = []
+    unjudged = 0
+    for fp in sorted(baseline):
+        if fp in matched:
+            continue
+        entry = entries.get(fp, {})
+        rule = entry.get("ruleId")
+        if isinstance(rule, str) and rule not in rules_run:
+            unjudged += 1
+            continue
+        kind = entry.get("kind") if entry.get("kind") in (*LISTINGS, "catalog", "capture") else None
+        ident = entry.get("identity") if isinstance(entry.get("identity"), str) else None
+        what = " ".join(
+            p
+            for p in (
+                rule if isinstance(rule, str) else "",
+                kind or "",
+                jsonwire.dump_string(ident) if ident is not None else "",
+                str(entry.get("pointer") or ""),
+            )
+            if p
+        )
+        found.append(
+            Finding(
+                rule_id="CA920",
+                severity=meta.severity,
+                message=f"baseline entry {fp[:12]}{f' ({what})' if what else ''} matches no "
+                "finding of this run: it is stale",
+                kind=kind or "catalog",
+                identity=ident,
+                excerpt=fp,
+                hint=meta.hint,
+                source=meta.source,
+                profile="contract",
+                location=Location(file, ""),
+            )
+        )
+    notes = (
+        [
+            f"--strict-baseline: {unjudged} baseline entr{'y' if unjudged == 1 else 'ies'} "
+            "belong to rules that did not run (another --profile?) and were not judged"
+        ]
+        if unjudged
+        else []
+    )
+    return found, notes

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from catalogaudit.audit import contract as contracts
 from catalogaudit.audit.selection import selected
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
@@ -17,7 +18,7 @@ from catalogaudit.model.findings import (
 )
 from catalogaudit.rules.base import Context, Hit, Rule
 from catalogaudit.rules.registry import SPEC_RULES, spec_meta
-from catalogaudit.rules.unchecked import CAPTURE_RULES
+from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class AuditOptions:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     baseline: frozenset[str] = frozenset()
+    #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ...: the user's assertions (CA910-912).
+    contract: contracts.Contract = field(default_factory=contracts.Contract)
 
 
 def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Finding:
@@ -56,6 +59,7 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
         source=rule.source,
         profile=profile,
         location=location,
+        items=hit.items,
     )
 
 
@@ -133,6 +137,12 @@ def audit(catalog: Catalog, options: AuditOptions) -> Report:
         report.profiles.append(label)
         report.notes.extend(notes)
         report.rules.update(metas)
+    if options.contract:
+        found.extend(contracts.check(catalog, options.contract))
+        report.rules.update({k: v for k, v in CONTRACT_RULES.items() if k != "CA920"})
+    # NOTE: a baseline entry is in use when its finding is still found, selected or not
+    # (`--strict-baseline` must not call an entry stale because `--select` hid its finding).
+    report.baseline_matched = {f.fingerprint for f in found} & options.baseline
     kept = [f for f in found if selected(f, report.rules, options.select, options.ignore)]
     report.findings = [f for f in kept if f.fingerprint not in options.baseline]
     report.suppressed = len(kept) - len(report.findings)

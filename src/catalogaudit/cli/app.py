@@ -10,6 +10,7 @@ import typer
 from typer.exceptions import TyperException
 
 from catalogaudit._version import __version__
+from catalogaudit.cli import contract as c
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.findings import EXIT_ERROR
 
@@ -106,10 +107,23 @@ def snapshot(
     output: Annotated[
         str, typer.Option("-o", "--output", help="Output file ('-' for stdout).")
     ] = "-",
+    expect_tool: c.ExpectTool = None,
+    forbid_tool: c.ForbidTool = None,
+    min_tools: c.MinTools = None,
+    expect_prompt: c.ExpectPrompt = None,
+    forbid_prompt: c.ForbidPrompt = None,
+    min_prompts: c.MinPrompts = None,
+    expect_resource: c.ExpectResource = None,
+    forbid_resource: c.ForbidResource = None,
+    min_resources: c.MinResources = None,
+    expect_template: c.ExpectTemplate = None,
+    forbid_template: c.ForbidTemplate = None,
+    min_templates: c.MinTemplates = None,
 ) -> None:
     """Capture a server's four listings exactly as served into a snapshot file.
 
-    Exit codes: 0 written, 1 written but unstable across --runs, 2 nothing written.
+    Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
+    failed, 2 nothing written.
     """
     from catalogaudit.verbs import live
     from catalogaudit.verbs import snapshot as run
@@ -134,6 +148,20 @@ def snapshot(
         legacy_probe=legacy_probe,
         static_inputs=tuple(from_ or ()),
         output=output,
+        contract=c.contract_args(
+            expect_tool=expect_tool,
+            forbid_tool=forbid_tool,
+            min_tools=min_tools,
+            expect_prompt=expect_prompt,
+            forbid_prompt=forbid_prompt,
+            min_prompts=min_prompts,
+            expect_resource=expect_resource,
+            forbid_resource=forbid_resource,
+            min_resources=min_resources,
+            expect_template=expect_template,
+            forbid_template=forbid_template,
+            min_templates=min_templates,
+        ),
     )
     raise typer.Exit(run.snapshot(options))
 

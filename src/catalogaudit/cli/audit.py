@@ -6,6 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from catalogaudit.cli import contract as c
 from catalogaudit.formatters.formats import OutputFormat, RulesFormat
 
 List = list[str] | None
@@ -80,6 +81,27 @@ def audit(
         bool,
         typer.Option("--suggest", help="Propose substitutions that clear the prose findings."),
     ] = False,
+    strict_baseline: Annotated[
+        bool,
+        typer.Option(
+            "--strict-baseline", help="A baseline entry that matches nothing fails (CA920)."
+        ),
+    ] = False,
+    expand: Annotated[
+        bool, typer.Option("--expand", help="Text: one block per finding, nothing folded.")
+    ] = False,
+    expect_tool: c.ExpectTool = None,
+    forbid_tool: c.ForbidTool = None,
+    min_tools: c.MinTools = None,
+    expect_prompt: c.ExpectPrompt = None,
+    forbid_prompt: c.ForbidPrompt = None,
+    min_prompts: c.MinPrompts = None,
+    expect_resource: c.ExpectResource = None,
+    forbid_resource: c.ForbidResource = None,
+    min_resources: c.MinResources = None,
+    expect_template: c.ExpectTemplate = None,
+    forbid_template: c.ForbidTemplate = None,
+    min_templates: c.MinTemplates = None,
 ) -> None:
     """Audit catalogs against the MCP spec and client, gateway and LLM profiles.
 
@@ -122,6 +144,22 @@ def audit(
         substitutions=substitutions,
         substitutions_from_env=substitutions_from_env,
         suggest=suggest,
+        contract=c.contract_args(
+            expect_tool=expect_tool,
+            forbid_tool=forbid_tool,
+            min_tools=min_tools,
+            expect_prompt=expect_prompt,
+            forbid_prompt=forbid_prompt,
+            min_prompts=min_prompts,
+            expect_resource=expect_resource,
+            forbid_resource=forbid_resource,
+            min_resources=min_resources,
+            expect_template=expect_template,
+            forbid_template=forbid_template,
+            min_templates=min_templates,
+        ),
+        strict_baseline=strict_baseline,
+        expand=expand,
     )
     raise typer.Exit(run_audit.run(options))
 

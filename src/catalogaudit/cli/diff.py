@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli import contract as c
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
 
 
@@ -73,7 +74,43 @@ def register(app: typer.Typer) -> None:
                 "settings, and diff the committed snapshot against it.",
             ),
         ] = False,
-        config: Annotated[str | None, typer.Option(help="Configuration file (for --live).")] = None,
+        config: Annotated[
+            str | None, typer.Option(help="Configuration file (--live, contract keys).")
+        ] = None,
+        schema_only: Annotated[
+            bool,
+            typer.Option(
+                "--schema-only",
+                help="Ignore prose (descriptions, titles, argument descriptions, at any depth).",
+            ),
+        ] = False,
+        prose_only: Annotated[
+            bool, typer.Option("--prose-only", help="Look at prose (wording) and nothing else.")
+        ] = False,
+        allowlist: Annotated[
+            str | None,
+            typer.Option(
+                help="Names or globs, one a line: their removal or rename is breaking (CA805)."
+            ),
+        ] = None,
+        summary: Annotated[
+            bool, typer.Option("--summary", help="Text: one line per class and rule, counted.")
+        ] = False,
+        expand: Annotated[
+            bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
+        ] = False,
+        expect_tool: c.ExpectTool = None,
+        forbid_tool: c.ForbidTool = None,
+        min_tools: c.MinTools = None,
+        expect_prompt: c.ExpectPrompt = None,
+        forbid_prompt: c.ForbidPrompt = None,
+        min_prompts: c.MinPrompts = None,
+        expect_resource: c.ExpectResource = None,
+        forbid_resource: c.ForbidResource = None,
+        min_resources: c.MinResources = None,
+        expect_template: c.ExpectTemplate = None,
+        forbid_template: c.ForbidTemplate = None,
+        min_templates: c.MinTemplates = None,
     ) -> None:
         """Classify what changed between two catalogs (breaking, unknown, model-visible,
         additive, compatible, cosmetic).
@@ -83,7 +120,38 @@ def register(app: typer.Typer) -> None:
         from catalogaudit.verbs import diff
 
         options = diff.DiffOptions(
-            old, new, fail_on.value, unknown.value, fmt, output, live=live, config=config
+            old,
+            new,
+            fail_on.value,
+            unknown.value,
+            fmt,
+            output,
+            live=live,
+            config=config,
+            mode="both"
+            if schema_only and prose_only
+            else "schema"
+            if schema_only
+            else "prose"
+            if prose_only
+            else "all",
+            allowlist=allowlist,
+            summary=summary,
+            expand=expand,
+            contract=c.contract_args(
+                expect_tool=expect_tool,
+                forbid_tool=forbid_tool,
+                min_tools=min_tools,
+                expect_prompt=expect_prompt,
+                forbid_prompt=forbid_prompt,
+                min_prompts=min_prompts,
+                expect_resource=expect_resource,
+                forbid_resource=forbid_resource,
+                min_resources=min_resources,
+                expect_template=expect_template,
+                forbid_template=forbid_template,
+                min_templates=min_templates,
+            ),
         )
         raise typer.Exit(diff.run_diff(options))
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
+from catalogaudit.diff import modes
 from catalogaudit.diff.rules import RULES, compare_item
 from catalogaudit.diff.schema import Ctx
-from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match
+from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match, same
 from catalogaudit.diff.stability import capture_warning
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import IDENTITY, LISTINGS, identity
@@ -58,6 +59,8 @@ class Change:
     old_identity: str | None = None
     #: Served position of the item in the new catalog (None: removed, or not about one item).
     position: int | None = None
+    #: CA873: the spec-default hint changes folded into this one (`diff --expand` lists them).
+    folded: tuple[modes.Folded, ...] = ()
 
     @property
     def cls(self) -> str:
@@ -81,7 +84,7 @@ class Change:
         kind = _LABEL[self.listing]
         if self.listing == "catalog":
             return kind
-        if self.identity is None and self.rule_id in ("CA862", "CA872"):
+        if self.identity is None and self.rule_id in ("CA862", "CA872", "CA873"):
             return f"{self.listing} listing"
         return f"{kind} {jsonwire.dump_string(self.identity) if self.identity else '#?'}"
 
@@ -108,6 +111,10 @@ class DiffResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: `--schema-only` (schema), `--prose-only` (prose) or all.
+    mode: str = "all"
+    #: Failed contract assertions on the new catalog (audit findings, CA910-CA912).
+    assertions: list[Any] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Changes per class."""
@@ -123,27 +130,43 @@ class DiffResult:
         return [c for c in self.changes if c.level(unknown) >= LEVELS[fail_on]]
 
     def exit_code(self, fail_on: str = "breaking", unknown: str = "fail") -> int:
-        """0 nothing at or above the threshold, 1 otherwise."""
+        """0 nothing at or above the threshold, 1 otherwise (a failed assertion is an error,
+        at or above every threshold but `never`)."""
+        if self.assertions and fail_on != "never":
+            return 1
         return 1 if self.failing(fail_on, unknown) else 0
 
 
-def diff(old: Side, new: Side) -> DiffResult:
-    """Compare two catalogs (each one `Side`, e.g. from `compare.sides_of`)."""
-    result = DiffResult(old.label, new.label)
+def diff(
+    old: Side, new: Side, mode: str = "all", allowlist: Sequence[modes.Allowed] = ()
+) -> DiffResult:
+    """Compare two catalogs (each one `Side`, e.g. from `compare.sides_of`); `mode` `schema`
+    leaves prose out, `prose` looks at nothing else (`diff.modes`); a removed or renamed item
+    an `allowlist` entry relies on is CA805, in every mode."""
+    result = DiffResult(old.label, new.label, mode=mode)
     warning = capture_warning(old, new)
     if warning:
         result.warnings.append(warning)
     for name in LISTINGS:
-        _listing(result, old, new, name)
-    if old.instructions != new.instructions:
+        _listing(result, old, new, name, mode)
+    if old.instructions != new.instructions and mode != "schema":
         result.changes.append(
             Change("CA863", "catalog", None, "/instructions", "server instructions changed", True)
         )
-    result.changes.sort(key=Change.sort_key)
+    out: list[Change] = []
+    for c in modes.fold_defaults(result.changes, Change):
+        relied = modes.allowlisted(c, allowlist, Change)
+        # --prose-only: wording, and what an allowlist relies on, nothing else
+        if relied is not None or mode != "prose" or c.rule_id in ("CA860", "CA863"):
+            out.append(relied or c)
+    result.changes = sorted(out, key=Change.sort_key)
+    if mode == "prose":
+        named = {(c.listing, c.identity) for c in out}
+        result.items = [i for i in result.items if (i["listing"], i["identity"]) in named]
     return result
 
 
-def _listing(result: DiffResult, old: Side, new: Side, name: str) -> None:
+def _listing(result: DiffResult, old: Side, new: Side, name: str, mode: str = "all") -> None:
     status = (old.record(name).get("status"), new.record(name).get("status"))
     if "partial" in status:
         result.warnings.append(
@@ -174,6 +197,11 @@ def _listing(result: DiffResult, old: Side, new: Side, name: str) -> None:
             _record(result, name, d, ident, None, [])
             continue
         ctx = Ctx(name, ident)
+        if mode == "prose" and d.verdict == "bytes-only":
+            continue
+        if mode != "all" and d.verdict == "content":
+            if _by_mode(result, ctx, d, mode, name, None):
+                continue
         if d.verdict == "bytes-only":
             causes = item_causes(old, new, name, d)
             rule = "CA861" if d.prompt_changed else "CA871"
@@ -205,7 +233,12 @@ def _listing(result: DiffResult, old: Side, new: Side, name: str) -> None:
             Change(rule, name, new_id, "", f"{what}: was {_q(old_id)}", True, old_id, new_d.new_pos)
         )
         ctx = Ctx(name, new_id, old_id)
-        compare_item(ctx, _without_identity(name, old_d.old), _without_identity(name, new_d.new))
+        a, b = _without_identity(name, old_d.old), _without_identity(name, new_d.new)
+        if mode == "prose":
+            modes.compare_prose(ctx, a, b)
+        else:
+            fn = modes.without_prose if mode == "schema" else (lambda _, item: item)
+            compare_item(ctx, fn(name, a), fn(name, b))
         result.changes.extend(_changes(ctx, new_d.new_pos))
         merged = ItemDelta(
             new_d.key,
@@ -228,6 +261,26 @@ def _listing(result: DiffResult, old: Side, new: Side, name: str) -> None:
         result.changes.append(
             Change("CA872", name, None, "", f"page-level fields changed: {where}")
         )
+
+
+def _by_mode(
+    result: DiffResult, ctx: Ctx, d: ItemDelta, mode: str, name: str, old_ident: str | None
+) -> bool:
+    """`--schema-only` / `--prose-only` for one changed item; True when it was handled."""
+    if mode == "prose":
+        modes.compare_prose(ctx, d.old, d.new)
+    else:
+        old, new = modes.without_prose(name, d.old), modes.without_prose(name, d.new)
+        if same(old, new):
+            return True  # only prose differed
+        compare_item(ctx, old, new)
+        if not ctx.found:
+            paths = changed_paths(old, new)
+            ctx.add("CA870", "", "item changed at " + ", ".join(paths or ["?"]), d.prompt_changed)
+    result.changes.extend(_changes(ctx, d.new_pos))
+    if ctx.found:
+        _record(result, name, d, ctx.identity, old_ident, [c[1] for c in ctx.found])
+    return True
 
 
 def _changes(ctx: Ctx, position: int | None) -> list[Change]:

@@ -20,6 +20,7 @@ CA801 breaking      item-removed               A tool, prompt, resource or templ
 CA802 breaking      item-renamed               An item was renamed (removed, similar one added)
 CA803 breaking      template-variables-changed A resource template's variables changed
 CA804 additive      item-added                 A tool, prompt, resource or template was added
+CA805 breaking      allowlisted-item-gone      A removed or renamed item an --allowlist relies on
 CA810 breaking      input-required-added       A new required input property
 CA811 breaking      input-made-required        An existing input property became required
 CA812 breaking      input-removed-closed       Input property removed; additionalProperties false
@@ -56,6 +57,7 @@ CA865 breaking      mime-type-changed          A resource or template mimeType c
 CA870 compatible    other-changed              A field outside the prompt projection changed
 CA871 cosmetic      served-bytes-only          Served bytes changed outside the prompt projection
 CA872 cosmetic      page-fields-changed        Page-level fields changed (ttlMs, _meta, ...)
+CA873 cosmetic      hint-defaults-spelled      Hints written out at their spec default (per listing)
 """
 #: Rule id -> (class, name, summary).
 RULES: dict[str, tuple[str, str, str]] = {

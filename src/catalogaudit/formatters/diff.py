@@ -27,10 +27,16 @@ def render(
     fail_on: str,
     unknown: str,
     line_of: Callable[[Change], int] | None = None,
+    *,
+    brief: bool = False,
+    expand: bool = False,
 ) -> str:
-    """The report in one format; `line_of` gives SARIF the line of a change in the new file."""
+    """The report in one format; `line_of` gives SARIF the line of a change in the new file;
+    `brief` (`--summary`) and `expand` only change the text format."""
     if fmt is DiffFormat.TEXT:
-        return text(result, fail_on, unknown)
+        return (
+            by_rule(result, fail_on, unknown) if brief else text(result, fail_on, unknown, expand)
+        )
     if fmt is DiffFormat.JSON:
         return _dumps(as_json(result, fail_on, unknown))
     if fmt is DiffFormat.MARKDOWN:
@@ -63,12 +69,22 @@ def change_json(c: Change, unknown: str) -> dict[str, Any]:
     }
     if c.old_identity is not None:
         out["oldIdentity"] = c.old_identity
+    if c.folded:
+        out["folded"] = [
+            {"identity": f.identity, "pointer": f.pointer, "message": f.message} for f in c.folded
+        ]
     return out
 
 
 def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
     """The JSON report (schema: `formatters/schemas/diff.schema.json`)."""
+    extra: dict[str, Any] = {}
+    if result.mode != "all":
+        extra["mode"] = result.mode
+    if result.assertions:
+        extra["assertions"] = [f.report_dict() for f in result.assertions]
     return {
+        **extra,
         "reportVersion": 1,
         "old": result.old,
         "new": result.new,
@@ -94,21 +110,60 @@ def summary(result: DiffResult, fail_on: str, unknown: str) -> str:
     verdict = (
         f"{failing} at or above --fail-on {fail_on}" if fail_on != "never" else "--fail-on never"
     )
-    return f"{total} change{'s' if total != 1 else ''} ({parts}); {verdict}"
+    return f"{total} change{'s' if total != 1 else ''} ({parts}); {verdict}{_asserted(result)}"
 
 
-def text(result: DiffResult, fail_on: str, unknown: str) -> str:
-    """Plain text, one line per change, grouped by class."""
+def _asserted(result: DiffResult) -> str:
+    n = len(result.assertions)
+    return f"; {n} failed assertion{'s' if n != 1 else ''}" if n else ""
+
+
+def _assertion_lines(result: DiffResult) -> list[str]:
+    return [f"  error {f.rule_id} {f.message}" for f in result.assertions]
+
+
+def by_rule(result: DiffResult, fail_on: str, unknown: str) -> str:
+    """`diff --summary`: one line per class and rule with its count and name."""
+    from catalogaudit.diff.rules import RULES
+
     lines = [f"diff {result.old} -> {result.new}"]
+    counted: dict[tuple[str, str], int] = {}
+    for c in result.changes:
+        counted[(c.cls, c.rule_id)] = counted.get((c.cls, c.rule_id), 0) + 1
+    for (cls, rule), n in counted.items():  # changes are in class order already
+        lines.append(f"  {cls:<13} {rule}  {n:>4}  {RULES[rule][1]}")
+    if not result.changes:
+        lines.append("  no changes")
+    lines.extend(_assertion_lines(result))
+    lines.extend(f"warning: {w['message']}" for w in result.warnings)
+    lines.extend(f"note: {n}" for n in result.notes)
+    return "\n".join(lines) + "\n"
+
+
+def text(result: DiffResult, fail_on: str, unknown: str, expand: bool = False) -> str:
+    """Plain text, one line per change, grouped by class (`expand`: a folded CA873 also lists
+    each hint change it stands for)."""
+    lines = [f"diff {result.old} -> {result.new}"]
+    if result.mode != "all":
+        lines[0] += f" ({'--schema-only' if result.mode == 'schema' else '--prose-only'})"
     width = max((len(c.subject) for c in result.changes), default=0)
     for c in result.changes:
         where = f" {c.pointer}" if c.pointer else ""
         lines.append(f"  {c.cls:<13} {c.rule_id}  {c.subject:<{width}}{where}  {c.message}")
+        if expand:
+            for f in c.folded:
+                subject = f"{c.subject.split()[0].rstrip('s')} {_name(f.identity)}"
+                lines.append(f"      {subject} {f.pointer}  {f.message}")
     if not result.changes:
         lines.append("  no changes")
+    lines.extend(_assertion_lines(result))
     lines.extend(f"warning: {w['message']}" for w in result.warnings)
     lines.extend(f"note: {n}" for n in result.notes)
     return "\n".join(lines) + "\n"
+
+
+def _name(identity: str | None) -> str:
+    return json.dumps(identity, ensure_ascii=False) if identity is not None else "#?"
 
 
 def _cell(value: str) -> str:
@@ -142,6 +197,10 @@ def markdown(result: DiffResult, fail_on: str, unknown: str) -> str:
             more = f" and {len(item['paths']) - 50} more" if len(item["paths"]) > 50 else ""
             out.append(f"- {item['listing']} `{ident}`: {joined}{more}")
         out += ["", "</details>", ""]
+    if result.assertions:
+        out += ["Failed assertions:", ""]
+        out += [f"- **{f.rule_id}** {_cell(f.message)}" for f in result.assertions]
+        out.append("")
     if result.notes:
         out += ["Notes:", "", *(f"- {_cell(n)}" for n in result.notes)]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -9,9 +9,15 @@ from catalogaudit.model.findings import Report
 
 
 def format_report(
-    report: Report, fmt: OutputFormat, *, color: bool = False, width: int = 100
+    report: Report,
+    fmt: OutputFormat,
+    *,
+    color: bool = False,
+    width: int = 100,
+    expand: bool = False,
 ) -> str:
-    """Render `report` in `fmt`. `color` and `width` only matter to the text format.
+    """Render `report` in `fmt`. `color`, `width` and `expand` (no folding) only matter to the
+    text format.
 
     Formatter modules are imported lazily: the pre-commit hook runs on every commit and most
     runs need one format only (and only `text` pulls in rich).
@@ -19,7 +25,7 @@ def format_report(
     if fmt is OutputFormat.TEXT:
         from catalogaudit.formatters.text import format_text
 
-        return format_text(report, color=color, width=width)
+        return format_text(report, color=color, width=width, expand=expand)
     if fmt is OutputFormat.JSON:
         from catalogaudit.formatters.json import format_json
 

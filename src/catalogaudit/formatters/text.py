@@ -27,6 +27,7 @@ from catalogaudit.formatters.base import (
     summary_parts,
     visible,
 )
+from catalogaudit.formatters.fold import Fold, fold
 from catalogaudit.model.findings import Finding, MatrixRow, Report, Severity
 
 INDENT = 4
@@ -134,10 +135,72 @@ def _finding(console: Console, f: Finding, color: bool) -> None:
             _emit(console, line, INDENT)
 
 
-def format_text(report: Report, *, color: bool = False, width: int = 100) -> str:
-    """The human report: findings grouped by subject, then rule errors, notes and a summary."""
+#: How a folded line names the items' listing.
+_ITEMS = {
+    "tools": "tools",
+    "prompts": "prompts",
+    "resources": "resources",
+    "resourceTemplates": "resource templates",
+}
+
+
+def _folded(console: Console, fo: Fold) -> None:
+    """One line: severity, rule, where, profile, the cause, the count and as many item names
+    as the width holds (the rest counted)."""
+    f = fo.first
+    head = Text("  ")
+    head.append(f.severity.value, SEVERITY_STYLE[f.severity])
+    head.append(" ")
+    head.append(f.rule_id, "bold")
+    if f.pointer:
+        head.append(" at ")
+        head.append(visible(f.pointer, keep=""), "magenta")
+    if f.profile:
+        head.append(f" [{visible(f.profile, keep='')}]", DIM)
+    cause = visible(" ".join(f.excerpt.split()), keep="")
+    cause = json.dumps(cause if len(cause) <= 24 else cause[:23] + "\u2026", ensure_ascii=False)
+    # The cause is the offending text; where the pointer already names it, or it would leave
+    # no room for the items, the pointer says enough.
+    if f.excerpt and not (
+        f.pointer and (f.pointer.endswith("/" + f.excerpt) or head.cell_len + len(cause) > 60)
+    ):
+        head.append(" ")
+        head.append(cause, HIGHLIGHT)
+    n = len(fo.identities)
+    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}: ")
+    names = [visible(i, keep="") for i in fo.identities]
+    room = console.width - head.cell_len
+    shown: list[str] = []
+    for i, name in enumerate(names):
+        rest = len(names) - i - 1
+        tail = f", \u2026 (+{rest})" if rest else ""
+        if shown and cell_len(", ".join([*shown, name]) + tail) > room:
+            break
+        shown.append(name)
+    line = ", ".join(shown)
+    if len(shown) < n:
+        line += f", \u2026 (+{n - len(shown)})"
+    head.append(line)
+    console.print(head, soft_wrap=True, crop=False)
+
+
+def format_text(
+    report: Report, *, color: bool = False, width: int = 100, expand: bool = False
+) -> str:
+    """The human report: findings grouped by subject (one cause on many items folded to one
+    line unless `expand`), then rule errors, notes and a summary."""
     console, buffer = _console(color, width)
-    groups = by_subject(report.findings)
+    single, folds = (list(report.findings), []) if expand else fold(report.findings)
+    for kind in dict.fromkeys(fo.kind for fo in folds):
+        header = Text()
+        header.append(kind, "bold")
+        header.append(" (folded: one rule and cause on many items)", DIM)
+        _emit(console, header, 0)
+        for fo in folds:
+            if fo.kind == kind:
+                _folded(console, fo)
+        console.print()
+    groups = by_subject(single)
     for (kind, identity), findings in groups:
         header = Text()
         header.append(kind, "bold")
@@ -148,7 +211,7 @@ def format_text(report: Report, *, color: bool = False, width: int = 100) -> str
         for f in findings:
             _finding(console, f, color)
         console.print()
-    if not groups:
+    if not groups and not folds:
         _emit(console, Text("No findings.", "green"), 0)
         console.print()
     for rule_id, error in sorted_rule_errors(report):
@@ -159,6 +222,16 @@ def format_text(report: Report, *, color: bool = False, width: int = 100) -> str
         _emit(console, line, 0)
     for note in report.notes:
         _emit(console, Text("note: " + visible(note)), 0)
+    if folds:
+        count = sum(fo.findings for fo in folds)
+        _emit(
+            console,
+            Text(
+                f"note: {plural(count, 'finding')} folded into {plural(len(folds), 'line')}; "
+                "--expand shows each with its message, hint and source"
+            ),
+            0,
+        )
     if report.inputs:
         _emit(console, Text("inputs: " + ", ".join(visible(i, keep="") for i in report.inputs)), 0)
     summary = Text()

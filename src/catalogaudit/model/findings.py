@@ -77,6 +77,9 @@ class Finding:
     profile: str = ""
     location: Location | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The identities a finding about one cause on several items names (GEM-SCHEMA-001 per
+    #: keyword), so the text format can fold it to one line. Not written anywhere.
+    items: tuple[str, ...] = ()
 
     @property
     def fingerprint(self) -> str:
@@ -219,6 +222,8 @@ class Report:
     rules: dict[str, RuleMeta] = field(default_factory=dict)
     #: With `--substitutions`: the report is of the catalog as if rewritten.
     rewritten: bool = False
+    #: Baseline fingerprints that matched a finding of this run (for `--strict-baseline`).
+    baseline_matched: set[str] = field(default_factory=set)
 
     def sorted_findings(self) -> list[Finding]:
         """Findings in report order."""

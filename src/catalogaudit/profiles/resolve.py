@@ -306,6 +306,7 @@ def _finding(
         source=rule.sources[0],
         profile=resolved.label,
         location=location,
+        items=hit.items,
     )
 
 

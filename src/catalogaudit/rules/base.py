@@ -28,6 +28,8 @@ class Hit:
     #: The listing of a page-level or listing-level hit without an item.
     listing: str | None = None
     page: int | None = None
+    #: A hit that names several items for one cause (`per: keyword`): their identities.
+    items: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import schema as spec_schema
 from catalogaudit.rules.spec import volatile as spec_volatile
 from catalogaudit.rules.spec.common import SPEC
-from catalogaudit.rules.unchecked import CAPTURE_RULES, GROWTH_RULE
+from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
 E, W, INF = Severity.ERROR, Severity.WARNING, Severity.INFO
 TOOLS = f"{SPEC}/2025-11-25/server/tools"
@@ -361,7 +361,7 @@ SPEC_RULES: tuple[Rule, ...] = (
 
 
 def spec_meta() -> dict[str, RuleMeta]:
-    """RuleMeta for every spec, capture and rewrite rule, by id."""
+    """RuleMeta for every spec, capture, rewrite and contract rule, by id."""
     out = {
         r.id: RuleMeta(r.id, r.name, r.severity, r.summary, r.description, r.hint, r.source)
         for r in SPEC_RULES
@@ -377,4 +377,5 @@ def spec_meta() -> dict[str, RuleMeta]:
             "https://modelcontextprotocol.io/specification/2025-11-25",
         )
     out[GROWTH_RULE.id] = GROWTH_RULE
+    out.update(CONTRACT_RULES)
     return out

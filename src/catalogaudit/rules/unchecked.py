@@ -1,5 +1,6 @@
 """Rules without a check of their own: the capture and wire findings (CA5xx) that the wire
-client and the intake write, and the rewrite's refusal (CA901). Their metadata lives here so
+client and the intake write, the rewrite's refusal (CA901), and the user's contract and strict
+baseline (CA910-CA920). Their metadata lives here so
 `rules`, SARIF and the audit engine describe them like every checked rule."""
 
 from __future__ import annotations
@@ -55,3 +56,58 @@ GROWTH_RULE = RuleMeta(
     "Give the pair a shorter replacement, or split the job into pairs that match less often.",
     "https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
 )
+
+
+_LISTING = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools"
+
+#: The user's own contract (`--expect-tool`, `--forbid-tool`, `--min-tools`, ... and
+#: `--strict-baseline`), checked by `audit.contract` and `audit.baseline`: error findings,
+#: because the user asserted them; the evidence is the listing itself.
+CONTRACT_RULES: dict[str, RuleMeta] = {
+    meta.id: meta
+    for meta in (
+        RuleMeta(
+            "CA910",
+            "contract.expected-listed",
+            Severity.ERROR,
+            "An item the contract expects (--expect-tool, --expect-prompt, ...) is listed",
+            "The run was told that this tool, prompt, resource or template must be listed, and "
+            "the listing does not hold it: it was renamed or removed, or the server registered "
+            "it under another name (allowlists that name it stop matching).",
+            "Restore the item, or update the assertion (and every allowlist that names it).",
+            _LISTING,
+        ),
+        RuleMeta(
+            "CA911",
+            "contract.forbidden-absent",
+            Severity.ERROR,
+            "No listed item matches a --forbid-tool (--forbid-prompt, ...) glob",
+            "The run was told that nothing matching this glob may be listed (a destructive tool "
+            "in a read-only deployment, a debug tool in production), and an item matches.",
+            "Remove or disable the item, or narrow the glob.",
+            _LISTING,
+        ),
+        RuleMeta(
+            "CA912",
+            "contract.minimum-count",
+            Severity.ERROR,
+            "A listing holds at least --min-tools (--min-prompts, ...) items",
+            "A server can start, answer every list call and register nothing (a failed plugin "
+            "load, a missing credential); the spec allows an empty listing, so only the "
+            "asserted minimum catches it.",
+            "Find why the server registered fewer items (its stderr), or lower the minimum.",
+            _LISTING,
+        ),
+        RuleMeta(
+            "CA920",
+            "baseline.stale-entry",
+            Severity.ERROR,
+            "Every baseline entry still matches a finding (--strict-baseline)",
+            "A baseline entry that matches nothing is a silenced check nobody watches: when the "
+            "finding comes back it is suppressed again. The MCP conformance runner fails on "
+            "stale expected-failures entries for the same reason.",
+            "Remove the entry from the baseline (or rewrite it with --write-baseline).",
+            "https://github.com/modelcontextprotocol/typescript-sdk/pull/2279",
+        ),
+    )
+}

@@ -17,7 +17,7 @@ from catalogaudit.formatters.rules import format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import live, output
+from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.config import parse_settings
 from catalogaudit.verbs.live import SnapshotOptions
 
@@ -51,6 +51,12 @@ class AuditRunOptions:
     substitutions: str | None = None
     substitutions_from_env: bool = False
     suggest: bool = False
+    #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ...: keyed like `verbs.contract.KEYS`.
+    contract: dict[str, Any] = field(default_factory=dict)
+    #: `--strict-baseline`: a baseline entry that matches nothing fails the run (CA920).
+    strict_baseline: bool = False
+    #: `--expand`: one block per finding in the text format (no folding).
+    expand: bool = False
 
 
 def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
@@ -89,11 +95,16 @@ def run(o: AuditRunOptions) -> int:
     settings.update(parse_settings(o.profile_settings))
     baseline_file = o.baseline or conf.get("baseline")
     baseline: frozenset[str] = frozenset()
+    baseline_text = ""
     if baseline_file:
         try:
-            baseline = read_baseline(Path(baseline_file).read_text(encoding="utf-8"), baseline_file)
+            baseline_text = Path(baseline_file).read_text(encoding="utf-8")
         except FileNotFoundError:
             raise UsageError(f"--baseline {baseline_file}: no such file") from None
+        baseline = read_baseline(baseline_text, baseline_file)
+    strict = o.strict_baseline or conf.get("strict-baseline") is True
+    if strict and not baseline_file:
+        raise UsageError("--strict-baseline needs a baseline (--baseline FILE or config baseline)")
     options = AuditOptions(
         profiles=tuple(o.profiles) or tuple(cfg.configured_profiles(conf)),
         settings=settings,
@@ -102,6 +113,7 @@ def run(o: AuditRunOptions) -> int:
         select=_selectors(_split(o.select), conf, "select"),
         ignore=_selectors(_split(o.ignore), conf, "ignore"),
         baseline=baseline,
+        contract=contract.resolve(o.contract, conf),
     )
     revision = o.revision or conf.get("revision")
     if revision is not None:
@@ -134,7 +146,9 @@ def run(o: AuditRunOptions) -> int:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
-    text = format_report(report, output_format, color=color)
+    if strict and baseline_file:
+        _strict_baseline(report, baseline, baseline_text, baseline_file)
+    text = format_report(report, output_format, color=color, expand=o.expand)
     _emit(o.output, text)
     if o.write_baseline:
         from catalogaudit.audit.baseline import write_baseline
@@ -144,6 +158,21 @@ def run(o: AuditRunOptions) -> int:
     if output_format is not OutputFormat.TEXT:
         _summary(report)
     return report.exit_code(fail_on)
+
+
+def _strict_baseline(report: Report, baseline: frozenset[str], text: str, file: str) -> None:
+    """`--strict-baseline`: a CA920 finding for each entry that no finding of any input
+    matched (after the merge: an entry may belong to another input of the same run)."""
+    from catalogaudit.audit.baseline import baseline_entries, stale_findings
+    from catalogaudit.rules.unchecked import CONTRACT_RULES
+
+    ran = set(report.rules)
+    stale, notes = stale_findings(
+        baseline, report.baseline_matched, baseline_entries(text), ran, file
+    )
+    report.findings.extend(stale)
+    report.notes.extend(notes)
+    report.rules["CA920"] = CONTRACT_RULES["CA920"]
 
 
 def _substitutions(o: AuditRunOptions) -> Any:
@@ -208,6 +237,7 @@ def _merge(reports: list[Report]) -> Report:
         merged.inputs.extend(r.inputs)
         merged.rules.update(r.rules)
         merged.suppressed += r.suppressed
+        merged.baseline_matched |= r.baseline_matched
         merged.profiles.extend(p for p in r.profiles if p not in merged.profiles)
         merged.revision_assumed = merged.revision_assumed or r.revision_assumed
     merged.revision = ", ".join(sorted({r.revision for r in reports}))

@@ -27,6 +27,13 @@ KEYS: dict[str, type] = {
     "profiles": list,
     "snapshot": str,
     "server": dict,
+    # Contract assertions (issue 20): names, globs, minimum counts; and the strict baseline.
+    **{
+        f"{verb}-{word}{'s' if verb == 'min' else ''}": int if verb == "min" else list
+        for word in ("tool", "prompt", "resource", "template")
+        for verb in ("expect", "forbid", "min")
+    },
+    "strict-baseline": bool,
 }
 
 #: Keys of the `server` table (how `diff --live` reaches the server), with their types.
@@ -114,6 +121,12 @@ def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
         want = KEYS[key]
         if key in ("profile", "profiles", "select", "ignore") and isinstance(value, str):
             continue
+        if key.startswith(("expect-", "forbid-")) and isinstance(value, str):
+            continue
+        if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise UsageError(f"{where}: {key} must be a whole number >= 0")
+        if want is list and not all(isinstance(v, str) for v in value or [None]):
+            raise UsageError(f"{where}: {key} must be a list of strings")
         if not isinstance(value, want):
             raise UsageError(f"{where}: {key} must be a {want.__name__}")
         if key == "server":

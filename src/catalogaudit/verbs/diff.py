@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import intake
@@ -22,10 +22,10 @@ from catalogaudit.formatters import diff as fmt_diff
 from catalogaudit.formatters import stability as fmt_stab
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
 from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import written_positions
+from catalogaudit.model.catalog import Catalog, written_positions
 from catalogaudit.model.protocol import client_capabilities
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import live, output
+from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.live import SnapshotOptions
 from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX
 
@@ -42,6 +42,15 @@ class DiffOptions:
     output: str = "-"
     live: bool = False
     config: str | None = None
+    #: `--schema-only` (schema) or `--prose-only` (prose); all: everything.
+    mode: str = "all"
+    #: `--allowlist FILE`: names or globs whose removal or rename is breaking (CA805).
+    allowlist: str | None = None
+    #: `--summary`: one line per class and rule; `--expand`: a folded change lists its parts.
+    summary: bool = False
+    expand: bool = False
+    #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ... on the new catalog.
+    contract: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class StabilityOptions:
 
 def run_diff(o: DiffOptions) -> int:
     """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
+    if o.mode not in ("all", "schema", "prose"):
+        raise UsageError("--schema-only and --prose-only exclude each other")
     new_bytes = b""
     if o.live:
         (olds, news), notes = live_inputs(o.old, o.new, o.config)
@@ -64,15 +75,43 @@ def run_diff(o: DiffOptions) -> int:
         (olds, news), notes, (_, new_bytes) = _read_inputs([o.old, o.new])
     if len(olds) > 1 or len(news) > 1:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
-    result = core_diff.diff(olds[0], news[0])
+    conf, _ = cfg.load(o.config)
+    assertions = contract.resolve(o.contract, conf)
+    result = core_diff.diff(olds[0], news[0], o.mode, _allowlist(o.allowlist))
     result.notes.extend(notes)
+    if assertions and news[0].doc is not None:
+        new_catalog = Catalog(news[0].doc, source=news[0].label)
+        result.assertions = contract.findings(new_catalog, assertions)
     wanted = o.fmt is DiffFormat.SARIF and o.new is not None
     line_of = _line_of(o.new or "-", news[0], new_bytes) if wanted else None
-    output.emit(o.output, fmt_diff.render(result, o.fmt, o.fail_on, o.unknown, line_of))
+    text = fmt_diff.render(
+        result, o.fmt, o.fail_on, o.unknown, line_of, brief=o.summary, expand=o.expand
+    )
+    output.emit(o.output, text)
     shown = o.fmt is DiffFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
     _stderr([fmt_diff.summary(result, o.fail_on, o.unknown)])
     return result.exit_code(o.fail_on, o.unknown)
+
+
+def _allowlist(path: str | None) -> list[Any]:
+    """`--allowlist FILE`: names or globs, one a line (`#` comments)."""
+    if path is None:
+        return []
+    from pathlib import Path
+
+    from catalogaudit.diff.modes import read_allowlist
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--allowlist {path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--allowlist {path}: not UTF-8 text") from None
+    entries = read_allowlist(text, path)
+    if not entries:
+        raise UsageError(f"--allowlist {path}: no names in the file")
+    return entries
 
 
 def run_stability(o: StabilityOptions) -> int:

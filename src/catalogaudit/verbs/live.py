@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import UsageError
@@ -49,6 +49,8 @@ class SnapshotOptions:
     legacy_probe: bool = False
     static_inputs: tuple[str, ...] = ()
     output: str = "-"
+    #: `snapshot --expect-tool ...`: assertions on what was captured (`verbs.contract.KEYS`).
+    contract: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, str]:

@@ -10,18 +10,23 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
+from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
 from catalogaudit.snapshot import build as snap
-from catalogaudit.verbs import live, output
+from catalogaudit.verbs import config as cfg
+from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.live import SnapshotOptions
 
 
 def snapshot(o: SnapshotOptions) -> int:
-    """Capture (or merge static inputs), validate against the published schema, write."""
+    """Capture (or merge static inputs), validate against the published schema, write; 1 when
+    the runs disagree or a contract assertion fails (the snapshot is written either way)."""
     parse_protocol(o.protocol)  # option errors before any server starts
     client_capabilities(o.client_capabilities)
+    conf, _ = cfg.load(None)
+    assertions = contract.resolve(o.contract, conf)
     notes: tuple[str, ...] = ()
     if o.static_inputs:
         if o.command or o.url:
@@ -47,7 +52,13 @@ def snapshot(o: SnapshotOptions) -> int:
     output.emit(o.output, snap.render(doc))
     output.say(notes)
     _summary(doc, o.output)
-    return code
+    failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
+    output.say(f"error {f.rule_id}: {f.message}" for f in failed)
+    return EXIT_FINDINGS if failed else code
+
+
+def _source(o: SnapshotOptions) -> str:
+    return o.output if o.output != "-" else "<stdout>"
 
 
 def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ def schema_keyword_subset(
     """Every keyword of every (sub)schema must be in `allowed` (Gemini's OpenAPI subset
     rejects the whole request on the first unknown key)."""
     allowed = set(params["allowed"])
-    users: dict[str, list[str]] = {}
+    users: dict[str, dict[str, str | None]] = {}  # keyword -> label -> identity
     for item, at, schema in field_targets(
         catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
     ):
@@ -44,9 +44,7 @@ def schema_keyword_subset(
                 if key in allowed:
                     continue
                 if params.get("per") == "keyword":
-                    named = users.setdefault(key, [])
-                    if item.label not in named:
-                        named.append(item.label)
+                    users.setdefault(key, {}).setdefault(item.label, item.identity)
                     continue
                 where = jsonwire.pointer_join(node_at, key)
                 yield Hit(
@@ -60,6 +58,7 @@ def schema_keyword_subset(
             f"{'' if len(labels) == 1 else 's'}: {', '.join(labels)}",
             excerpt=key,
             listing="tools",
+            items=tuple(i for i in labels.values() if i is not None),
         )
 
 
@@ -127,6 +126,7 @@ def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
     allowed = set(params.get("allowed_types") or JSON_TYPES)
     enum_type = params.get("enum_type")
     users: dict[str, dict[str, list[str]]] = {}
+    identities: dict[str, str | None] = {}  # label -> identity
     for item, at, schema in field_targets(
         catalog, {"field": params.get("field", "/inputSchema")}, ("tools",)
     ):
@@ -158,6 +158,7 @@ def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
             if params.get("per") != "cause":
                 yield from (place.hit for place in found)
                 continue
+            identities[item.label] = item.identity
             for place in found:
                 users.setdefault(place.cause, {}).setdefault(item.label, []).append(
                     place.hit.pointer
@@ -170,6 +171,7 @@ def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
             f"{cause} in {len(tools)} tool{'' if len(tools) == 1 else 's'}: {named}",
             excerpt=cause,
             listing="tools",
+            items=tuple(i for label in tools if (i := identities.get(label)) is not None),
         )
 
 
