@@ -1,4 +1,5 @@
-"""pytest hooks only; shared helpers live in the `helpers` package (tests/helpers)."""
+"""pytest hooks and the hypothesis profile only; shared helpers live in the `helpers` package
+(tests/helpers)."""
 
 from __future__ import annotations
 
