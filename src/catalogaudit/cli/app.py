@@ -52,6 +52,23 @@ ProtocolOpt = Annotated[
 ]
 
 
+InheritEnvOpt = Annotated[
+    bool,
+    typer.Option(
+        "--inherit-env",
+        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
+        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
+    ),
+]
+SecretOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--secret",
+        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
+    ),
+]
+
+
 @app.command()
 def snapshot(
     command: Annotated[
@@ -68,6 +85,8 @@ def snapshot(
         list[str] | None,
         typer.Option("--env", help="KEY=VALUE for the server. Repeatable."),
     ] = None,
+    inherit_env: InheritEnvOpt = False,
+    secret: SecretOpt = None,
     protocol: ProtocolOpt = "auto",
     client_capabilities: Annotated[
         str, typer.Option(help="none, or full (roots, sampling, elicitation).")
@@ -127,6 +146,8 @@ def snapshot(
         legacy_probe=legacy_probe,
         static_inputs=tuple(from_ or ()),
         output=output,
+        secrets=tuple(secret or ()),
+        inherit_env=inherit_env,
     )
     raise typer.Exit(run.snapshot(options))
 

@@ -59,6 +59,27 @@ def visible(text: str, *, keep: str = "\n\t") -> str:
     return "".join(_escape_char(ch) if _hidden(ch, keep) else ch for ch in text)
 
 
+def _json_escape(ch: str) -> str:
+    cp = ord(ch)
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    cp -= 0x10000
+    return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+
+
+def inert(text: str) -> str:
+    """The last guard of every write (`verbs.output`): what `visible` would hide and is still
+    raw is written as a `\\uXXXX` escape (a surrogate pair above U+FFFF).
+
+    Formatters already pass server text through `visible`; what reaches here raw is inside JSON
+    strings (C1, bidi and format characters that `json.dumps(ensure_ascii=False)` keeps), where
+    `\\uXXXX` is the same value, and in text it is as inert as `visible`'s escapes.
+    """
+    if _PLAIN.fullmatch(text):
+        return text
+    return "".join(_json_escape(ch) if _hidden(ch, "\n\t") else ch for ch in text)
+
+
 # --- shared report vocabulary ------------------------------------------------------------------
 
 #: Subjects in report order: the session and the whole catalog first, then protocol order.

@@ -14,10 +14,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from catalogaudit.errors import InputError
+from catalogaudit.formatters.base import inert, visible
 
 
-def emit(output: str | None, content: str | bytes) -> None:
-    """Write `content` to stdout (`-` or None) or atomically to the file `output`."""
+def emit(output: str | None, content: str | bytes, *, document: bool = False) -> None:
+    """Write `content` to stdout (`-` or None) or atomically to the file `output`.
+
+    Text passes `formatters.base.inert` (no raw control, C1 or bidi character from a server
+    reaches a terminal or log), except a `document` (a snapshot as `snapshot` and `rewrite`
+    write it: its bytes are the one written form, hashed and compared) and bytes (JCS).
+    """
+    if isinstance(content, str) and not document:
+        content = inert(content)
     if output in (None, "-"):
         if isinstance(content, bytes):
             sys.stdout.flush()
@@ -59,8 +67,9 @@ def write_atomic(path: str, content: str | bytes) -> None:
 
 
 def say(lines: Iterable[str]) -> None:
-    """Print lines on stderr as they are (notes, warnings); stdout belongs to the report."""
-    text = "".join(f"{line}\n" for line in lines)
+    """Print lines on stderr (notes, warnings; stdout belongs to the report), each one line
+    with every control or invisible character escaped (`visible`), since they quote servers."""
+    text = "".join(f"{visible(line, keep='')}\n" for line in lines)
     if text:
         sys.stderr.write(text)
         sys.stderr.flush()

@@ -43,7 +43,7 @@ def snapshot(o: SnapshotOptions) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    output.emit(o.output, snap.render(doc))
+    output.emit(o.output, snap.render(doc), document=True)
     output.say(notes)
     _summary(doc, o.output)
     return code
@@ -78,7 +78,7 @@ def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
             raise err
 
 
-def _summary(doc: dict[str, Any], output: str) -> None:
+def _summary(doc: dict[str, Any], dest: str) -> None:
     cap = doc["capture"]
     counts = [f"{name} {_count(doc['listings'][name])}" for name in LISTINGS]
     proto = cap["protocol"]
@@ -89,16 +89,13 @@ def _summary(doc: dict[str, Any], output: str) -> None:
         verdict = "stable" if runs["stable"] else "UNSTABLE"
         what = "restarts" if runs["restarts"] else "sessions (restarts not tested)"
         line += f"; {runs['count']} {what}: {verdict}"
-    dest = "stdout" if output == "-" else output
-    console = _stderr_console()
-    console.print(f"wrote {dest}: {line}", highlight=False, markup=False)
+    dest = "stdout" if dest == "-" else dest
+    lines = [f"wrote {dest}: {line}"]
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     if errors:
-        console.print(
-            f"{len(errors)} capture finding(s) of severity error; first: {errors[0]['message']}",
-            highlight=False,
-            markup=False,
-        )
+        first = errors[0]["message"]
+        lines.append(f"{len(errors)} capture finding(s) of severity error; first: {first}")
+    output.say(lines)
 
 
 def _count(rec: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from catalogaudit.errors import ServerError
+from catalogaudit.errors import ProtocolError, ServerError
 from catalogaudit.model import jsonwire
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.transport import (
@@ -125,6 +125,13 @@ class HttpTransport:
 
     def set_protocol(self, version: str | None, modern: bool) -> None:
         """Send `MCP-Protocol-Version` (and, when modern, `Mcp-Method`) from now on."""
+        if version is not None and not (version.isascii() and version.isprintable()):
+            # NOTE: an HTTP header carries printable ASCII only; what the server negotiated
+            # cannot be sent back, so no request of this session can follow.
+            raise ProtocolError(
+                f"{self.describe()}: the negotiated protocolVersion {version!r} is not printable "
+                "ASCII, so it cannot be sent in the MCP-Protocol-Version header"
+            )
         self._version = version
         self._modern = modern
 
