@@ -175,13 +175,28 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated("terminated by SIGTERM; nothing written")
 
 
+class Interrupted(CatalogauditError):
+    """SIGINT (Ctrl-C): `error: interrupted`, exit 2, as documented (typer would exit 130)."""
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    raise Interrupted("interrupted")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: one `error: ...` line and exit 2 for every expected failure."""
     args = list(sys.argv[1:] if argv is None else argv)
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
+    from catalogaudit.model.jsonwire import MAX_INT_DIGITS
+
+    if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
+        sys.set_int_max_str_digits(MAX_INT_DIGITS)  # JSON integers of any length up to it
     try:
         signal.signal(signal.SIGTERM, _on_sigterm)
+        # NOTE: only where SIGINT is not ignored (a background job of a shell keeps it so).
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:
         pass  # not the main thread (embedded use)
     command = typer.main.get_command(app)
@@ -206,6 +221,12 @@ def main(argv: list[str] | None = None) -> int:
         _fail((text.splitlines() or [type(exc).__name__])[0])
     except KeyboardInterrupt:
         _fail("interrupted")
+    except RecursionError:
+        # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
+        # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
+        if show_traceback:
+            raise
+        _fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
     except Exception as exc:  # a bug: still one line unless asked for the trace
         if show_traceback:
             raise

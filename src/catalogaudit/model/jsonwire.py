@@ -67,9 +67,29 @@ class WireDecodeError(ValueError):
         self.pos = pos
 
 
+#: Longest integer lexeme read: CPython refuses int <-> str over 4,300 digits (a quadratic-time
+#: guard, docs.python.org/3/library/stdtypes.html#int-max-str-digits); JSON allows any length,
+#: so integers are read exactly up to this bound (milliseconds) and refused beyond it. The CLI
+#: raises the interpreter's limit to it (`cli.app.main`).
+MAX_INT_DIGITS = 50_000
+
+
+class _LongInteger(ValueError):
+    pass
+
+
+class WireLimitError(WireDecodeError):
+    """Valid JSON refused: nested beyond the parser's stack, or an integer over the bound."""
+
+
 def _parse_int(lexeme: str) -> int:
     # NOTE: only "-0" differs from str(int(lexeme)); JSON forbids leading zeros and "+".
-    return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+    if len(lexeme) > MAX_INT_DIGITS:
+        raise _LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits")
+    try:
+        return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+    except ValueError:  # over the interpreter's int-string limit (not raised by the CLI)
+        raise _LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits") from None
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -120,7 +140,9 @@ def raw_decode(text: str, idx: int = 0) -> tuple[Any, int]:
     except json.JSONDecodeError as exc:
         raise WireDecodeError(f"{exc.msg} at offset {exc.pos}", exc.pos) from None
     except RecursionError:
-        raise WireDecodeError("nesting too deep", idx) from None
+        raise WireLimitError("nesting too deep", idx) from None
+    except _LongInteger as exc:
+        raise WireLimitError(f"{exc} (at most {MAX_INT_DIGITS:,} are read)", idx) from None
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def header_secrets(headers: Mapping[str, str]) -> list[str]:
 
 
 def env_secrets(environ: Mapping[str, str]) -> list[str]:
-    """Values of the variables `CATALOGAUDIT_SECRET_VARS` names."""
+    """Values of the variables `CATALOGAUDIT_SECRET_VARS` names (marked: masked at any length)."""
     names = [n.strip() for n in environ.get(SECRET_VARS_ENV, "").split(",")]
     return [environ[n] for n in names if n and n in environ]
 
@@ -149,9 +149,8 @@ def masker_for(
         *header_secrets(headers),
         *url_secrets(url),
         *argv_secrets(argv),
-        *env_secrets(os.environ),
     ]
-    return Masker(found, marked)
+    return Masker(found, [*marked, *env_secrets(os.environ)])
 
 
 __all__ = ["MASK", "SECRET_VARS_ENV", "Masker", "argv_secrets", "looks_secret", "masker_for"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
+from catalogaudit.intake.loader import MAX_INPUT
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
@@ -43,10 +44,22 @@ def snapshot(o: SnapshotOptions) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    output.emit(o.output, snap.render(doc), document=True)
+    text = snap.render(doc)
+    check_readable_size(len(text.encode("utf-8", "surrogatepass")))
+    output.emit(o.output, text, document=True)
     output.say(notes)
     _summary(doc, o.output)
     return code
+
+
+def check_readable_size(size: int) -> None:
+    """Refuse to write a snapshot no command could read back (the intake's input cap)."""
+    if size > MAX_INPUT:
+        raise CatalogauditError(
+            f"the snapshot would be {size:,} bytes, over the {MAX_INPUT:,} that every command "
+            "reads; nothing written (--no-wire drops the page texts, a smaller --max-pages "
+            "stops early)"
+        )
 
 
 def _runs(o: SnapshotOptions) -> list[dict[str, Any]]:

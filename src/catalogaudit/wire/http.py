@@ -216,6 +216,8 @@ class HttpTransport:
             raw = self._read_body(resp, deadline, method)
             text, bad_utf8 = jsonwire.decode_utf8(raw)
             kind, value, members = classify(text, bad_utf8)
+            if kind == "refused":
+                raise ServerError(f"{self.describe()}, {method}: the body cannot be read: {value}")
             if kind == "response" and members is not None and (status < 300 or "error" in members):
                 # NOTE: a 4xx with a JSON-RPC error body is an answer (era detection reads it).
                 return reply_from(method, text, members, bad_utf8, None if status < 300 else status)
@@ -265,6 +267,8 @@ class HttpTransport:
                 continue  # priming event (P:2025-11-25 transports: empty data with an id)
             text, bad_utf8 = jsonwire.decode_utf8(data)
             kind, value, members = classify(text, bad_utf8)
+            if kind == "refused":
+                raise ServerError(f"{self.describe()}, {method}: an event cannot be read: {value}")
             if kind == "response" and members is not None:
                 if value.get("id") == rid:
                     return reply_from(method, text, members, bad_utf8)
