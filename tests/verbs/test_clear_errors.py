@@ -33,7 +33,7 @@ def one_clear_line(got: object, code: int | None = None) -> None:
     assert "internal error" not in text and "Traceback" not in text, text
     if code is not None:
         assert got.code == code, text  # type: ignore[attr-defined]
-    if got.code == 2 and "rule error " not in got.stdout:  # type: ignore[attr-defined]
+    if got.code == 2 and "rule error" not in got.stdout:  # type: ignore[attr-defined]
         # (a rule that crashed is reported in the report itself, exit 2, house-style 12)
         errors = [ln for ln in got.stderr.splitlines() if ln.startswith("error: ")]  # type: ignore[attr-defined]
         assert len(errors) == 1, text
