@@ -400,7 +400,12 @@ def _bad_page_counts(doc: dict) -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (_no_prompts, "snap.json: listings.prompts is missing"),
+        # (validated at the intake since issue 15 item 7: the schema's own words)
+        (
+            _no_prompts,
+            "snap.json: not a valid catalogaudit snapshot: /listings: 'prompts' is a required "
+            "property",
+        ),
         (
             _bad_wire_page,
             "snap.json: listings.tools: wire page 0 is not JSON (Expecting value at offset 11)",

@@ -53,6 +53,23 @@ ProtocolOpt = Annotated[
 ]
 
 
+InheritEnvOpt = Annotated[
+    bool,
+    typer.Option(
+        "--inherit-env",
+        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
+        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
+    ),
+]
+SecretOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--secret",
+        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
+    ),
+]
+
+
 @app.command()
 def snapshot(
     command: Annotated[
@@ -69,6 +86,8 @@ def snapshot(
         list[str] | None,
         typer.Option("--env", help="KEY=VALUE for the server. Repeatable."),
     ] = None,
+    inherit_env: InheritEnvOpt = False,
+    secret: SecretOpt = None,
     protocol: ProtocolOpt = "auto",
     client_capabilities: Annotated[
         str, typer.Option(help="none, or full (roots, sampling, elicitation).")
@@ -162,6 +181,8 @@ def snapshot(
             forbid_template=forbid_template,
             min_templates=min_templates,
         ),
+        secrets=tuple(secret or ()),
+        inherit_env=inherit_env,
     )
     raise typer.Exit(run.snapshot(options))
 
@@ -174,7 +195,7 @@ register_all(app)
 def _fail(message: str) -> NoReturn:
     # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
     # so no byte a server chose reaches the terminal and the error stays one line.
-    from catalogaudit.formatters.base import visible
+    from catalogaudit.model.inert import visible
 
     sys.stderr.write(f"error: {visible(message, keep='')}\n")
     sys.stderr.flush()
@@ -205,9 +226,13 @@ def _on_signal(signum: int, frame: Any) -> None:
     raise Terminated(f"terminated by {signal.Signals(signum).name}; nothing written")
 
 
+class Interrupted(CatalogauditError):
+    """SIGINT (Ctrl-C): `error: interrupted`, exit 2, as documented (typer would exit 130)."""
+
+
 def _on_sigint(signum: int, frame: Any) -> None:
     _end_servers()
-    raise KeyboardInterrupt
+    raise Interrupted("interrupted")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -215,10 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
+    from catalogaudit.model.jsonwire import MAX_INT_DIGITS
+
+    if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
+        sys.set_int_max_str_digits(MAX_INT_DIGITS)  # JSON integers of any length up to it
     try:
         for sig in _ENDING:
             signal.signal(sig, _on_signal)
-        signal.signal(signal.SIGINT, _on_sigint)
+        # NOTE: only where SIGINT is not ignored (a background job of a shell keeps it so).
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_sigint)
     except ValueError:
         pass  # not the main thread (embedded use)
     try:
@@ -254,6 +285,12 @@ def _main(args: list[str], show_traceback: bool) -> int:
         _fail((text.splitlines() or [type(exc).__name__])[0])
     except KeyboardInterrupt:
         _fail("interrupted")
+    except RecursionError:
+        # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
+        # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
+        if show_traceback:
+            raise
+        _fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
     except Exception as exc:  # a bug: still one line unless asked for the trace
         if show_traceback:
             raise

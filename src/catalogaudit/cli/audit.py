@@ -32,6 +32,13 @@ def audit(
     header: Annotated[List, typer.Option("--header", help="'Name: value' (env:VAR).")] = None,
     cwd: Annotated[str | None, typer.Option(help="Live server working directory.")] = None,
     env: Annotated[List, typer.Option("--env", help="KEY=VALUE for a live server.")] = None,
+    inherit_env: Annotated[
+        bool,
+        typer.Option("--inherit-env", help="Pass a live server our whole environment."),
+    ] = False,
+    secret: Annotated[
+        List, typer.Option("--secret", help="A value to mask in server text (env:VAR).")
+    ] = None,
     protocol: Annotated[str, typer.Option(help="auto, legacy, modern or a revision.")] = "auto",
     client_capabilities: Annotated[str, typer.Option(help="none or full.")] = "none",
     timeout: Annotated[float, typer.Option(help="Seconds for the whole live capture.")] = 300.0,
@@ -121,6 +128,8 @@ def audit(
         protocol=protocol,
         client_capabilities=client_capabilities,
         timeout=timeout,
+        secrets=tuple(secret or ()),
+        inherit_env=inherit_env,
     )
     options = run_audit.AuditRunOptions(
         inputs=() if live else words,

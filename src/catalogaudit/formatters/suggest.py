@@ -69,4 +69,7 @@ def render_text(s: Suggestion) -> str:
         f"{a['error']} error(s), {a['warning']} warning(s) after"
     )
     lines += [f"note: {visible(n, keep='')}" for n in s.notes]
+    # NOTE: a rule that crashed makes the exit code 2; say which, as the audit report does.
+    errors = {(e.rule_id, e.error) for r in (s.before, s.after) for e in r.rule_errors}
+    lines += [f"rule error {rid}: {visible(err, keep='')}" for rid, err in sorted(errors)]
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical.jcs import gc_paused
-from catalogaudit.errors import UsageError
+from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader, static
 from catalogaudit.intake.loader import Loaded, display_name, display_names
 from catalogaudit.model.protocol import parse_protocol
@@ -113,6 +113,11 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
         doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
         inferred = tuple((loaded.name, note) for note in loaded.inferred)
         return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
+    # NOTE: validated here, once, so no verb meets a document its code assumes is valid (a
+    # mutated file would otherwise reach it: issue 15 counted 26 distinct internal errors).
+    problems = snap.validate(loaded.snapshot)
+    if problems:
+        raise InputError(f"{loaded.name}: not a valid catalogaudit snapshot: {problems[0]}")
     if rehash:
         done = rehashing.rehash(loaded.snapshot, loaded.name)
         return Intake(

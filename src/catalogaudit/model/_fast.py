@@ -16,11 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.model.wiretypes import (
+    MAX_INT_DIGITS,
+    LongInteger,
     WireDecodeError,
     WireFloat,
-    WireInt,
+    WireLimitError,
     WireObject,
     object_from_pairs,
+    parse_int_lexeme,
 )
 
 _ESCAPE: Callable[[str], str] = json.encoder.encode_basestring
@@ -139,7 +142,9 @@ def raw_decode_plain(text: str, idx: int = 0) -> tuple[Any, int, bool]:
     except json.JSONDecodeError as exc:
         raise WireDecodeError(f"{exc.msg} at offset {exc.pos}", exc.pos) from None
     except RecursionError:
-        raise WireDecodeError("nesting too deep", idx) from None
+        raise WireLimitError("nesting too deep", idx) from None
+    except LongInteger as exc:
+        raise WireLimitError(f"{exc} (at most {MAX_INT_DIGITS:,} are read)", idx) from None
     return value, end, odd[0] == 0
 
 
@@ -156,8 +161,7 @@ def _counting_decoder(odd: list[int]) -> json.JSONDecoder:
     def integer(lexeme: str) -> int:
         if lexeme == "-0":
             odd[0] += 1
-            return WireInt(lexeme)
-        return int(lexeme)
+        return parse_int_lexeme(lexeme)
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         obj = object_from_pairs(items)

@@ -20,11 +20,13 @@ from catalogaudit.model import _fast
 from catalogaudit.model._fast import raw_decode_plain
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
+    MAX_INT_DIGITS,
     MAX_SAFE_INTEGER,
     NON_FINITE,
     WireDecodeError,
     WireFloat,
     WireInt,
+    WireLimitError,
     WireObject,
     object_from_pairs,
     parse_int_lexeme,
@@ -32,6 +34,8 @@ from catalogaudit.model.wiretypes import (
 
 __all__ = [
     "INTEGER_LEXEME",
+    "MAX_INT_DIGITS",
+    "WireLimitError",
     "MAX_SAFE_INTEGER",
     "WireDecodeError",
     "WireFloat",

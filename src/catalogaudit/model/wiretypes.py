@@ -57,9 +57,29 @@ class WireDecodeError(ValueError):
         self.pos = pos
 
 
+#: Longest integer lexeme read: CPython refuses int <-> str over 4,300 digits (a quadratic-time
+#: guard, docs.python.org/3/library/stdtypes.html#int-max-str-digits); JSON allows any length,
+#: so integers are read exactly up to this bound (milliseconds) and refused beyond it. The CLI
+#: raises the interpreter's limit to it (`cli.app.main`).
+MAX_INT_DIGITS = 50_000
+
+
+class LongInteger(ValueError):
+    """An integer lexeme over `MAX_INT_DIGITS` (or the interpreter's limit) met while parsing."""
+
+
+class WireLimitError(WireDecodeError):
+    """Valid JSON refused: nested beyond the parser's stack, or an integer over the bound."""
+
+
 def parse_int_lexeme(lexeme: str) -> int:
     # NOTE: only "-0" differs from str(int(lexeme)); JSON forbids leading zeros and "+".
-    return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+    if len(lexeme) > MAX_INT_DIGITS:
+        raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits")
+    try:
+        return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+    except ValueError:  # over the interpreter's int-string limit (not raised by the CLI)
+        raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits") from None
 
 
 def object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

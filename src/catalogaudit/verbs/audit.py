@@ -282,7 +282,7 @@ def _summary(report: Report) -> None:
         line += f"; {len(report.rule_errors)} rule(s) crashed: " + ", ".join(
             e.rule_id for e in report.rule_errors
         )
-    sys.stderr.write(line + "\n")
+    output.say([line])
 
 
 def rules_listing(fmt: RulesFormat) -> tuple[str, int]:

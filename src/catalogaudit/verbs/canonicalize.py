@@ -26,6 +26,7 @@ from catalogaudit.formatters.hashes import format_hashes
 from catalogaudit.intake import loader
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
+from catalogaudit.model.inert import visible
 from catalogaudit.snapshot import build as snap
 from catalogaudit.snapshot import rehash
 from catalogaudit.verbs import output
@@ -55,12 +56,26 @@ class Result:
 
     def diff(self) -> str:
         """A unified diff from the bytes read to the written form."""
-        old = self.original.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-        new = self.text.splitlines(keepends=True)
+        # NOTE: lines end at "\n" only (str.splitlines also splits at NEL, U+2028 and other
+        # characters a server may put in JSON strings), and every line is shown `visible`.
+        old = _lines(self.original.decode("utf-8", "surrogateescape"))
+        new = _lines(self.text)
         lines = difflib.unified_diff(old, new, self.name, f"{self.name} (canonical)")
         # NOTE: as GNU diff does, so a file without a final newline still diffs line by line.
         eof = "\n\\ No newline at end of file\n"
-        return "".join(ln if ln.endswith("\n") else ln + eof for ln in lines)
+        return "".join(
+            visible(ln[:-1], keep="\t") + "\n"
+            if ln.endswith("\n")
+            else visible(ln, keep="\t") + eof
+            for ln in lines
+        )
+
+
+def _lines(text: str) -> list[str]:
+    """`text` split after each newline (and only there), newlines kept."""
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    return [*out, parts[-1]] if parts[-1] else out
 
 
 def canonicalize(spec: str, protocol: str = "auto") -> Result:
@@ -125,20 +140,19 @@ def run(o: Options) -> int:
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
-    err = sys.stderr
     if not (o.check or o.in_place):
         output.emit(o.output, results[0].text.encode("utf-8"))
-        err.write(notes)
+        output.say(notes.splitlines())
         return EXIT_OK
-    err.write(notes)
+    output.say(notes.splitlines())
     changed = [r for r in results if r.changed]
     for r in changed:
         if o.check:
             sys.stdout.buffer.write(r.diff().encode("utf-8", "surrogateescape"))
-            err.write(f"{r.name}: would be rewritten\n")
+            output.say([f"{r.name}: would be rewritten"])
         else:
             output.emit(r.name, r.text.encode("utf-8"))
-            err.write(f"{r.name}: rewritten\n")
+            output.say([f"{r.name}: rewritten"])
     sys.stdout.flush()
     return EXIT_FINDINGS if changed else EXIT_OK
 

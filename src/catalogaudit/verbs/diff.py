@@ -186,11 +186,7 @@ def _line_of(spec: str, side: Any, data: bytes) -> Callable[[Any], int] | None:
 
 
 def _stderr(lines: list[str]) -> None:
-    from rich.console import Console
-
-    console = Console(stderr=True, soft_wrap=True)
-    for line in lines:
-        console.print(line, highlight=False, markup=False)
+    output.say(lines)
 
 
 def live_inputs(

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalogaudit.errors import UsageError
+from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
 from catalogaudit.snapshot import build as snap
+from catalogaudit.verbs.secrets import Masker, masker_for
 
 if TYPE_CHECKING:
     from catalogaudit.wire.capture import Target
@@ -51,6 +52,10 @@ class SnapshotOptions:
     output: str = "-"
     #: `snapshot --expect-tool ...`: assertions on what was captured (`verbs.contract.KEYS`).
     contract: dict[str, Any] = field(default_factory=dict)
+    #: More values to mask in what the server says (`--secret`; `env:VAR` reads a variable).
+    secrets: tuple[str, ...] = ()
+    #: Pass the server our whole environment, not the allow-list (`--inherit-env`).
+    inherit_env: bool = False
 
 
 def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, str]:
@@ -68,6 +73,13 @@ def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, s
             value = environ[var]
         if any(c in value for c in "\r\n"):
             raise UsageError(f"--header {name}: the value contains a line break")
+        if not (name + value).isascii() or not all(c.isprintable() for c in name + value):
+            # NOTE: HTTP/1.1 field values are bytes (RFC 9110 5.5); httpx sends ASCII only.
+            # The value is never echoed: it may be a credential.
+            raise UsageError(
+                f"--header {name!r}: names and values must be printable ASCII "
+                "(encode the value first, e.g. percent- or base64-encoded)"
+            )
         out[name] = value
     return out
 
@@ -108,8 +120,10 @@ def target_of(o: SnapshotOptions) -> Target:
         raise UsageError("give either a server command after -- or --url, not both")
     if not o.url and not o.command:
         raise UsageError("give a server command after -- (or --url URL, or --from FILE)")
-    if o.url and (o.env or o.cwd):
-        raise UsageError("--env and --cwd apply to stdio servers only")
+    if o.url and (o.env or o.cwd or o.inherit_env):
+        raise UsageError("--env, --cwd and --inherit-env apply to stdio servers only")
+    if o.url:
+        check_url(o.url)
     if o.command and o.headers:
         raise UsageError("--header applies to --url only")
     return Target(
@@ -118,7 +132,50 @@ def target_of(o: SnapshotOptions) -> Target:
         env=parse_env(o.env),
         url=o.url,
         headers=parse_headers(o.headers, dict(os.environ)),
+        inherit_env=o.inherit_env,
     )
+
+
+def check_url(url: str) -> None:
+    """Refuse a `--url` the HTTP client cannot use, in one line (never echoing credentials)."""
+    from urllib.parse import urlsplit
+
+    shown = _url_shape(url)
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise UsageError(f"--url {shown}: contains a space or control character")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise UsageError(f"--url {shown}: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--url must be an http:// or https:// URL with a host, got {shown}")
+    if any(c in (parts.hostname or "") for c in "${}<>\\^`|\"'"):
+        raise UsageError(f"--url {shown}: the host contains characters a host cannot have")
+
+
+def _url_shape(url: str) -> str:
+    """The URL without user info and query, for error lines."""
+    head, _, _ = url.partition("?")
+    scheme, sep, rest = head.partition("://")
+    if sep and "@" in rest.split("/", 1)[0]:
+        rest = "***@" + rest.split("@", 1)[1]
+    return repr(f"{scheme}{sep}{rest}")
+
+
+def secrets_of(o: SnapshotOptions, target: Target) -> Masker:
+    """Everything to mask in what this capture's server says."""
+    marked = [_env_value(v) for v in o.secrets]
+    return masker_for(target.argv, target.env, target.headers, target.url, marked)
+
+
+def _env_value(value: str) -> str:
+    if value.startswith("env:"):
+        var = value[4:]
+        if var not in os.environ:
+            raise UsageError(f"--secret env:{var}: environment variable {var} is not set")
+        return os.environ[var]
+    return value
 
 
 def capture(
@@ -141,15 +198,26 @@ def capture(
     kept = o.wire if wire is None else wire
     from catalogaudit.wire import capture as wire_capture
 
-    captured = wire_capture.capture(
-        target_of(o),
-        parse_protocol(o.protocol),
-        declared,
-        limits_of(o) if limits is None else limits,
-        legacy_probe=o.legacy_probe,
-        legacy_pages=o.legacy_probe and kept and legacy_pages,
-    )
-    return snap.build(captured, wire=kept)
+    target = target_of(o)
+    masker = secrets_of(o, target)
+    try:
+        captured = wire_capture.capture(
+            target,
+            parse_protocol(o.protocol),
+            declared,
+            limits_of(o) if limits is None else limits,
+            legacy_probe=o.legacy_probe,
+            legacy_pages=o.legacy_probe and kept and legacy_pages,
+        )
+    except CatalogauditError as exc:
+        if not masker:
+            raise
+        try:
+            masked = type(exc)(masker.text(str(exc)))
+        except TypeError:  # an error type with more arguments
+            masked = CatalogauditError(masker.text(str(exc)))
+        raise masked from None
+    return masker.document(snap.build(captured, wire=kept))
 
 
 def abort() -> None:

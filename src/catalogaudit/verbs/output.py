@@ -8,43 +8,82 @@ file or the new one, never a partial one.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from catalogaudit.errors import InputError
+from catalogaudit.model.inert import inert, visible
 
 
-def emit(output: str | None, content: str | bytes) -> None:
-    """Write `content` to stdout (`-` or None) or atomically to the file `output`."""
+def emit(output: str | None, content: str | bytes, *, document: bool = False) -> None:
+    """Write `content` to stdout (`-` or None) or atomically to the file `output`.
+
+    Text passes `formatters.base.inert` (no raw control, C1 or bidi character from a server
+    reaches a terminal or log), except a `document` (a snapshot as `snapshot` and `rewrite`
+    write it: its bytes are the one written form, hashed and compared) and bytes (JCS).
+    """
+    if isinstance(content, str) and not document:
+        content = inert(content)
     if output in (None, "-"):
-        if isinstance(content, bytes):
+        if sys.stdout is None:
+            raise InputError("cannot write the report: stdout is closed")
+        try:
+            if isinstance(content, bytes):
+                sys.stdout.flush()
+                sys.stdout.buffer.write(content)
+            else:
+                sys.stdout.write(content)
             sys.stdout.flush()
-            sys.stdout.buffer.write(content)
-        else:
-            sys.stdout.write(content)
-        sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise InputError(f"cannot write to stdout: {exc.strerror or exc}") from None
         return
+    if output == "":
+        raise InputError("-o needs a file name ('-' for stdout)")
     try:
         write_atomic(output, content)
     except FileNotFoundError:
         raise InputError(f"cannot write {output}: no such directory") from None
+    except OSError as exc:
+        raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
 def write_atomic(path: str, content: str | bytes) -> None:
-    """Write a file so readers see the old content or the new, never a partial file."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
+    """Write a file so readers see the old content or the new, never a partial file.
+
+    A symlink is written through (its target is replaced, the link stays); an existing file
+    keeps its mode; a device, FIFO or socket (`/dev/stdout`, `/dev/null`) is written to in
+    place, since renaming over it would replace the device itself.
+    """
     data = content.encode("utf-8") if isinstance(content, str) else content
+    target = Path(os.path.realpath(path))
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise InputError(f"cannot write {path}: it is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(target, "wb") as fh:
+            fh.write(data)
+        return
+    directory = target.parent
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        if st is not None:
+            mode = stat.S_IMODE(st.st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -59,8 +98,9 @@ def write_atomic(path: str, content: str | bytes) -> None:
 
 
 def say(lines: Iterable[str]) -> None:
-    """Print lines on stderr as they are (notes, warnings); stdout belongs to the report."""
-    text = "".join(f"{line}\n" for line in lines)
+    """Print lines on stderr (notes, warnings; stdout belongs to the report), each one line
+    with every control or invisible character escaped (`visible`), since they quote servers."""
+    text = "".join(f"{visible(line, keep='')}\n" for line in lines)
     if text:
         sys.stderr.write(text)
         sys.stderr.flush()

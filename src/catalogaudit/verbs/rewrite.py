@@ -7,7 +7,6 @@ before deploying a substitution list, every string it changes and which findings
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,13 +87,13 @@ def run(o: RewriteOptions) -> int:
     after.findings = [f for f in after.findings if f.rule_id != rewrite.GROWTH_RULE.id]
     rewrite.add_refusals(after, derived.refused)
     outcome = rewrite.compare(before.findings, after.findings)
-    output.emit(o.output, render(derived.doc))
+    output.emit(o.output, render(derived.doc), document=True)
     doc = report_document(source.source, name, derived, before, after, outcome)
     text = format_rewrite(doc, o.output_format)
     if o.report:
         output.emit(o.report, text)
     elif o.output == "-":
-        sys.stderr.write(text)
+        output.say(text.splitlines())
     else:
         output.emit("-", text)
     return after.exit_code(fail_on)

@@ -23,8 +23,8 @@ def load(options: ServeOptions) -> Replay:
             raise UsageError(f"{name} {value!r} is not one of: {', '.join(choices)}")
     if options.page_size is not None and options.page_size < 1:
         raise UsageError("--page-size must be at least 1")
-    if options.max_seconds is not None and options.max_seconds <= 0:
-        raise UsageError("--max-seconds must be positive")
+    if options.max_seconds is not None and not (0 < options.max_seconds < float("inf")):
+        raise UsageError("--max-seconds must be a positive number of seconds")  # nan too
     if options.initialize_version is not None and not options.initialize_version.strip():
         raise UsageError("--initialize-version must name a version such as 2026-07-28")
     got = intake.read_catalog(options.snapshot)

@@ -10,6 +10,7 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
+from catalogaudit.intake.loader import MAX_INPUT
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.names import LISTINGS
@@ -49,7 +50,9 @@ def snapshot(o: SnapshotOptions) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    output.emit(o.output, snap.render(doc))
+    text = snap.render(doc)
+    check_readable_size(len(text.encode("utf-8", "surrogatepass")))
+    output.emit(o.output, text, document=True)
     output.say(notes)
     _summary(doc, o.output)
     failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
@@ -59,6 +62,16 @@ def snapshot(o: SnapshotOptions) -> int:
 
 def _source(o: SnapshotOptions) -> str:
     return o.output if o.output != "-" else "<stdout>"
+
+
+def check_readable_size(size: int) -> None:
+    """Refuse to write a snapshot no command could read back (the intake's input cap)."""
+    if size > MAX_INPUT:
+        raise CatalogauditError(
+            f"the snapshot would be {size:,} bytes, over the {MAX_INPUT:,} that every command "
+            "reads; nothing written (--no-wire drops the page texts, a smaller --max-pages "
+            "stops early)"
+        )
 
 
 def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
@@ -124,7 +137,7 @@ def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
         raise
 
 
-def _summary(doc: dict[str, Any], output: str) -> None:
+def _summary(doc: dict[str, Any], dest: str) -> None:
     cap = doc["capture"]
     counts = [f"{name} {_count(doc['listings'][name])}" for name in LISTINGS]
     proto = cap["protocol"]
@@ -135,16 +148,13 @@ def _summary(doc: dict[str, Any], output: str) -> None:
         verdict = "stable" if runs["stable"] else "UNSTABLE"
         what = "restarts" if runs["restarts"] else "sessions (restarts not tested)"
         line += f"; {runs['count']} {what}: {verdict}"
-    dest = "stdout" if output == "-" else output
-    console = _stderr_console()
-    console.print(f"wrote {dest}: {line}", highlight=False, markup=False)
+    dest = "stdout" if dest == "-" else dest
+    lines = [f"wrote {dest}: {line}"]
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     if errors:
-        console.print(
-            f"{len(errors)} capture finding(s) of severity error; first: {errors[0]['message']}",
-            highlight=False,
-            markup=False,
-        )
+        first = errors[0]["message"]
+        lines.append(f"{len(errors)} capture finding(s) of severity error; first: {first}")
+    output.say(lines)
 
 
 def _count(rec: dict[str, Any]) -> str:

@@ -27,6 +27,30 @@ from catalogaudit.wire.transport import Limits, Transport
 ENV_VALUE_ALLOW = ("TZ", "LANG")
 ENV_VALUE_PREFIX = "LC_"
 
+#: What a stdio server inherits from our environment by default: the `mcp` SDK's
+#: `get_default_environment` list (github.com/modelcontextprotocol/python-sdk,
+#: src/mcp/client/stdio/__init__.py, DEFAULT_INHERITED_ENV_VARS) plus the locale and time zone
+#: variables above, which change real catalogs. `--env` adds to it; `--inherit-env` passes all.
+ENV_INHERIT = (
+    ("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT")
+    + ("PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE")
+    if os.name == "nt"
+    else ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
+)
+
+
+def server_environment(extra: Mapping[str, str], inherit: bool) -> dict[str, str]:
+    """The stdio server's environment: the allow-list (or everything) plus `--env`."""
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if inherit or k in ENV_INHERIT or k in ENV_VALUE_ALLOW or k.startswith(ENV_VALUE_PREFIX)
+    }
+    # NOTE: values starting with "()" are shell functions (bash exports); the SDK skips them.
+    if not inherit:
+        base = {k: v for k, v in base.items() if not v.startswith("()")}
+    return {**base, **extra}
+
 
 @dataclass(frozen=True)
 class Target:
@@ -37,6 +61,8 @@ class Target:
     env: Mapping[str, str] = field(default_factory=dict)
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: Pass the whole environment instead of `ENV_INHERIT` (`--inherit-env`).
+    inherit_env: bool = False
 
     @property
     def transport(self) -> str:
@@ -49,7 +75,7 @@ class Target:
             from catalogaudit.wire.http import public_url
 
             return {"url": public_url(self.url), "headers": sorted(self.headers, key=str.lower)}
-        env = {**os.environ, **self.env}
+        env = server_environment(self.env, self.inherit_env)
         values = {
             k: v for k, v in env.items() if k in ENV_VALUE_ALLOW or k.startswith(ENV_VALUE_PREFIX)
         }
@@ -88,7 +114,7 @@ def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Tran
         )
     if not target.argv:
         raise UsageError("give a server command after -- or a --url")
-    env = {**os.environ, **target.env}
+    env = server_environment(target.env, target.inherit_env)
     from catalogaudit.wire.stdio import StdioTransport
 
     return StdioTransport(

@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from catalogaudit.errors import ServerError
+from catalogaudit.errors import ProtocolError, ServerError
 from catalogaudit.model import jsonwire
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.sockets import Clock, client
@@ -133,6 +133,13 @@ class HttpTransport:
 
     def set_protocol(self, version: str | None, modern: bool) -> None:
         """Send `MCP-Protocol-Version` (and, when modern, `Mcp-Method`) from now on."""
+        if version is not None and not (version.isascii() and version.isprintable()):
+            # NOTE: an HTTP header carries printable ASCII only; what the server negotiated
+            # cannot be sent back, so no request of this session can follow.
+            raise ProtocolError(
+                f"{self.describe()}: the negotiated protocolVersion {version!r} is not printable "
+                "ASCII, so it cannot be sent in the MCP-Protocol-Version header"
+            )
         self._version = version
         self._modern = modern
 
@@ -216,6 +223,8 @@ class HttpTransport:
             raw = self._read_body(resp, deadline, method)
             text, bad_utf8 = jsonwire.decode_utf8(raw)
             kind, value, members = classify(text, bad_utf8)
+            if kind == "refused":
+                raise ServerError(f"{self.describe()}, {method}: the body cannot be read: {value}")
             if kind == "response" and members is not None and (status < 300 or "error" in members):
                 # NOTE: a 4xx with a JSON-RPC error body is an answer (era detection reads it).
                 return reply_from(method, text, members, bad_utf8, None if status < 300 else status)
@@ -265,6 +274,8 @@ class HttpTransport:
                 continue  # priming event (P:2025-11-25 transports: empty data with an id)
             text, bad_utf8 = jsonwire.decode_utf8(data)
             kind, value, members = classify(text, bad_utf8)
+            if kind == "refused":
+                raise ServerError(f"{self.describe()}, {method}: an event cannot be read: {value}")
             if kind == "response" and members is not None:
                 if value.get("id") == rid:
                     return reply_from(method, text, members, bad_utf8)

@@ -346,6 +346,9 @@ class StdioTransport:
             )
             return
         kind, value, members = classify(text, bad_utf8)
+        if kind == "refused":
+            self._die(f"a stdout message of {len(raw)} bytes cannot be read: {value}")
+            return
         if kind == "response" and members is not None:
             with self._cond:
                 if value["id"] != self._awaited or isinstance(value["id"], bool):

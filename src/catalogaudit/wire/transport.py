@@ -224,7 +224,8 @@ def answer_server_request(msg: dict[str, Any], roots_declared: bool) -> dict[str
 def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, jsonwire.Member] | None]:
     """Sort one incoming message into response, request, notification, batch or garbage.
 
-    Returns the kind (`response`, `request`, `notification`, `batch`, `garbage`), the parsed
+    Returns the kind (`response`, `request`, `notification`, `batch`, `garbage`, or `refused`
+    with the reason as the value: valid JSON over a parser limit), the parsed
     value, and the member spans of an object (so the `result` text can be cut out verbatim).
     """
     stripped = text.strip()
@@ -234,6 +235,8 @@ def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, jsonwir
         if stripped.startswith("["):
             return "batch", jsonwire.loads(stripped), None
         members = jsonwire.parse_members(text)
+    except jsonwire.WireLimitError as exc:
+        return "refused", str(exc), None
     except jsonwire.WireDecodeError:
         return "garbage", None, None
     value = {k: m.value for k, m in members.items()}
