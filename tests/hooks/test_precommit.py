@@ -149,10 +149,12 @@ def test_every_hook_id_is_documented() -> None:
     assert not missing, f"README.md does not mention {missing}"
 
 
-def test_documented_config_is_the_shipped_hooks() -> None:
-    """The copy-paste .pre-commit-config.yaml in the README names real hook ids."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## pre-commit hooks", 1)[1]
+@pytest.mark.parametrize("page", ["README.md", "docs/pre-commit.md"])
+def test_documented_config_is_the_shipped_hooks(page: str) -> None:
+    """The copy-paste .pre-commit-config.yaml in the README and the hooks page names real
+    hook ids."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    section = text.split("# pre-commit hooks", 1)[1]
     block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
     config = yaml.safe_load(block)
     ids = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
