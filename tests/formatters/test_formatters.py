@@ -19,6 +19,7 @@ from catalogaudit.formatters.base import visible
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
 from catalogaudit.formatters.report import format_report
+from catalogaudit.model import inert as inert_text
 from catalogaudit.model.findings import (
     Finding,
     Location,
@@ -305,11 +306,11 @@ def test_no_format_lets_control_characters_through(message: str, identity: str) 
     )
     report = Report(findings=[f], notes=[message])
     text = format_report(report, OutputFormat.TEXT)
-    assert not [c for c in text if c != "\n" and base._hidden(c, "\t")]
+    assert not [c for c in text if c != "\n" and inert_text._hidden(c, "\t")]
     gh = format_report(report, OutputFormat.GITHUB)
-    assert gh.count("\n") == 1 and not [c for c in gh[:-1] if base._hidden(c, "\t")]
+    assert gh.count("\n") == 1 and not [c for c in gh[:-1] if inert_text._hidden(c, "\t")]
     md = format_report(report, OutputFormat.MARKDOWN)
-    assert not [c for c in md if c != "\n" and base._hidden(c, "")]
+    assert not [c for c in md if c != "\n" and inert_text._hidden(c, "")]
     ET.fromstring(format_report(report, OutputFormat.JUNIT).encode("utf-8"))
     for fmt in (OutputFormat.JSON, OutputFormat.SARIF):
         out = format_report(report, fmt)
