@@ -12,9 +12,9 @@ from typing import Any
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import LISTINGS
+from catalogaudit.model.valid_fast import certainly_valid
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.spec.common import REVISIONS
-from catalogaudit.rules.spec.result_fast import certainly_valid
 
 RESULT_TYPES = {
     "tools": "ListToolsResult",
@@ -70,7 +70,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             result = {**fields, listing: [i.value for i in chunk]}
             root = result_schema(rev, listing)
             if certainly_valid(root, result, root):
-                continue  # NOTE: a sound shortcut (result_fast): jsonschema would say the same
+                continue  # NOTE: a sound shortcut (model.valid_fast): jsonschema would say the same
             plain = json.loads(jsonwire.written(result))
             for err in _validator(rev, listing).iter_errors(plain):
                 path = list(err.absolute_path)

@@ -1,18 +1,22 @@
-"""A conservative fast check that a list page is valid against the official MCP result schema.
+"""A conservative fast check that a value is valid against a JSON Schema we ship or vendor.
 
 jsonschema walking every tool of a 10 MB page (after writing it out and parsing it back as
-plain JSON) was the largest single cost of `audit`. The result schemas use a dozen keywords
-with plain values; for those, validity of a page can be decided in one walk of the parsed
-values. The check only ever answers "certainly valid" or "ask jsonschema": any keyword it does
-not model, a `$ref` it does not resolve, a value it is not sure of (a float where an integer is
-asked, a non-finite number, an object that remembers duplicate keys, a failed check) and CA610
-runs jsonschema as before; tests/rules/test_result_fast.py proves with hypothesis that a fast
-"valid" is never a page jsonschema rejects.
+plain JSON) was the largest single cost of `audit`, and checking a snapshot's skeleton against
+the snapshot schema (after writing and re-parsing its 11 MB wire section) a large cost of
+`hash`, `canonicalize` and `snapshot`; importing jsonschema alone costs 0.15-0.3 s. The MCP
+result schemas and the snapshot schema use a few keywords with plain values; for those,
+validity can be decided in one walk of the parsed values. The check only ever answers
+"certainly valid" or "ask jsonschema": any keyword it does not model, a `$ref` it does not
+resolve, a value it is not sure of (a float where an integer is asked, a non-finite number, an
+object that remembers duplicate keys, a failed check) and the caller runs jsonschema as before
+(CA610; `snapshot.build.validate`). tests/model/test_valid_fast.py proves with hypothesis that a
+fast "valid" is never a value jsonschema rejects, for draft-07 and 2020-12 alike.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 #: Keywords with no assertion here: jsonschema's validators are built without a format checker,
@@ -38,12 +42,17 @@ def certainly_valid(schema: Any, instance: Any, root: dict[str, Any], depth: int
     if not isinstance(schema, dict) or depth > 64:
         return False
     for key, value in schema.items():
-        if key in ANNOTATIONS:
+        if key in ANNOTATIONS or (key == "$id" and schema is root and _plain_id(value)):
             continue
         check = _KEYWORDS.get(key)
         if check is None or not check(value, instance, schema, root, depth):
             return False
     return True
+
+
+def _plain_id(value: Any) -> bool:
+    """A root `$id` that only names the document (so `#/$defs/...` still resolves in it)."""
+    return isinstance(value, str) and value.startswith("https://") and "#" not in value
 
 
 def _plain_scalar(instance: Any) -> bool:
@@ -131,8 +140,15 @@ def _ref(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal as jsonschema compares, for the scalars decided here (no numbers: 1 == 1.0)."""
+    """Equal as jsonschema compares, for the scalars decided here (integers only as integers:
+    jsonschema's 1 == 1.0 and True != 1 are its own)."""
+    if _integer(a) and _integer(b):
+        return bool(a == b)
     return type(a) is type(b) and isinstance(a, (str, bool, type(None))) and a == b
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _const(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
@@ -156,7 +172,73 @@ def _bound(lower: bool) -> Any:
     return check
 
 
+def _any_of(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    return isinstance(value, list) and any(
+        certainly_valid(s, instance, root, depth + 1) for s in value
+    )
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _max_items(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    return _count(value) and (not isinstance(instance, list) or len(instance) <= value)
+
+
+def _min_length(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    return _count(value) and (not isinstance(instance, str) or len(instance) >= value)
+
+
+def _pattern(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    # NOTE: jsonschema's `pattern` is `re.search` too.
+    if not isinstance(value, str):
+        return False
+    if not isinstance(instance, str):
+        return True
+    try:
+        return re.search(value, instance) is not None
+    except re.error:
+        return False
+
+
+def _unique(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    if value is False or not isinstance(instance, list):
+        return value is False or value is True
+    # NOTE: only strings are decided (jsonschema's equality of numbers and bools is its own).
+    return (
+        value is True
+        and all(type(v) is str for v in instance)
+        and len(set(instance)) == len(instance)
+    )
+
+
+def _property_names(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    if not isinstance(instance, dict):
+        return True
+    return all(certainly_valid(value, k, root, depth + 1) for k in instance)
+
+
+def _dependent_required(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    if not isinstance(value, dict):
+        return False
+    if not isinstance(instance, dict):
+        return True
+    return all(
+        isinstance(need, list) and all(isinstance(n, str) and n in instance for n in need)
+        for key, need in value.items()
+        if key in instance
+    )
+
+
 _KEYWORDS = {
+    "anyOf": _any_of,
+    "maxItems": _max_items,
+    "minLength": _min_length,
+    "pattern": _pattern,
+    "uniqueItems": _unique,
+    "propertyNames": _property_names,
+    "dependentRequired": _dependent_required,
     "type": _type,
     "properties": _properties,
     "additionalProperties": _additional,

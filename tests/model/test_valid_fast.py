@@ -1,4 +1,4 @@
-"""The fast page check never calls a page valid that jsonschema rejects (CA610's shortcut)."""
+"""The fast check never calls valid what jsonschema rejects (CA610, the snapshot schema)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogaudit.model import jsonwire
+from catalogaudit.model.valid_fast import certainly_valid
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.pages import RESULT_TYPES, result_schema
-from catalogaudit.rules.spec.result_fast import certainly_valid
 
 SCALARS = (
     st.none()
     | st.booleans()
     | st.integers(-3, 3)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.sampled_from(["", "a", "object", "string", "x", "#/$defs/a", "uri", "ttl"])
+    | st.sampled_from(
+        [
+            "",
+            "a",
+            "object",
+            "string",
+            "x",
+            "#/$defs/a",
+            "uri",
+            "ttl",
+            "^a",
+            "[",
+            "b$",
+            "https://x/s.json",
+        ]
+    )
 )
 JSON = st.recursive(
     SCALARS,
@@ -48,6 +63,13 @@ KEYS = st.sampled_from(
         "patternProperties",
         "anyOf",
         "minLength",
+        "maxItems",
+        "pattern",
+        "uniqueItems",
+        "propertyNames",
+        "dependentRequired",
+        "$id",
+        "oneOf",
     ]
 )
 TYPE_NAMES = st.sampled_from(["string", "object", "array", "null", "boolean", "integer", "number"])
@@ -122,3 +144,44 @@ def test_a_real_sized_catalog_takes_the_fast_path(revision: str) -> None:
     assert not certainly_valid(
         root, jsonwire.loads('{"tools": [], "_meta": {"a": 1, "a": 2}}'), root
     )
+
+
+SNAPSHOT = fixture("bench", "tools100.json")
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [at]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found += _paths(v, (*at, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:2]):
+            found += _paths(v, (*at, i))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_fast_valid_snapshot_is_valid_for_the_snapshot_schema(data: st.DataObject) -> None:
+    from catalogaudit import intake
+    from catalogaudit.snapshot import build
+
+    doc = intake.read_catalog(str(SNAPSHOT), rehash=True).doc
+    skeleton = build.skeleton(doc)
+    at = data.draw(st.sampled_from(_paths(skeleton)))
+    if at:
+        target = skeleton
+        for token in at[:-1]:
+            target = target[token]
+        target[at[-1]] = data.draw(JSON | SCHEMA_VALUES)
+    if build.certainly_valid(skeleton):
+        schema = build.snapshot_schema()
+        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(build.skeleton(skeleton)))
+        assert errors == []
+
+
+def test_built_snapshots_take_the_fast_path() -> None:
+    from catalogaudit import intake
+    from catalogaudit.snapshot import build
+
+    assert build.certainly_valid(intake.read_catalog(str(SNAPSHOT), rehash=True).doc)
