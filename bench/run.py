@@ -53,7 +53,8 @@ def timed(argv: Sequence[str], stdout: int | None = subprocess.DEVNULL) -> Sampl
     seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"failed (exit {proc.returncode}): {' '.join(argv)}")
+        shown = " ".join(argv[:6]) + (f" ... ({len(argv)} words)" if len(argv) > 6 else "")
+        raise SystemExit(f"failed (exit {proc.returncode}): {shown}")
     return Sample(seconds, usage.ru_maxrss / 1024)
 
 
@@ -120,6 +121,14 @@ def write_catalogs(tmp: Path, tools: int, seed: int) -> dict[str, Path]:
     many.mkdir()
     for s in range(1, 501):
         (many / f"c{s:03d}.json").write_bytes(generate.render(generate.catalog(20, s)))
+    # NOTE: raw results given together are one catalog's listings (two tools/list inputs are
+    # an error), so ours audits the 500 as snapshot files (what `snapshot --from` writes, made
+    # in one process through the API), check-jsonschema the raw files they were made from.
+    snaps = tmp / "many-snapshots"
+    snaps.mkdir()
+    subprocess.run(
+        [PY, "-c", _SNAPSHOT_ALL, str(many), str(snaps)], check=True, capture_output=True, env=ENV
+    )
     changed = generate.catalog(tools, seed)
     for tool in changed["tools"][:: max(1, tools // 10)][:10]:
         tool["description"] = tool.get("description", "") + " Changed."
@@ -146,8 +155,26 @@ def write_catalogs(tmp: Path, tools: int, seed: int) -> dict[str, Path]:
         capture_output=True,
         env=ENV,
     )
-    paths["many"] = many
+    return catalog_paths(tmp)
+
+
+def catalog_paths(tmp: Path) -> dict[str, Path]:
+    """Where `write_catalogs` put each input."""
+    names = ("big.json", "mid.json", "snap_a.snapshot.json", "snap_b.snapshot.json")
+    paths = {name.split(".")[0]: tmp / name for name in names}
+    paths.update(hook=tmp / "hook.snapshot.json", many=tmp / "many")
+    paths["many_snapshots"] = tmp / "many-snapshots"
     return paths
+
+
+_SNAPSHOT_ALL = """
+import sys
+from pathlib import Path
+import catalogaudit as ca
+src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+for p in sorted(src.iterdir()):
+    (dst / (p.stem + ".snapshot.json")).write_text(ca.load(str(p)).dumps(), encoding="utf-8")
+"""
 
 
 def identical(paths: dict[str, Path]) -> list[str]:
@@ -174,6 +201,7 @@ def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | No
     hash_peer = [PY, str(PEERS / "hash_script.py")]
     cj = [str(PEERS / "check_jsonschema.sh")]
     many = sorted(str(p) for p in paths["many"].iterdir())
+    many_snaps = sorted(str(p) for p in paths["many_snapshots"].iterdir())
     out = [
         compare("hash 10 MB", [*OURS, "hash", big], [*hash_peer, big], "hash script", 0.5, runs),
         compare(
@@ -195,7 +223,12 @@ def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | No
         compare("audit 10 MB", [*OURS, "audit", big], [*cj, big], "check-jsonschema", 1.0, runs),
         compare("audit 1 MB", [*OURS, "audit", mid], [*cj, mid], "check-jsonschema", 1.0, runs),
         compare(
-            "audit 500 files", [*OURS, "audit", *many], [*cj, *many], "check-jsonschema", 1.0, runs
+            "audit 500 files",
+            [*OURS, "audit", *many_snaps],
+            [*cj, *many],
+            "check-jsonschema",
+            1.0,
+            runs,
         ),
         compare(
             "snapshot --from 10 MB",
@@ -264,8 +297,9 @@ def scaling(tmp: Path, seed: int) -> bool:
         base: tuple[float, float] | None = None
         for tools in (1000, 5000, 20000):
             path = tmp / f"scale{tools}.json"
-            if not path.exists():
-                path.write_bytes(generate.render(generate.catalog(tools, seed)))
+            if not path.exists():  # in a child, as write_catalogs (see main)
+                made = [PY, str(HERE / "generate.py"), "--tools", str(tools), "--seed", str(seed)]
+                subprocess.run([*made, "-o", str(path)], check=True)
             got = [timed([*OURS, *verb, str(path)]) for _ in range(3 if tools == 20000 else 5)]
             per = (med(got) / tools * 1e3, rss(got) / tools * 1e3)
             base = base or per
@@ -317,7 +351,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--scaling", action="store_true", help="also 1,000 / 5,000 / 20,000")
     parser.add_argument("--no-live", action="store_true", help="skip the live snapshot rows")
+    parser.add_argument("--write-catalogs", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--identical", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.write_catalogs:
+        write_catalogs(Path(args.write_catalogs), args.tools, args.seed)
+        return 0
+    if args.identical:
+        print(json.dumps(identical(catalog_paths(Path(args.identical)))))
+        return 0
     runs = max(5, args.runs)
     checker = find_checker()
     if checker is None or shutil.which("jq") is None:
@@ -332,12 +374,24 @@ def main(argv: list[str] | None = None) -> int:
         f"medians of {runs}"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        paths = write_catalogs(Path(tmp), args.tools, args.seed)
+        # NOTE: in a child, so this process stays small: Linux gives an exec'd child's
+        # ru_maxrss at least the RSS it forked with (every row showed the same 119 MiB).
+        subprocess.run(
+            [PY, __file__, "--write-catalogs", tmp, "--tools", str(args.tools)]
+            + ["--seed", str(args.seed)],
+            check=True,
+        )
+        paths = catalog_paths(Path(tmp))
         print(
             f"catalogs: {paths['big'].stat().st_size / 1e6:.1f} MB, "
             f"{paths['mid'].stat().st_size / 1e6:.2f} MB, 500 x 20 tools"
         )
-        bad = identical(paths)
+        # NOTE: compared in a child too: holding two 10 MB outputs here would raise the RSS
+        # floor of every later child (see above).
+        said = subprocess.run(
+            [PY, __file__, "--identical", tmp], capture_output=True, text=True, check=True
+        )
+        bad = json.loads(said.stdout)
         print("byte-identical outputs: " + ("; ".join(bad) if bad else "yes"))
         results = rows(paths, runs, checker, server)
         mem = memory(paths, runs)

@@ -37,7 +37,7 @@ class Outcome:
 
 
 def run_one(args: list[str]) -> tuple[int, str]:
-    from catalogaudit.cli.app import main
+    from catalogaudit.cli.entry import main
 
     err, out = io.StringIO(), io.StringIO()
     try:

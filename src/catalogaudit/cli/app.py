@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 from typer.exceptions import TyperException
 
 from catalogaudit._version import __version__
 from catalogaudit.cli import contract as c
+from catalogaudit.cli.failing import fail
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.model.findings import EXIT_ERROR
 
 app = typer.Typer(
     name="catalogaudit",
@@ -192,88 +191,19 @@ from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app
 register_all(app)
 
 
-def _fail(message: str) -> NoReturn:
-    # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
-    # so no byte a server chose reaches the terminal and the error stays one line.
-    from catalogaudit.model.inert import visible
-
-    sys.stderr.write(f"error: {visible(message, keep='')}\n")
-    sys.stderr.flush()
-    raise SystemExit(EXIT_ERROR)
-
-
-class Terminated(CatalogauditError):
-    """A signal arrived; raised in the main thread so `finally` blocks stop our servers."""
-
-
-#: Signals that end a run with cleanup (SIGINT keeps Python's KeyboardInterrupt).
-_ENDING = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, name)
-)
-
-
-def _end_servers() -> None:
-    """Kill every live server at once and start no more (`verbs.live.abort`, when loaded)."""
-    live = sys.modules.get("catalogaudit.verbs.live")
-    if live is not None:
-        live.abort()
-
-
-def _on_signal(signum: int, frame: Any) -> None:
-    for sig in (*_ENDING, signal.SIGINT):  # a second signal must not cut the cleanup short
-        signal.signal(sig, signal.SIG_IGN)
-    _end_servers()
-    raise Terminated(f"terminated by {signal.Signals(signum).name}; nothing written")
-
-
-class Interrupted(CatalogauditError):
-    """SIGINT (Ctrl-C): `error: interrupted`, exit 2, as documented (typer would exit 130)."""
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    _end_servers()
-    raise Interrupted("interrupted")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Console entry point: one `error: ...` line and exit 2 for every expected failure."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    head = args[: args.index("--")] if "--" in args else args
-    show_traceback = "--traceback" in head
-    from catalogaudit.model.jsonwire import MAX_INT_DIGITS
-
-    if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
-        sys.set_int_max_str_digits(MAX_INT_DIGITS)  # JSON integers of any length up to it
-    try:
-        for sig in _ENDING:
-            signal.signal(sig, _on_signal)
-        # NOTE: only where SIGINT is not ignored (a background job of a shell keeps it so).
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _on_sigint)
-    except ValueError:
-        pass  # not the main thread (embedded use)
-    try:
-        return _main(args, show_traceback)
-    finally:
-        # NOTE: servers' descendants that left their group were re-parented to us: none may
-        # outlive the command (verbs.live.at_exit, when a capture loaded it).
-        live = sys.modules.get("catalogaudit.verbs.live")
-        if live is not None:
-            live.at_exit()
-
-
-def _main(args: list[str], show_traceback: bool) -> int:
+def run_typer(args: list[str], show_traceback: bool) -> int:
+    """Parse and run with typer (every command line `cli.fast` leaves to it)."""
     command = typer.main.get_command(app)
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
     except CatalogauditError as exc:
         if show_traceback:
             raise
-        _fail(str(exc))
+        fail(str(exc))
     except typer.Exit as exc:
         return int(exc.exit_code)
     except typer.Abort:
-        _fail("interrupted")
+        fail("interrupted")
     except TyperException as exc:
         # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -282,20 +212,20 @@ def _main(args: list[str], show_traceback: bool) -> int:
         if show_traceback:
             raise
         text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        _fail((text.splitlines() or [type(exc).__name__])[0])
+        fail((text.splitlines() or [type(exc).__name__])[0])
     except KeyboardInterrupt:
-        _fail("interrupted")
+        fail("interrupted")
     except RecursionError:
         # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
         # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
         if show_traceback:
             raise
-        _fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
+        fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
     except Exception as exc:  # a bug: still one line unless asked for the trace
         if show_traceback:
             raise
-        _fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
+        fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
     return result if isinstance(result, int) else 0
 
 
-__all__ = ["app", "main", "UsageError"]
+__all__ = ["app", "run_typer", "UsageError"]

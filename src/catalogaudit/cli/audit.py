@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
+from catalogaudit.cli import fast
 from catalogaudit.formatters.formats import OutputFormat, RulesFormat
 
 List = list[str] | None
@@ -115,62 +116,8 @@ def audit(
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 errors (including a rule that
     crashed).
     """
-    from catalogaudit.verbs import audit as run_audit
-    from catalogaudit.verbs.live import SnapshotOptions
-
-    words = tuple(args or ())
-    snapshot = SnapshotOptions(
-        command=words if live else (),
-        url=url,
-        headers=tuple(header or ()),
-        cwd=cwd,
-        env=tuple(env or ()),
-        protocol=protocol,
-        client_capabilities=client_capabilities,
-        timeout=timeout,
-        secrets=tuple(secret or ()),
-        inherit_env=inherit_env,
-    )
-    options = run_audit.AuditRunOptions(
-        inputs=() if live else words,
-        live=live,
-        snapshot=snapshot,
-        profiles=tuple(profile or ()),
-        profile_settings=tuple(profile_setting or ()),
-        server_name=server_name,
-        gateway_name=gateway_name,
-        revision=revision,
-        output_format=output_format.value if output_format else None,
-        output=output,
-        fail_on=fail_on,
-        select=tuple(select or ()),
-        ignore=tuple(ignore or ()),
-        baseline=baseline,
-        write_baseline=write_baseline,
-        show_matrix=show_matrix,
-        config=config,
-        color=color,
-        substitutions=substitutions,
-        substitutions_from_env=substitutions_from_env,
-        suggest=suggest,
-        contract=c.contract_args(
-            expect_tool=expect_tool,
-            forbid_tool=forbid_tool,
-            min_tools=min_tools,
-            expect_prompt=expect_prompt,
-            forbid_prompt=forbid_prompt,
-            min_prompts=min_prompts,
-            expect_resource=expect_resource,
-            forbid_resource=forbid_resource,
-            min_resources=min_resources,
-            expect_template=expect_template,
-            forbid_template=forbid_template,
-            min_templates=min_templates,
-        ),
-        strict_baseline=strict_baseline,
-        expand=expand,
-    )
-    raise typer.Exit(run_audit.run(options))
+    given = dict(locals())
+    raise typer.Exit(fast.run_audit(**given))
 
 
 def rules(

@@ -2,7 +2,7 @@
 
 Exit codes: `canonicalize` 0 written (or already in written form), 1 with `--check`/`--in-place`
 when a file changed or would change; `hash` 0; both 2 for usage or input errors (one `error:`
-line, printed by `cli.app.main`).
+line, printed by `cli.entry.main`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from catalogaudit.cli import fast
 from catalogaudit.formatters.formats import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).
@@ -60,10 +61,7 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 done; 1 a file changed or would change (--check, --in-place); 2 error.
         """
-        from catalogaudit.verbs import canonicalize
-
-        opts = canonicalize.options(files, check, in_place, output, jcs, protocol)
-        raise typer.Exit(canonicalize.run(opts))
+        raise typer.Exit(fast.run_canonicalize(files, check, in_place, output, jcs, protocol))
 
     @app.command("hash")
     def hash_cmd(
@@ -84,6 +82,4 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 printed, 2 usage or input error.
         """
-        from catalogaudit.verbs import canonicalize
-
-        raise typer.Exit(canonicalize.run_hash(file, fmt, protocol))
+        raise typer.Exit(fast.run_hash(file, fmt, protocol))

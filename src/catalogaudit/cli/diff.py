@@ -1,7 +1,7 @@
 """The `diff` and `stability` commands: typer options in, `verbs.diff` does the rest.
 
 Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability` 0 stable,
-1 not stable; both 2 for usage or input errors (one `error:` line, printed by `cli.app.main`).
+1 not stable; both 2 for usage or input errors (one `error:` line, printed by `cli.entry.main`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The `verify` command: typer options in, `verbs.verify` does the rest.
 
 Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 2 errors
-(client not found, bad input: one `error:` line, printed by `cli.app.main`).
+(client not found, bad input: one `error:` line, printed by `cli.entry.main`).
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class WireDecodeError(ValueError):
 #: Longest integer lexeme read: CPython refuses int <-> str over 4,300 digits (a quadratic-time
 #: guard, docs.python.org/3/library/stdtypes.html#int-max-str-digits); JSON allows any length,
 #: so integers are read exactly up to this bound (milliseconds) and refused beyond it. The CLI
-#: raises the interpreter's limit to it (`cli.app.main`).
+#: raises the interpreter's limit to it (`cli.entry.main`).
 MAX_INT_DIGITS = 50_000
 
 

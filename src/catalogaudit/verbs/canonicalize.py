@@ -95,6 +95,8 @@ def canonicalize(spec: str, protocol: str = "auto") -> Result:
 
 
 def _validate(name: str, doc: dict[str, Any]) -> None:
+    if snap.certainly_valid(doc):
+        return  # NOTE: jsonschema would find nothing (model.valid_fast), and is not imported
     import jsonschema  # lazy: heavy
 
     validator = jsonschema.Draft202012Validator(snap.snapshot_schema())

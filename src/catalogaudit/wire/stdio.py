@@ -182,7 +182,7 @@ class StdioTransport:
         finally:
             # NOTE: the leader may exit on EOF while children it started live on in its group;
             # the group must not outlive us, so it always gets a final SIGKILL, also when a
-            # signal to us (see cli.app) interrupts the waits above.
+            # signal to us (see cli.entry) interrupts the waits above.
             self._kill_now()
             for pid in below:
                 reaper.kill(pid)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from catalogaudit import walker
@@ -190,9 +191,20 @@ def environment_values(catalog: Catalog) -> dict[str, str]:
 _ANY = re.compile("|".join(f"(?:{v.pattern.pattern})" for v in (*PER_START, DATE)), re.IGNORECASE)
 
 
+#: What every match of `_ANY` contains: a (Unicode) digit, or the dashes of a UUID. A search
+#: for one character class is ten times faster than `_ANY`, and most prose has neither.
+_MAYBE = re.compile(r"[\d-]")
+
+
+@lru_cache(maxsize=1 << 16)
+def _may_match(text: str) -> bool:
+    """Whether any PER_START or DATE pattern could match (each text is asked up to 3 times)."""
+    return _MAYBE.search(text) is not None and _ANY.search(text) is not None
+
+
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
     """The first (match, what) of the patterns in text that is not an example value."""
-    if _ANY.search(text) is None:
+    if not _may_match(text):
         return None
     for volatile in patterns:
         for match in volatile.pattern.finditer(text):

@@ -1,0 +1,263 @@
+"""The hot offline verbs (`hash`, `canonicalize`, `audit`) parsed without typer.
+
+Why: importing typer, and the pydantic it loads to run a command, took longer than hashing a
+100-tool catalog. A command line is parsed here only when it is plain: every token a known
+option of the verb (`--name value`, `--name=value`, `-o value`, flags), its positionals in
+number, every value one that typer would accept unchanged. Anything else (help, `--`, an
+unknown or malformed option, a missing argument, a value typer would reject) returns None
+and `cli.app` parses it with typer, so options, messages and exit codes stay typer's.
+The tables below mirror the typer declarations; tests/cli/test_fast_cli.py compares them
+with typer's own parameters, and the bodies below are the ones the typer commands call.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.formatters.formats import HashFormat, OutputFormat
+
+#: What an option takes: a flag, one string, a repeatable string, a float, or an enum's value.
+Kind = str | type[enum.Enum]
+#: The kind of an option the table declares but leaves to typer (it validates more).
+TYPER = "typer"
+
+
+@dataclass(frozen=True)
+class Opt:
+    names: tuple[str, ...]
+    dest: str
+    kind: Kind
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Verb:
+    arg: str
+    #: 1: exactly one positional; -1: any number (at least one when `required`).
+    nargs: int
+    required: bool
+    options: tuple[Opt, ...]
+    body: Callable[..., int]
+
+
+def run_canonicalize(
+    files: list[str], check: bool, in_place: bool, output: str | None, jcs: bool, protocol: str
+) -> int:
+    """The `canonicalize` command's body."""
+    from catalogaudit.verbs import canonicalize
+
+    return canonicalize.run(canonicalize.options(files, check, in_place, output, jcs, protocol))
+
+
+def run_hash(file: str, fmt: HashFormat, protocol: str) -> int:
+    """The `hash` command's body."""
+    from catalogaudit.verbs import canonicalize
+
+    return canonicalize.run_hash(file, fmt, protocol)
+
+
+#: The contract options of `audit` (cli.contract), by parameter name.
+CONTRACT_OPTIONS = tuple(
+    f"{verb}_{kind}"
+    for kind in ("tool", "prompt", "resource", "template")
+    for verb in ("expect", "forbid")
+) + ("min_tools", "min_prompts", "min_resources", "min_templates")
+
+
+def run_audit(
+    args: list[str] | None, live: bool, output_format: OutputFormat | None, **given: Any
+) -> int:
+    """The `audit` command's body: every option by its parameter name."""
+    from catalogaudit.verbs import audit as run
+    from catalogaudit.verbs.live import SnapshotOptions
+
+    words = tuple(args or ())
+    many = ("header", "env", "profile", "profile_setting", "select", "ignore")
+    o: dict[str, Any] = {k: tuple(v or ()) if k in many else v for k, v in given.items()}
+    snapshot = SnapshotOptions(
+        command=words if live else (),
+        url=o["url"],
+        headers=o["header"],
+        cwd=o["cwd"],
+        env=o["env"],
+        protocol=o["protocol"],
+        client_capabilities=o["client_capabilities"],
+        timeout=o["timeout"],
+        secrets=tuple(o.get("secret") or ()),
+        inherit_env=bool(o.get("inherit_env")),
+    )
+    from catalogaudit.cli.contract import contract_args
+
+    contract = contract_args(**{k: o.get(k) for k in CONTRACT_OPTIONS})
+    options = run.AuditRunOptions(
+        inputs=() if live else words,
+        live=live,
+        snapshot=snapshot,
+        profiles=o["profile"],
+        profile_settings=o["profile_setting"],
+        server_name=o["server_name"],
+        gateway_name=o["gateway_name"],
+        revision=o["revision"],
+        output_format=output_format.value if output_format else None,
+        output=o["output"],
+        fail_on=o["fail_on"],
+        select=o["select"],
+        ignore=o["ignore"],
+        baseline=o["baseline"],
+        write_baseline=o["write_baseline"],
+        show_matrix=o["show_matrix"],
+        config=o["config"],
+        color=o["color"],
+        substitutions=o["substitutions"],
+        substitutions_from_env=o["substitutions_from_env"],
+        suggest=o["suggest"],
+        contract=contract,
+        strict_baseline=bool(o.get("strict_baseline")),
+        expand=bool(o.get("expand")),
+    )
+    return run.run(options)
+
+
+def _o(name: str, kind: Kind = "text", default: Any = None, dest: str = "") -> Opt:
+    names = tuple(name.split("|"))
+    return Opt(names, dest or names[-1].lstrip("-").replace("-", "_"), kind, default)
+
+
+VERBS: dict[str, Verb] = {
+    "hash": Verb(
+        "file",
+        1,
+        True,
+        (_o("--format", HashFormat, HashFormat.TEXT, "fmt"), _o("--protocol", default="auto")),
+        run_hash,
+    ),
+    "canonicalize": Verb(
+        "files",
+        -1,
+        True,
+        (
+            _o("--check", "flag", False),
+            _o("--in-place", "flag", False),
+            _o("-o|--output"),
+            _o("--jcs", "flag", False),
+            _o("--protocol", default="auto"),
+        ),
+        run_canonicalize,
+    ),
+    "audit": Verb(
+        "args",
+        -1,
+        False,
+        (
+            _o("--live", "flag", False),
+            _o("--url"),
+            _o("--header", "many"),
+            _o("--cwd"),
+            _o("--env", "many"),
+            _o("--protocol", default="auto"),
+            _o("--client-capabilities", default="none"),
+            _o("--timeout", "float", 300.0),
+            _o("--profile", "many"),
+            _o("--profile-setting", "many"),
+            _o("--server-name"),
+            _o("--gateway-name"),
+            _o("--revision"),
+            _o("--format", OutputFormat, None, "output_format"),
+            _o("-o|--output", default="-"),
+            _o("--fail-on"),
+            _o("--select", "many"),
+            _o("--ignore", "many"),
+            _o("--baseline"),
+            _o("--write-baseline"),
+            _o("--matrix", "flag", False, "show_matrix"),
+            _o("--config"),
+            _o("--color", default="auto"),
+            _o("--substitutions"),
+            _o("--substitutions-from-env", "flag", False),
+            _o("--suggest", "flag", False),
+            _o("--inherit-env", "flag", False),
+            _o("--secret", "many"),
+            _o("--strict-baseline", "flag", False),
+            _o("--expand", "flag", False),
+            *(_o("--" + name.replace("_", "-"), "many") for name in CONTRACT_OPTIONS[:8]),
+            # NOTE: typer checks the bound (min=0); a line with one of these goes to typer.
+            *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),
+        ),
+        run_audit,
+    ),
+}
+
+
+def parse(args: list[str]) -> Callable[[], int] | None:
+    """The verb's body bound to its parsed options, or None: typer must parse this line."""
+    if os.environ.get("_CATALOGAUDIT_COMPLETE"):
+        return None  # shell completion is typer's
+    at = 0
+    while at < len(args) and args[at] == "--traceback":
+        at += 1
+    verb = VERBS.get(args[at]) if at < len(args) else None
+    if verb is None:
+        return None
+    got = _parse_verb(verb, args[at + 1 :])
+    if got is None:
+        return None
+    return lambda: verb.body(**got)
+
+
+def _parse_verb(verb: Verb, tokens: list[str]) -> dict[str, Any] | None:
+    by_name = {name: opt for opt in verb.options for name in opt.names}
+    values: dict[str, Any] = {opt.dest: opt.default for opt in verb.options}
+    positional: list[str] = []
+    rest = iter(tokens)
+    for token in rest:
+        if token == "-" or not token.startswith("-"):
+            positional.append(token)
+            continue
+        name, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
+        opt = by_name.get(name)
+        if opt is None or opt.kind == TYPER:
+            return None
+        if opt.kind == "flag":
+            if eq:
+                return None
+            values[opt.dest] = True
+            continue
+        raw = inline if eq else next(rest, None)
+        if raw is None or (not eq and raw.startswith("-") and raw != "-"):
+            return None
+        value = _value(opt.kind, raw)
+        if value is None:
+            return None
+        if opt.kind == "many":
+            values[opt.dest] = [*(values[opt.dest] or ()), value]
+        else:
+            values[opt.dest] = value
+    if verb.nargs == 1:
+        if len(positional) != 1:
+            return None
+        values[verb.arg] = positional[0]
+    else:
+        if verb.required and not positional:
+            return None
+        values[verb.arg] = positional or None
+    return values
+
+
+def _value(kind: Kind, raw: str) -> Any:
+    """The value typer would pass for `raw`, or None when typer must judge it."""
+    if kind in ("text", "many"):
+        return raw
+    if kind == "float":
+        try:
+            return float(raw)
+        except ValueError:
+            return None
+    assert isinstance(kind, type)
+    return next((member for member in kind if member.value == raw), None)
+
+
+__all__ = ["VERBS", "parse", "run_audit", "run_canonicalize", "run_hash"]

@@ -1,0 +1,169 @@
+"""`cli.fast`: the hot offline verbs parsed without typer, exactly as typer parses them."""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import subprocess
+import types
+import typing
+from typing import Any
+
+import pytest
+from helpers import PYTHON, fixture
+
+from catalogaudit.cli import app as typer_app
+from catalogaudit.cli import entry, fast
+
+TOOLS = str(fixture("bench", "tools100.json"))
+
+
+def _typer_params(verb: str) -> dict[str, Any]:
+    import typer
+
+    group = typer.main.get_command(typer_app.app)
+    return {p.name: p for p in group.commands[verb].params}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("verb", sorted(fast.VERBS))
+def test_the_tables_declare_what_typer_declares(verb: str) -> None:
+    spec = fast.VERBS[verb]
+    params = _typer_params(verb)
+    options = {o.dest: o for o in spec.options}
+    assert set(params) == {*options, spec.arg}
+    arg = params[spec.arg]
+    assert (arg.nargs, arg.required) == (spec.nargs, spec.required)
+    for dest, opt in options.items():
+        p = params[dest]
+        assert tuple(p.opts) == opt.names and not p.secondary_opts, dest
+        if opt.kind == fast.TYPER:
+            continue  # declared, parsed by typer only
+        assert p.is_flag == (opt.kind == "flag"), dest
+        assert p.multiple == (opt.kind == "many"), dest
+        default = p.default.value if isinstance(p.default, enum.Enum) else p.default
+        want = opt.default.value if isinstance(opt.default, enum.Enum) else opt.default
+        assert default == want, dest
+        assert (p.envvar, p.min, p.max, p.callback) == (None, None, None, None), dest
+        assert _kind(p.type_descriptor.annotation) == opt.kind, dest
+
+
+def _kind(annotation: Any) -> Any:
+    """The table's kind for a typer annotation (`X | None` and `Optional[X]` as X)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        annotation = args[0]
+    if typing.get_origin(annotation) is list and typing.get_args(annotation) == (str,):
+        return "many"
+    return {bool: "flag", str: "text", float: "float"}.get(annotation, annotation)
+
+
+def _norm(kwargs: dict[str, Any]) -> dict[str, Any]:
+    # NOTE: the bodies read every list as `tuple(x or ())`, so None, [] and () are one value.
+    def one(v: Any) -> Any:
+        if v is None or isinstance(v, list | tuple):
+            return tuple(v or ())
+        return v.value if isinstance(v, enum.Enum) else v
+
+    return {k: one(v) for k, v in kwargs.items()}
+
+
+BODIES = {"hash": "run_hash", "canonicalize": "run_canonicalize", "audit": "run_audit"}
+
+PLAIN = [
+    ["hash", TOOLS],
+    ["--traceback", "hash", TOOLS],
+    ["hash", "--format", "json", TOOLS],
+    ["hash", TOOLS, "--format=json", "--protocol", "legacy"],
+    ["canonicalize", "--jcs", TOOLS],
+    ["canonicalize", "-o", "-", TOOLS, "-", "--check", "--in-place", "--protocol=modern"],
+    ["audit", TOOLS],
+    ["audit", "--fail-on", "error", TOOLS, "--format", "sarif", "-o", "x.sarif"],
+    ["audit", "--profile", "a", "--profile=b", "--timeout", "1e1", "--matrix", TOOLS, TOOLS],
+    ["audit", "--select", "CA1", "--ignore", "CA2", "--ignore=x", "--suggest", "--color=never"],
+    ["audit", "--live", "--url", "http://h/mcp", "--header", "A: b", "--env", "K=V"],
+    ["audit", "--substitutions-from-env", "--config", "c.toml", "--baseline", "b", TOOLS],
+]
+
+
+@pytest.mark.parametrize("args", PLAIN, ids=lambda a: " ".join(a[:4]))
+def test_a_plain_command_line_gives_the_body_what_typer_gives_it(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    verb = next(a for a in args if not a.startswith("-"))
+    original = getattr(fast, BODIES[verb])
+    seen: list[dict[str, Any]] = []
+
+    def record(*a: Any, **kw: Any) -> int:
+        seen.append(dict(inspect.signature(original).bind(*a, **kw).arguments))
+        return 0
+
+    monkeypatch.setattr(fast, BODIES[verb], record)
+    assert typer_app.run_typer(list(args), False) == 0
+    by_typer = seen.pop()
+    at = args.index(verb)
+    ours = fast._parse_verb(fast.VERBS[verb], args[at + 1 :])
+    assert ours is not None
+    flat = {**ours}
+    flat.update(flat.pop("given", {}))
+    by_typer.update(by_typer.pop("given", {}))
+    assert _norm(flat) == _norm(by_typer)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--version"],
+        ["--help"],
+        ["hash"],
+        ["hash", TOOLS, TOOLS],
+        ["hash", "--help"],
+        ["hash", "-h", TOOLS],
+        ["hash", "--format", "xml", TOOLS],
+        ["hash", "--format", "JSON", TOOLS],
+        ["hash", "--format"],
+        ["hash", "--", TOOLS],
+        ["hash", "--traceback", TOOLS],
+        ["hash", "--form", "json", TOOLS],
+        ["canonicalize"],
+        ["canonicalize", "--jcs=1", TOOLS],
+        ["canonicalize", "-o-", TOOLS],
+        ["canonicalize", "-o", "--jcs", TOOLS],
+        ["audit", "--timeout", "soon", TOOLS],
+        ["audit", "--timeout=", TOOLS],
+        ["audit", "--live", "--", "server"],
+        ["diff", TOOLS, TOOLS],
+        ["snapshot", "--from", TOOLS],
+    ],
+    ids=lambda a: " ".join(a[:4]) or "none",
+)
+def test_anything_else_is_left_to_typer(args: list[str]) -> None:
+    assert fast.parse(list(args)) is None
+
+
+def test_the_fast_path_prints_what_the_typer_path_prints(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    for args in (["hash", "--format", "json", TOOLS], ["audit", TOOLS], ["hash", "missing.json"]):
+        got = []
+        for run in (entry.main, lambda a: typer_app.run_typer(a, False)):
+            try:
+                code = run(list(args))
+            except SystemExit as exc:
+                code = int(exc.code or 0)
+            out, err = capfd.readouterr()
+            got.append((code, out, err))
+        assert got[0] == got[1], args
+
+
+def test_hash_runs_without_loading_typer_or_pydantic() -> None:
+    """Start-up: typer and the pydantic it loads cost more than hashing 100 tools."""
+    code = (
+        "import sys\n"
+        "from catalogaudit.cli import main\n"
+        f"main(['hash', {TOOLS!r}])\n"
+        "print('LOADED', sorted(m for m in ('typer', 'pydantic', 'rich', 'httpx')"
+        " if m in sys.modules))\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.stdout.splitlines()[-1] == "LOADED []", proc.stdout[-2000:] + proc.stderr
