@@ -143,6 +143,7 @@ def snapshot(
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
     failed, 2 nothing written.
     """
+    from catalogaudit.verbs import contract as verbs_contract
     from catalogaudit.verbs import live
     from catalogaudit.verbs import snapshot as run
 
@@ -166,20 +167,7 @@ def snapshot(
         legacy_probe=legacy_probe,
         static_inputs=tuple(from_ or ()),
         output=output,
-        contract=c.contract_args(
-            expect_tool=expect_tool,
-            forbid_tool=forbid_tool,
-            min_tools=min_tools,
-            expect_prompt=expect_prompt,
-            forbid_prompt=forbid_prompt,
-            min_prompts=min_prompts,
-            expect_resource=expect_resource,
-            forbid_resource=forbid_resource,
-            min_resources=min_resources,
-            expect_template=expect_template,
-            forbid_template=forbid_template,
-            min_templates=min_templates,
-        ),
+        contract=verbs_contract.from_parameters(locals()),
         secrets=tuple(secret or ()),
         inherit_env=inherit_env,
     )

@@ -4,7 +4,7 @@ declared once; `verbs.contract` turns them (and the configuration keys) into ass
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -100,12 +100,3 @@ MinTemplates = Annotated[
         "--min-templates", min=0, help="At least N templates must be listed.", rich_help_panel=PANEL
     ),
 ]
-
-
-def contract_args(**given: Any) -> dict[str, Any]:
-    """The options as `verbs.contract.resolve` takes them: `expect_tool` -> `expect-tool`."""
-    return {
-        key.replace("_", "-"): tuple(value) if isinstance(value, list) else value
-        for key, value in given.items()
-        if value is not None
-    }

@@ -117,6 +117,7 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
         """
+        from catalogaudit.verbs import contract as verbs_contract
         from catalogaudit.verbs import diff
 
         options = diff.DiffOptions(
@@ -138,20 +139,7 @@ def register(app: typer.Typer) -> None:
             allowlist=allowlist,
             summary=summary,
             expand=expand,
-            contract=c.contract_args(
-                expect_tool=expect_tool,
-                forbid_tool=forbid_tool,
-                min_tools=min_tools,
-                expect_prompt=expect_prompt,
-                forbid_prompt=forbid_prompt,
-                min_prompts=min_prompts,
-                expect_resource=expect_resource,
-                forbid_resource=forbid_resource,
-                min_resources=min_resources,
-                expect_template=expect_template,
-                forbid_template=forbid_template,
-                min_templates=min_templates,
-            ),
+            contract=verbs_contract.from_parameters(locals()),
         )
         raise typer.Exit(diff.run_diff(options))
 

@@ -60,7 +60,8 @@ def run_hash(file: str, fmt: HashFormat, protocol: str) -> int:
     return canonicalize.run_hash(file, fmt, protocol)
 
 
-#: The contract options of `audit` (cli.contract), by parameter name.
+#: The contract options of `audit` (verbs.contract.KEYS), by parameter name; spelled out
+#: here so the table needs no import.
 CONTRACT_OPTIONS = tuple(
     f"{verb}_{kind}"
     for kind in ("tool", "prompt", "resource", "template")
@@ -90,9 +91,9 @@ def run_audit(
         secrets=tuple(o.get("secret") or ()),
         inherit_env=bool(o.get("inherit_env")),
     )
-    from catalogaudit.cli.contract import contract_args
+    from catalogaudit.verbs.contract import from_parameters
 
-    contract = contract_args(**{k: o.get(k) for k in CONTRACT_OPTIONS})
+    contract = from_parameters(o)
     options = run.AuditRunOptions(
         inputs=() if live else words,
         live=live,

@@ -23,6 +23,17 @@ KEYS: dict[str, str] = {
 }
 
 
+def from_parameters(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The contract options among a command's parameters (`expect_tool`, `min_tools`, ...),
+    keyed like `KEYS` and as `resolve` takes them (lists as tuples, unset ones left out)."""
+    out: dict[str, Any] = {}
+    for key in KEYS:
+        value = params.get(key.replace("-", "_"))
+        if value is not None:
+            out[key] = tuple(value) if isinstance(value, list) else value
+    return out
+
+
 def resolve(given: Mapping[str, Any], conf: Mapping[str, Any]) -> Contract:
     """The contract of one run: each key from the command line (`given`, keyed like `KEYS`),
     else from the configuration; a usage error for a negative minimum or an empty name."""
