@@ -12,7 +12,7 @@ from typing import Any
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.json import dumps
-from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.formatters.md import code, escape_text
 from catalogaudit.model.findings import MatrixRow
 
 MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})

@@ -50,6 +50,8 @@ class Catalog:
     text: str | None = None
     revision_override: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: The input as given (a path or `git:REF:PATH`), when `source` is a display name of it.
+    spec: str | None = None
 
     @property
     def capture(self) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.audit.matrix import matrix
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.formatters.rules import format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
@@ -57,6 +58,8 @@ class AuditRunOptions:
     strict_baseline: bool = False
     #: `--expand`: one block per finding in the text format (no folding).
     expand: bool = False
+    #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
+    max_chars: int | None = None
 
 
 def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
@@ -80,6 +83,7 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
             source=next(sources) if got.is_snapshot else got.name,
             text=got.text,
             revision_override=revision,
+            spec=got.spec if got.is_snapshot else None,
         )
         for got in found
     ]
@@ -124,6 +128,7 @@ def run(o: AuditRunOptions) -> int:
     color = _color(o.color, o.output)
     from catalogaudit.formatters.formats import OutputFormat
     from catalogaudit.formatters.report import format_report
+    from catalogaudit.verbs.repository import repository
 
     try:
         output_format = OutputFormat(fmt)
@@ -148,7 +153,17 @@ def run(o: AuditRunOptions) -> int:
     report.rewritten = subs is not None
     if strict and baseline_file:
         _strict_baseline(report, baseline, baseline_text, baseline_file)
-    text = format_report(report, output_format, color=color, expand=o.expand)
+    text = format_report(
+        report,
+        output_format,
+        color=color,
+        expand=o.expand,
+        fail_on=fail_on,
+        max_chars=o.max_chars or DEFAULT_MAX_CHARS,
+        repo=repository({c.source: c.spec for c in found if c.spec})
+        if output_format in (OutputFormat.SARIF, OutputFormat.GITHUB)
+        else None,
+    )
     _emit(o.output, text)
     if o.write_baseline:
         from catalogaudit.audit.baseline import write_baseline
