@@ -513,14 +513,14 @@ def test_junit_hostile_text_is_well_formed_xml() -> None:
 
 def test_github_exact() -> None:
     expected = (
-        "::warning file=snap.json,title=CA101 tools/a b%3A Tool names use 1 to 128 of "
-        '[A-Za-z0-9._-].::tool name "a b" contains a space [tools/a b/name]'
+        '::warning file=snap.json,title=CA101 tools/a b%3A tool name "a b" contains a space::'
+        'tool name "a b" contains a space [tools/a b/name]'
         "%0AProfile: spec%0AIn snap.json at /listings/tools/items/1/name\n"
         "::notice title=CA501 catalog%3A ttlMs differs between pages::ttlMs differs between pages"
         " [catalog]%0AProfile: spec\n"
-        "::error file=snaps/a b.json,line=12,col=20,title=CF-DESC-001 tools/read%3A ContextForge "
-        'rejects tool descriptions containing forbidden substrings.::tool "read" description '
-        'contains forbidden ";": "Reads a file; then stops" [tools/read/description]'
+        "::error file=snaps/a b.json,line=12,col=20,title=CF-DESC-001 tools/read%3A tool "
+        '"read" description contains forbidden ";"%3A "Reads a file; then stops"::tool "read" '
+        'description contains forbidden ";": "Reads a file; then stops" [tools/read/description]'
         "%0AFix: Remove the semicolon.%0AProfile: context-forge@1.0.0b2"
         "%0ASource: https://example.org/cf#desc\n"
         "::error title=CA999 rule error::rule CA999 raised: ValueError: boom\n"

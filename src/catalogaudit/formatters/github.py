@@ -14,13 +14,9 @@ where the full list is. Titles name what broke: the rule id and the subject.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from catalogaudit.formatters.base import subject_path, visible
+from catalogaudit.formatters.paths import Repository, report_path
 from catalogaudit.model.findings import Finding, Report, Severity
-
-if TYPE_CHECKING:
-    from catalogaudit.formatters.sarif import Repository
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -85,21 +81,10 @@ def capped(annotations: list[tuple[str, str]], where: str = FULL_LIST) -> str:
     return "".join(line + "\n" for line in kept)
 
 
-def file_property(label: str, repo: Repository | None) -> str:
-    """The `file=` of an annotation: the repository path (`sarif.repository_path`), or the
-    full path of a file outside the repository (GitHub cannot annotate it, the log shows it)."""
-    if repo is not None and label not in ("-", "<stdin>", "<live>"):
-        from catalogaudit.formatters.sarif import repository_path
-
-        path, outside = repository_path(repo.specs.get(label, label), repo)
-        label = path if outside is None else f"{outside}/{path}"
-    return visible(label, keep="")
-
-
 def _annotation(f: Finding, summary: str = "", repo: Repository | None = None) -> str:
     props: dict[str, str] = {}
     if f.location is not None and f.location.file:
-        props["file"] = file_property(f.location.file, repo)
+        props["file"] = visible(report_path(f.location.file, repo), keep="")
         if f.location.line is not None:
             props["line"] = str(f.location.line)
             if f.location.column is not None:
@@ -126,11 +111,9 @@ def _annotation(f: Finding, summary: str = "", repo: Repository | None = None) -
 def format_github(report: Report, *, where: str = FULL_LIST, repo: Repository | None = None) -> str:
     """One annotation per finding in report order, then one per rule error, capped per level
     (`capped`); empty when there is nothing to say."""
-    lines: list[tuple[str, str]] = []
-    for f in report.sorted_findings():
-        meta = report.rules.get(f.rule_id)
-        summary = meta.summary if meta is not None and meta.summary != f.rule_id else ""
-        lines.append((COMMAND[f.severity], _annotation(f, summary or f.message, repo)))
+    lines = [
+        (COMMAND[f.severity], _annotation(f, f.message, repo)) for f in report.sorted_findings()
+    ]
     for e in sorted(report.rule_errors, key=lambda e: (e.rule_id, e.error)):
         message = visible(f"rule {e.rule_id} raised: {e.error}")
         lines.append(("error", command("error", {"title": f"{e.rule_id} rule error"}, message)))

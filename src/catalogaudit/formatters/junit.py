@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from catalogaudit.formatters.base import location_label, subject_path, visible
+from catalogaudit.formatters.paths import Repository, report_path
 from catalogaudit.model.findings import Finding, Report, Severity
 
 #: Suite name for findings that carry no profile and for rule errors.
@@ -47,11 +48,11 @@ def _failing(f: Finding, fail_on: str) -> bool:
     return fail_on != "never" and f.severity.rank >= Severity(fail_on).rank
 
 
-def _case(suite: ET.Element, f: Finding, fail_on: str) -> None:
+def _case(suite: ET.Element, f: Finding, fail_on: str, repo: Repository | None) -> None:
     name = f"{f.rule_id} {subject_path(f.kind, f.identity)}{f.pointer}"
     attrs = {"classname": _x(f"{DEFAULT_SUITE}.{f.kind}"), "name": _x(name)}
     if f.location is not None and f.location.file:
-        attrs["file"] = visible(f.location.file, keep="")
+        attrs["file"] = visible(report_path(f.location.file, repo), keep="")
         if f.location.line is not None:
             attrs["line"] = str(f.location.line)
     case = ET.SubElement(suite, "testcase", attrs)
@@ -63,11 +64,13 @@ def _case(suite: ET.Element, f: Finding, fail_on: str) -> None:
     child.text = _details(f)
 
 
-def _suite(root: ET.Element, name: str, findings: Iterable[Finding], fail_on: str) -> ET.Element:
+def _suite(
+    root: ET.Element, name: str, findings: Iterable[Finding], fail_on: str, repo: Repository | None
+) -> ET.Element:
     suite = ET.SubElement(root, "testsuite", {"name": _x(name)})
     cases = list(findings)
     for f in cases:
-        _case(suite, f, fail_on)
+        _case(suite, f, fail_on, repo)
     if not cases:
         ET.SubElement(
             suite, "testcase", {"classname": _x(f"{DEFAULT_SUITE}.{name}"), "name": "no findings"}
@@ -84,16 +87,17 @@ def _count(suite: ET.Element) -> None:
     suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
 
 
-def format_junit(report: Report, *, fail_on: str = "error") -> str:
+def format_junit(report: Report, *, fail_on: str = "error", repo: Repository | None = None) -> str:
     """The JUnit XML document (`<testsuites>`), deterministic and complete even when clean;
-    failures only at or above `fail_on` (error, warning, info or never)."""
+    failures only at or above `fail_on` (error, warning, info or never); `file` attributes
+    are repository paths with `repo` (`paths.report_path`)."""
     root = ET.Element("testsuites", {"name": DEFAULT_SUITE})
     by_profile: dict[str, list[Finding]] = {p: [] for p in report.profiles}
     for f in report.sorted_findings():
         by_profile.setdefault(f.profile or DEFAULT_SUITE, []).append(f)
     if not by_profile and not report.rule_errors:
         by_profile[DEFAULT_SUITE] = []
-    suites = [_suite(root, name, found, fail_on) for name, found in by_profile.items()]
+    suites = [_suite(root, name, found, fail_on, repo) for name, found in by_profile.items()]
     if report.rule_errors:
         suite = root.find(f"testsuite[@name='{DEFAULT_SUITE}']")
         if suite is None:

@@ -10,7 +10,7 @@ from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.model.findings import Report
 
 if TYPE_CHECKING:
-    from catalogaudit.formatters.sarif import Repository
+    from catalogaudit.formatters.paths import Repository
 
 
 def format_report(
@@ -26,8 +26,8 @@ def format_report(
 ) -> str:
     """Render `report` in `fmt`. `color`, `width` and `expand` (no folding) only matter to the
     text format; `fail_on` to JUnit (failures at or above it), `max_chars` to Markdown,
-    `repo` (the repository the paths are relative to; None: paths as given) to SARIF
-    and GitHub annotations.
+    `repo` (the repository the paths are relative to; None: paths as given) to SARIF,
+    GitHub annotations and JUnit.
 
     Formatter modules are imported lazily: the pre-commit hook runs on every commit and most
     runs need one format only (and only `text` pulls in rich).
@@ -47,7 +47,7 @@ def format_report(
     if fmt is OutputFormat.JUNIT:
         from catalogaudit.formatters.junit import format_junit
 
-        return format_junit(report, fail_on=fail_on)
+        return format_junit(report, fail_on=fail_on, repo=repo)
     if fmt is OutputFormat.GITHUB:
         from catalogaudit.formatters.github import format_github
 

@@ -9,10 +9,7 @@ alerts survive reordering and unrelated edits (SARIF 3.27.17).
 
 from __future__ import annotations
 
-import posixpath
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import quote
@@ -20,6 +17,7 @@ from urllib.parse import quote
 from catalogaudit._version import __version__
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.json import dumps
+from catalogaudit.formatters.paths import Repository, repository_path
 from catalogaudit.model.findings import Finding, Report, RuleMeta, Severity
 
 SARIF_VERSION = "2.1.0"
@@ -46,36 +44,6 @@ def artifact_uri(path: str) -> str:
     if path.startswith("/"):
         return PurePosixPath(path).as_uri()
     return quote(path, safe="/-._~!$&'()*+,;=@")
-
-
-@dataclass(frozen=True)
-class Repository:
-    """What repository-relative paths need (found by `verbs.output.repository`): the root and
-    the current directory (absolute POSIX paths), and each file label's input as given."""
-
-    root: str
-    cwd: str
-    specs: Mapping[str, str] = field(default_factory=dict)
-
-
-def repository_path(spec: str, repo: Repository) -> tuple[str, str | None]:
-    """(path, outside directory) of an input for SARIF and annotations.
-
-    `git:REF:PATH` is PATH (git reads it from the repository root); a file path is resolved
-    against the current directory and normalised (`./x`, `sub/../x`), then made relative to
-    the root; a file outside the root is (its name, its directory), for `uriBaseId`. Pure:
-    nothing is read from the disk (symbolic links are not followed).
-    """
-    if spec.startswith("git:") and spec.count(":") >= 2:
-        path = spec.split(":", 2)[2]
-        if path.startswith("./") or path.startswith("../"):  # git: relative to the cwd
-            path = posixpath.relpath(posixpath.join(repo.cwd, path), repo.root)
-        return posixpath.normpath(path).lstrip("/"), None
-    full = posixpath.normpath(posixpath.join(repo.cwd, spec.replace("\\", "/")))
-    inside = posixpath.relpath(full, repo.root)
-    if inside == ".." or inside.startswith("../"):
-        return posixpath.basename(full), posixpath.dirname(full)
-    return inside, None
 
 
 class _Bases:

@@ -77,13 +77,17 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     # findings must not merge under one heading.
     names = intake.display_names([got.spec for got in found if got.is_snapshot])
     sources = iter(names)
+    snapshots = {got.spec for got in found if got.is_snapshot}
+    raw = [spec for spec in o.inputs if spec not in snapshots]
+    # NOTE: one raw list is named by its path; several merged ones have no single path.
+    raw_spec = raw[0] if len(raw) == 1 else None
     return [
         Catalog(
             got.doc,
             source=next(sources) if got.is_snapshot else got.name,
             text=got.text,
             revision_override=revision,
-            spec=got.spec if got.is_snapshot else None,
+            spec=got.spec if got.is_snapshot else raw_spec,
         )
         for got in found
     ]
@@ -161,7 +165,7 @@ def run(o: AuditRunOptions) -> int:
         fail_on=fail_on,
         max_chars=o.max_chars or DEFAULT_MAX_CHARS,
         repo=repository({c.source: c.spec for c in found if c.spec})
-        if output_format in (OutputFormat.SARIF, OutputFormat.GITHUB)
+        if output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
         else None,
     )
     _emit(o.output, text)

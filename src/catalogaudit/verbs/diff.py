@@ -185,7 +185,7 @@ def _pointed_at(
     it: NEW when it is in the repository (committed, or a tracked file), else the committed
     OLD snapshot (the release recipe's `new.json` is a scratch file nobody can open in the
     PR), else NEW as named."""
-    from catalogaudit.formatters.sarif import repository_path
+    from catalogaudit.formatters.paths import repository_path
     from catalogaudit.verbs.repository import in_repository, repository
 
     repo = repository()
