@@ -133,3 +133,40 @@ def test_repository_path_is_pure() -> None:
     assert repository_path("../b.json", repo) == ("b.json", None)
     assert repository_path("../../o/b.json", repo) == ("b.json", "/o")
     assert repository_path("/r/c.json", repo) == ("c.json", None)
+
+
+def test_raw_list_inputs_get_real_regions(repo: Path) -> None:
+    # served order is not the snapshot's sorted order: the item is found by served position
+    listing = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {
+            "tools": [
+                {"name": "zeta", "inputSchema": {"type": "object"}, "description": "d"},
+                {"description": "d", "inputSchema": {"type": "object"}, "name": "bad name"},
+                {"name": "alpha", "description": "d", "inputSchema": {"type": "object"}},
+            ]
+        },
+    }
+    (repo / "tools.json").write_text(json.dumps(listing, indent=4), encoding="utf-8")
+    _git(repo, "add", "tools.json")
+    _git(repo, "commit", "-q", "-m", "raw")
+    line = _offending_line(repo / "tools.json", "bad name")
+    for spec in ("git:HEAD:tools.json", "tools.json"):
+        log = _valid(cli("audit", spec, "--format", "sarif", cwd=repo).json())
+        (result,) = _name_results(log)
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["artifactLocation"] == {"uri": "tools.json"}
+        assert physical["region"] == {"startLine": line, "startColumn": 25}
+    junit = cli("audit", "tools.json", "--format", "junit", "--fail-on", "warning", cwd=repo)
+    assert f'file="tools.json" line="{line}"' in junit.stdout
+
+
+def test_raw_positions_deep_and_invalid() -> None:
+    from catalogaudit.model.positions import raw_positions
+
+    deep = '{"a": ' + "[" * 3000 + '"x"' + "]" * 3000 + "}"
+    found = raw_positions(deep)
+    assert found["/a" + "/0" * 3000] == (1, 7 + 3000)
+    assert raw_positions('{"a": 1}\n{"b": 2}\n') == {}  # JSON Lines: no made-up region
+    assert raw_positions('{"k\\u00e9y": [1, {"x": "é"}]}')["/k\u00e9y/1/x"] == (1, 24)

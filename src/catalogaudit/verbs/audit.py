@@ -15,6 +15,7 @@ from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.formatters.rules import format_rules
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
@@ -62,8 +63,11 @@ class AuditRunOptions:
     max_chars: int | None = None
 
 
-def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
-    """Snapshot files audited one by one; other inputs merged into one catalog; or a live run."""
+def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False) -> list[Catalog]:
+    """Snapshot files audited one by one; other inputs merged into one catalog; or a live run.
+
+    `regions`: one raw list input keeps its text, so findings get its lines and columns (the
+    SARIF, GitHub and JUnit formats; the scan is not worth it for the others)."""
     if o.live or o.snapshot.url:
         # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
         # initialize, so initialize-only clients' profiles can say (`handshake`).
@@ -88,6 +92,9 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
             text=got.text,
             revision_override=revision,
             spec=got.spec if got.is_snapshot else raw_spec,
+            raw=None
+            if got.is_snapshot or not regions or not got.data
+            else jsonwire.decode_utf8(got.data)[0],
         )
         for got in found
     ]
@@ -142,7 +149,8 @@ def run(o: AuditRunOptions) -> int:
     if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
         o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
     subs = _substitutions(o)
-    found = catalogs(o, revision)
+    ci = output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
+    found = catalogs(o, revision, regions=ci)
     if o.show_matrix:
         return _matrix(found, options, output_format, o.output)
     if o.suggest:
@@ -164,9 +172,7 @@ def run(o: AuditRunOptions) -> int:
         expand=o.expand,
         fail_on=fail_on,
         max_chars=o.max_chars or DEFAULT_MAX_CHARS,
-        repo=repository({c.source: c.spec for c in found if c.spec})
-        if output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
-        else None,
+        repo=repository({c.source: c.spec for c in found if c.spec}) if ci else None,
     )
     _emit(o.output, text)
     if o.write_baseline:
