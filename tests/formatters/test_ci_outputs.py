@@ -66,6 +66,7 @@ def assert_inert(markdown: str) -> None:
         ["diff", OTHER, "{h}", "--format", "markdown"],
         ["diff", "{h}", OTHER, "--format", "markdown"],
         ["stability", OTHER, "{h}", "--format", "markdown"],
+        ["audit", "{h}", "--matrix", "--format", "markdown"],
         ["audit", "{h}", "--format", "markdown", "--max-chars", "3000"],
         ["diff", OTHER, "{h}", "--format", "markdown", "--max-chars", "2000"],
     ],

@@ -152,7 +152,7 @@ def run(o: AuditRunOptions) -> int:
     ci = output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
     found = catalogs(o, revision, regions=ci)
     if o.show_matrix:
-        return _matrix(found, options, output_format, o.output)
+        return _matrix(found, options, output_format, o.output, o.max_chars or DEFAULT_MAX_CHARS)
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
@@ -269,7 +269,9 @@ def _merge(reports: list[Report]) -> Report:
     return merged
 
 
-def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
+def _matrix(
+    found: list[Catalog], options: AuditOptions, fmt: Any, output: str, max_chars: int
+) -> int:
     from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
     from catalogaudit.profiles import summary
 
@@ -278,7 +280,7 @@ def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) 
         raise UsageError(f"--matrix supports --format {names}")
     specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
-    _emit(output, format_matrix(rows, fmt))
+    _emit(output, format_matrix(rows, fmt, max_chars=max_chars))
     return EXIT_OK if all(r.passed for r in rows) else 1
 
 
