@@ -203,3 +203,29 @@ def test_diff_github_and_junit(tmp_path: Path) -> None:
     assert len(root.findall(".//failure")) == 20
     below = cli("diff", old, new, "--format", "junit", "--fail-on", "never")
     assert ET.fromstring(below.stdout).find(".//failure") is None and below.code == 0
+
+
+def test_fit_cuts_whole_rows_by_rank_and_keeps_their_order() -> None:
+    from catalogaudit.formatters.md import Section, escape_text, fit
+
+    rows = [f"- {escape_text(f'row {i} <b>@everyone</b> | ```')}" for i in range(200)]
+    ranks = [2 if i % 10 == 0 else 0 for i in range(200)]
+    head = ["## summary", ""]
+    whole = fit(head, [Section(header=["### rows", ""], rows=rows, ranks=ranks)])
+    assert whole == "\n".join([*head, "### rows", "", *rows]) + "\n"  # fits: unchanged
+    for budget in (300, 1000, 2500, 5000):
+        out = fit(
+            head, [Section(header=["### rows", ""], rows=rows, ranks=ranks)], max_chars=budget
+        )
+        assert len(out) <= budget
+        lines = out.rstrip("\n").splitlines()
+        assert lines[:2] == head and CLOSING.match(lines[-1]), lines[-1]
+        kept = [line for line in lines if line.startswith("- ")]
+        assert all(line in rows for line in kept)  # whole rows: no cut inside an escape
+        assert kept == sorted(kept, key=rows.index)  # in their order
+        ranked = [rows.index(line) % 10 == 0 for line in kept]
+        if not all(ranked):  # a rank-0 row is kept only once every rank-2 row is
+            assert sum(ranked) == 20
+        left = int(CLOSING.match(lines[-1]).group(1))  # type: ignore[union-attr]
+        assert left == 200 - len(kept)
+        assert_inert(out)

@@ -81,16 +81,20 @@ def format_markdown(
     title = ", ".join(plural(counts[k], k) for k in ("error", "warning", "info"))
     lines = [f"## catalogaudit: {title}", "", *_summary(report)]
     errors = sorted_rule_errors(report)
-    if errors:
-        lines += ["", "### Rule errors", ""]
-        lines += [f"- {code(rule_id)}: {escape_text(error)}" for rule_id, error in errors]
-    if report.notes:
-        lines += ["", "### Notes", ""]
-        lines += [f"- {escape_text(note)}" for note in report.notes]
+    rule_errors = Section(
+        header=["", "### Rule errors", ""],
+        rows=[f"- {code(rule_id)}: {escape_text(error)}" for rule_id, error in errors],
+        ranks=[3] * len(errors),  # kept before any finding: the run did not finish
+    )
+    notes = Section(
+        header=["", "### Notes", ""], rows=[f"- {escape_text(note)}" for note in report.notes]
+    )
     groups = by_subject(report.findings)
     if not groups:
-        lines += ["", "No findings."]
-    sections = []
+        notes.footer = ["", "No findings."] if report.notes else []
+        if not report.notes:
+            lines += ["", "No findings."]
+    sections = [rule_errors, notes]
     for (kind, identity), findings in groups:
         heading = f"### {escape_text(kind)}"
         if identity is not None:
