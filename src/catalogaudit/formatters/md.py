@@ -55,14 +55,15 @@ _MARKUP = frozenset("\\`*_[]<>|~&!@#")
 _LIST_START = re.compile(r"^[0-9]{1,9}[.)]")
 
 
-def words(text: str) -> str:
+def words(text: str, *, lead: bool = True) -> str:
     """Our own sentences that may carry names (file labels, verdicts): inert like
     `escape_text`, but escaping only what can open markup, so the raw Markdown stays
-    readable (`BYTES-ONLY`, `a.json`); a line-starting block marker is escaped too."""
+    readable (`BYTES-ONLY`, `a.json`); a block marker it starts with (`-`, `>`, `1.`) is
+    escaped too unless `lead=False` (a fragment in the middle of a line)."""
     out: list[str] = []
     line = _one_line(text)
-    lead = _LIST_START.match(line)
-    marker = lead.end() - 1 if lead else 0
+    start = _LIST_START.match(line) if lead else None
+    marker = start.end() - 1 if start else (0 if lead else -1)
     for i, ch in enumerate(line):
         if ch in _MARKUP or (i == marker and ch in "-+=>.)"):
             out.append("\\" + ch)

@@ -108,7 +108,7 @@ def as_markdown(
     """A table of what the client lost and every mismatch (mismatches kept first when cut to
     `max_chars`), for a PR comment or a job summary."""
     head = [
-        f"## {escape_text(run.client)} {escape_text(run.version)}: what the real client did",
+        f"## {words(run.client)} {words(run.version, lead=False)}: what the real client did",
         "",
         words(_summary(run)) + ".",
         "",
