@@ -146,7 +146,7 @@ def test_markdown_for_pull_requests() -> None:
     assert result.code == 1
     md = result.stdout
     assert md.startswith("### catalogaudit diff: `old.json` → `new.json`")
-    assert '| **breaking** | CA803 | resource template "notes://by-title/{name}" |' in md
+    assert '| **breaking** | CA803 | `resource template "notes://by-title/{name}"` |' in md
     assert ":x:" in md
 
 

@@ -232,6 +232,6 @@ def test_markdown_and_usage_errors() -> None:
     )
     assert result.code == 1
     assert result.stdout.startswith("### catalogaudit stability: :x: BYTES-ONLY")
-    assert '| tool "alpha" | bytes-only | key order | `/inputSchema` |' in result.stdout
+    assert '| `tool "alpha"` | bytes-only | key order | `/inputSchema` |' in result.stdout
     one = cli("stability", "a.json", cwd=STABILITY / "key-order")
     assert one.code == 2 and one.stderr.startswith("error: stability needs two or more")

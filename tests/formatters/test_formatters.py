@@ -190,7 +190,7 @@ def test_findings_are_in_report_order_everywhere() -> None:
     sarif = json.loads(format_report(full_report(), OutputFormat.SARIF))
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == order
     gh = format_report(full_report(), OutputFormat.GITHUB).splitlines()
-    assert [re.search(r"title=([^:,]+)", line).group(1) for line in gh[:3]] == order  # type: ignore[union-attr]
+    assert [re.search(r"title=([^ :,]+)", line).group(1) for line in gh[:3]] == order  # type: ignore[union-attr]
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -441,7 +441,7 @@ def test_junit_exact() -> None:
     expected = f"""<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="catalogaudit" tests="4" failures="2" errors="1" skipped="1">
   <testsuite name="spec" tests="2" failures="1" errors="0" skipped="1">
-    <testcase classname="catalogaudit.tools" name="CA101 tools/a b/name">
+    <testcase classname="catalogaudit.tools" name="CA101 tools/a b/name" file="snap.json">
       <failure message="tool name &quot;a b&quot; contains a space" type="warning">\
 tool name "a b" contains a space
 subject: tools/a b
@@ -453,7 +453,8 @@ profile: spec
 fingerprint: {fp["CA101"]}</failure>
     </testcase>
     <testcase classname="catalogaudit.catalog" name="CA501 catalog">
-      <skipped message="ttlMs differs between pages" type="info">ttlMs differs between pages
+      <skipped message="info below --fail-on warning: ttlMs differs between pages">\
+ttlMs differs between pages
 subject: catalog
 page: 1
 profile: spec
@@ -461,7 +462,8 @@ fingerprint: {fp["CA501"]}</skipped>
     </testcase>
   </testsuite>
   <testsuite name="context-forge@1.0.0b2" tests="1" failures="1" errors="0" skipped="0">
-    <testcase classname="catalogaudit.tools" name="CF-DESC-001 tools/read/description">
+    <testcase classname="catalogaudit.tools" name="CF-DESC-001 tools/read/description" \
+file="snaps/a b.json" line="12">
       <failure message="tool &quot;read&quot; description contains forbidden \
 &quot;;&quot;: &quot;Reads a file; then stops&quot;" type="error">\
 tool "read" description contains forbidden ";": "Reads a file; then stops"
@@ -483,7 +485,7 @@ rule CA999 raised: ValueError: boom</error>
   </testsuite>
 </testsuites>
 """
-    assert format_report(full_report(), OutputFormat.JUNIT) == expected
+    assert format_report(full_report(), OutputFormat.JUNIT, fail_on="warning") == expected
 
 
 def test_junit_clean_has_a_passing_case_per_profile() -> None:
@@ -511,11 +513,14 @@ def test_junit_hostile_text_is_well_formed_xml() -> None:
 
 def test_github_exact() -> None:
     expected = (
-        '::warning file=snap.json,title=CA101::tool name "a b" contains a space [tools/a b/name]'
+        '::warning file=snap.json,title=CA101 tools/a b%3A tool name "a b" contains a space::'
+        'tool name "a b" contains a space [tools/a b/name]'
         "%0AProfile: spec%0AIn snap.json at /listings/tools/items/1/name\n"
-        "::notice title=CA501::ttlMs differs between pages [catalog]%0AProfile: spec\n"
-        '::error file=snaps/a b.json,line=12,col=20,title=CF-DESC-001::tool "read" description '
-        'contains forbidden ";": "Reads a file; then stops" [tools/read/description]'
+        "::notice title=CA501 catalog%3A ttlMs differs between pages::ttlMs differs between pages"
+        " [catalog]%0AProfile: spec\n"
+        "::error file=snaps/a b.json,line=12,col=20,title=CF-DESC-001 tools/read%3A tool "
+        '"read" description contains forbidden ";"%3A "Reads a file; then stops"::tool "read" '
+        'description contains forbidden ";": "Reads a file; then stops" [tools/read/description]'
         "%0AFix: Remove the semicolon.%0AProfile: context-forge@1.0.0b2"
         "%0ASource: https://example.org/cf#desc\n"
         "::error title=CA999 rule error::rule CA999 raised: ValueError: boom\n"
@@ -727,8 +732,8 @@ def test_partial_locations_and_odd_extras() -> None:
     no_file = Finding("CA106", Severity.WARNING, "n", location=Location("", "/b", 1, 1))
     report = Report(findings=[no_col, no_file], rule_errors=[RuleError("CA999", "boom")])
     gh = format_report(report, OutputFormat.GITHUB).splitlines()
-    assert gh[0] == "::error file=s.json,line=7,title=CA105::m [capture]"
-    assert gh[1] == "::warning title=CA106::n [capture]"
+    assert gh[0] == "::error file=s.json,line=7,title=CA105 capture%3A m::m [capture]"
+    assert gh[1] == "::warning title=CA106 capture%3A n::n [capture]"
     results = json.loads(format_report(report, OutputFormat.SARIF))["runs"][0]["results"]
     assert results[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 7}
     assert "physicalLocation" not in results[1]["locations"][0]
@@ -737,7 +742,9 @@ def test_partial_locations_and_odd_extras() -> None:
     assert "file:" not in format_report(report, OutputFormat.TEXT).split("CA106")[1]
     root = ET.fromstring(format_report(report, OutputFormat.JUNIT))
     assert [s.get("name") for s in root] == ["catalogaudit"]  # findings and the rule error
-    assert root.get("tests") == "3" and root.get("errors") == "1" and root.get("failures") == "2"
+    # CA106 is a warning, below the default --fail-on error: skipped, with the reason
+    assert root.get("tests") == "3" and root.get("errors") == "1" and root.get("failures") == "1"
+    assert root.get("skipped") == "1"
     odd = Finding("CA107", Severity.INFO, "o", extra={"x": ValueError("why")})
     doc = json.loads(format_report(Report(findings=[odd]), OutputFormat.JSON))
     assert doc["findings"][0]["extra"] == {"x": "why"}

@@ -8,6 +8,7 @@ import typer
 
 from catalogaudit.cli import contract as c
 from catalogaudit.cli import fast
+from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import OutputFormat, RulesFormat
 
 List = list[str] | None
@@ -98,6 +99,7 @@ def audit(
     expand: Annotated[
         bool, typer.Option("--expand", help="Text: one block per finding, nothing folded.")
     ] = False,
+    max_chars: MaxChars = None,
     expect_tool: c.ExpectTool = None,
     forbid_tool: c.ForbidTool = None,
     min_tools: c.MinTools = None,

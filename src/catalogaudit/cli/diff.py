@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from catalogaudit.cli import contract as c
+from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
 
 
@@ -66,6 +67,7 @@ def register(app: typer.Typer) -> None:
             DiffFormat.TEXT
         ),
         output: OutputOpt = "-",
+        max_chars: MaxChars = None,
         live: Annotated[
             bool,
             typer.Option(
@@ -139,6 +141,7 @@ def register(app: typer.Typer) -> None:
             allowlist=allowlist,
             summary=summary,
             expand=expand,
+            max_chars=max_chars,
             contract=verbs_contract.from_parameters(locals()),
         )
         raise typer.Exit(diff.run_diff(options))
@@ -155,6 +158,7 @@ def register(app: typer.Typer) -> None:
             StabilityFormat, typer.Option("--format", help="Report format.")
         ] = StabilityFormat.TEXT,
         output: OutputOpt = "-",
+        max_chars: MaxChars = None,
     ) -> None:
         """Say per listing and item whether captures agree: stable, bytes-only (the cause
         named) or content, with the JSON paths that changed and the prompt-cache cost.
@@ -163,5 +167,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import diff
 
-        options = diff.StabilityOptions(tuple(files), fmt, output)
+        options = diff.StabilityOptions(tuple(files), fmt, output, max_chars)
         raise typer.Exit(diff.run_stability(options))

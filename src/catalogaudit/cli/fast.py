@@ -119,6 +119,7 @@ def run_audit(
         contract=contract,
         strict_baseline=bool(o.get("strict_baseline")),
         expand=bool(o.get("expand")),
+        max_chars=o.get("max_chars"),
     )
     return run.run(options)
 
@@ -184,6 +185,7 @@ VERBS: dict[str, Verb] = {
             _o("--secret", "many"),
             _o("--strict-baseline", "flag", False),
             _o("--expand", "flag", False),
+            _o("--max-chars", TYPER),  # typer checks the bound (min=200)
             *(_o("--" + name.replace("_", "-"), "many") for name in CONTRACT_OPTIONS[:8]),
             # NOTE: typer checks the bound (min=0); a line with one of these goes to typer.
             *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),

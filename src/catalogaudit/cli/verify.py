@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import VerifyFormat
 
 
@@ -63,6 +64,7 @@ def register(app: typer.Typer) -> None:
                 "(codex, inspector, python-sdk, ts-sdk)."
             ),
         ] = VerifyTransport.STDIO,
+        max_chars: MaxChars = None,
         sse: Annotated[
             bool,
             typer.Option("--sse", help="With --transport http, answer every request as SSE."),
@@ -78,5 +80,14 @@ def register(app: typer.Typer) -> None:
         from catalogaudit.verbs import verify
 
         raise typer.Exit(
-            verify.run(client, catalogs, client_path, output_format, output, transport.value, sse)
+            verify.run(
+                client,
+                catalogs,
+                client_path,
+                output_format,
+                output,
+                transport.value,
+                sse,
+                max_chars,
+            )
         )

@@ -11,12 +11,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit._version import __version__
+from catalogaudit.formatters.diff_ci import LEVEL_NAMES, summary
 from catalogaudit.formatters.formats import DiffFormat
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
     from catalogaudit.diff.items import Change, DiffResult
 
-LEVEL_NAMES = {1: "cosmetic", 2: "model-visible", 3: "breaking"}
 SARIF_LEVEL = {"breaking": "error", "unknown": "error", "model-visible": "warning"}
 INFO_URI = "https://github.com/catalogaudit/catalogaudit/blob/main/docs/diff-rules.md"
 
@@ -26,13 +27,17 @@ def render(
     fmt: DiffFormat,
     fail_on: str,
     unknown: str,
-    line_of: Callable[[Change], int] | None = None,
+    line_of: Callable[[Change], int | None] | None = None,
     *,
     brief: bool = False,
     expand: bool = False,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    file: str | None = None,
 ) -> str:
-    """The report in one format; `line_of` gives SARIF the line of a change in the new file;
-    `brief` (`--summary`) and `expand` only change the text format."""
+    """The report in one format. `line_of` and `file` (the repository path the results point
+    at: the new file, or the committed old one when the new one is not in the repository) are
+    for SARIF, GitHub and JUnit; `brief` (`--summary`) and `expand` only change the text
+    format; `max_chars` bounds the Markdown."""
     if fmt is DiffFormat.TEXT:
         return (
             by_rule(result, fail_on, unknown) if brief else text(result, fail_on, unknown, expand)
@@ -40,9 +45,19 @@ def render(
     if fmt is DiffFormat.JSON:
         return _dumps(as_json(result, fail_on, unknown))
     if fmt is DiffFormat.MARKDOWN:
-        return markdown(result, fail_on, unknown)
+        from catalogaudit.formatters.diff_ci import markdown
+
+        return markdown(result, fail_on, unknown, max_chars=max_chars)
     if fmt is DiffFormat.SARIF:
-        return _dumps(sarif(result, unknown, line_of))
+        return _dumps(sarif(result, unknown, line_of, file))
+    if fmt is DiffFormat.GITHUB:
+        from catalogaudit.formatters.diff_ci import github
+
+        return github(result, fail_on, unknown, line_of, file)
+    if fmt is DiffFormat.JUNIT:
+        from catalogaudit.formatters.diff_ci import junit
+
+        return junit(result, fail_on, unknown, line_of, file)
     _never(fmt)
 
 
@@ -99,25 +114,6 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
     }
 
 
-def summary(result: DiffResult, fail_on: str, unknown: str) -> str:
-    """One line: counts per class and the verdict of the threshold."""
-    counts = result.counts()
-    total = len(result.changes)
-    if not total:
-        return f"no changes between {result.old} and {result.new}"
-    parts = ", ".join(f"{n} {cls}" for cls, n in counts.items() if n)
-    failing = len(result.failing(fail_on, unknown))
-    verdict = (
-        f"{failing} at or above --fail-on {fail_on}" if fail_on != "never" else "--fail-on never"
-    )
-    return f"{total} change{'s' if total != 1 else ''} ({parts}); {verdict}{_asserted(result)}"
-
-
-def _asserted(result: DiffResult) -> str:
-    n = len(result.assertions)
-    return f"; {n} failed assertion{'s' if n != 1 else ''}" if n else ""
-
-
 def _assertion_lines(result: DiffResult) -> list[str]:
     return [f"  error {f.rule_id} {f.message}" for f in result.assertions]
 
@@ -166,56 +162,30 @@ def _name(identity: str | None) -> str:
     return json.dumps(identity, ensure_ascii=False) if identity is not None else "#?"
 
 
-def _cell(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def markdown(result: DiffResult, fail_on: str, unknown: str) -> str:
-    """A pull-request comment: verdict, warnings, one table row per change, changed paths."""
-    failing = result.exit_code(fail_on, unknown)
-    mark = ":x:" if failing else ":white_check_mark:"
-    out = [f"### catalogaudit diff: `{result.old}` → `{result.new}`", ""]
-    out.append(f"{mark} {_cell(summary(result, fail_on, unknown))}")
-    out.append("")
-    for w in result.warnings:
-        out += ["> [!WARNING]", f"> {_cell(w['message'])}", ""]
-    if result.changes:
-        out += ["| class | rule | item | where | change |", "|---|---|---|---|---|"]
-        for c in result.changes:
-            cls = f"**{c.cls}**" if c.level(unknown) == 3 else c.cls
-            where = f"`{_cell(c.pointer)}`" if c.pointer else ""
-            out.append(
-                f"| {cls} | {c.rule_id} | {_cell(c.subject)} | {where} | {_cell(c.message)} |"
-            )
-        out.append("")
-    paths = [i for i in result.items if i["paths"]]
-    if paths:
-        out += ["<details><summary>Changed JSON paths</summary>", ""]
-        for item in paths:
-            ident = _cell(str(item["identity"]))
-            joined = ", ".join(f"`{_cell(p)}`" for p in item["paths"][:50])
-            more = f" and {len(item['paths']) - 50} more" if len(item["paths"]) > 50 else ""
-            out.append(f"- {item['listing']} `{ident}`: {joined}{more}")
-        out += ["", "</details>", ""]
-    if result.assertions:
-        out += ["Failed assertions:", ""]
-        out += [f"- **{f.rule_id}** {_cell(f.message)}" for f in result.assertions]
-        out.append("")
-    if result.notes:
-        out += ["Notes:", "", *(f"- {_cell(n)}" for n in result.notes)]
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
 def _uri(label: str) -> str:
     if label.startswith("git:"):
         return label.split(":", 2)[-1]
     return "stdin" if label == "<stdin>" else label
 
 
-def sarif(
-    result: DiffResult, unknown: str, line_of: Callable[[Change], int] | None = None
+def _physical(
+    uri: str, line_of: Callable[[Change], int | None] | None, c: Change
 ) -> dict[str, Any]:
-    """A minimal, self-contained SARIF 2.1.0 log: one result per change."""
+    out: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    line = line_of(c) if line_of else None
+    if line is not None:  # no made-up line 1 when the file's lines are not known
+        out["region"] = {"startLine": line}
+    return out
+
+
+def sarif(
+    result: DiffResult,
+    unknown: str,
+    line_of: Callable[[Change], int | None] | None = None,
+    file: str | None = None,
+) -> dict[str, Any]:
+    """A minimal, self-contained SARIF 2.1.0 log: one result per change, in `file` (a
+    repository path; default: the new input's path) at `line_of` when it is known."""
     from catalogaudit.diff.rules import RULES
 
     used = sorted({c.rule_id for c in result.changes})
@@ -242,10 +212,7 @@ def sarif(
                 "message": {"text": f"{c.subject}: {c.message}"},
                 "locations": [
                     {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": _uri(result.new)},
-                            "region": {"startLine": line_of(c) if line_of else 1},
-                        },
+                        "physicalLocation": _physical(file or _uri(result.new), line_of, c),
                         "logicalLocations": [{"fullyQualifiedName": name, "kind": "member"}],
                     }
                 ],

@@ -25,6 +25,8 @@ class DiffFormat(str, enum.Enum):
     JSON = "json"
     MARKDOWN = "markdown"
     SARIF = "sarif"
+    GITHUB = "github"
+    JUNIT = "junit"
 
 
 class StabilityFormat(str, enum.Enum):

@@ -1,8 +1,11 @@
 """JUnit XML for CI test tabs: a suite per profile, a test case per finding.
 
-Errors and warnings are `<failure>`s, info findings are `<skipped>` (reported, not failing),
-a rule that raised is an `<error>`, and a profile with no findings gets one passing case, so
-a clean run still shows what was checked. The document is always complete.
+A finding at or above `--fail-on` is a `<failure>`; one below it is `<skipped>` with the
+reason in its message (reported, not failing: the test tab agrees with the exit code); a rule
+that raised is an `<error>`; a profile with no findings gets one passing case, so a clean run
+still shows what was checked. Each case carries `file` and `line` when the finding's location
+is known (the attributes GitLab, Jenkins and most JUnit viewers read). The document is always
+complete.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
 from catalogaudit.formatters.base import location_label, subject_path, visible
+from catalogaudit.formatters.paths import Repository, report_path
 from catalogaudit.model.findings import Finding, Report, Severity
 
 #: Suite name for findings that carry no profile and for rule errors.
@@ -40,21 +44,33 @@ def _details(f: Finding) -> str:
     return _x("\n".join(lines))
 
 
-def _case(suite: ET.Element, f: Finding) -> None:
+def _failing(f: Finding, fail_on: str) -> bool:
+    return fail_on != "never" and f.severity.rank >= Severity(fail_on).rank
+
+
+def _case(suite: ET.Element, f: Finding, fail_on: str, repo: Repository | None) -> None:
     name = f"{f.rule_id} {subject_path(f.kind, f.identity)}{f.pointer}"
-    case = ET.SubElement(
-        suite, "testcase", {"classname": _x(f"{DEFAULT_SUITE}.{f.kind}"), "name": _x(name)}
-    )
-    tag = "skipped" if f.severity is Severity.INFO else "failure"
-    child = ET.SubElement(case, tag, {"message": _x(f.message), "type": f.severity.value})
+    attrs = {"classname": _x(f"{DEFAULT_SUITE}.{f.kind}"), "name": _x(name)}
+    if f.location is not None and f.location.file:
+        attrs["file"] = visible(report_path(f.location.file, repo), keep="")
+        if f.location.line is not None:
+            attrs["line"] = str(f.location.line)
+    case = ET.SubElement(suite, "testcase", attrs)
+    if _failing(f, fail_on):
+        child = ET.SubElement(case, "failure", {"message": _x(f.message), "type": f.severity.value})
+    else:
+        reason = f"{f.severity.value} below --fail-on {fail_on}: {f.message}"
+        child = ET.SubElement(case, "skipped", {"message": _x(reason)})
     child.text = _details(f)
 
 
-def _suite(root: ET.Element, name: str, findings: Iterable[Finding]) -> ET.Element:
+def _suite(
+    root: ET.Element, name: str, findings: Iterable[Finding], fail_on: str, repo: Repository | None
+) -> ET.Element:
     suite = ET.SubElement(root, "testsuite", {"name": _x(name)})
     cases = list(findings)
     for f in cases:
-        _case(suite, f)
+        _case(suite, f, fail_on, repo)
     if not cases:
         ET.SubElement(
             suite, "testcase", {"classname": _x(f"{DEFAULT_SUITE}.{name}"), "name": "no findings"}
@@ -71,15 +87,17 @@ def _count(suite: ET.Element) -> None:
     suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
 
 
-def format_junit(report: Report) -> str:
-    """The JUnit XML document (`<testsuites>`), deterministic and complete even when clean."""
+def format_junit(report: Report, *, fail_on: str = "error", repo: Repository | None = None) -> str:
+    """The JUnit XML document (`<testsuites>`), deterministic and complete even when clean;
+    failures only at or above `fail_on` (error, warning, info or never); `file` attributes
+    are repository paths with `repo` (`paths.report_path`)."""
     root = ET.Element("testsuites", {"name": DEFAULT_SUITE})
     by_profile: dict[str, list[Finding]] = {p: [] for p in report.profiles}
     for f in report.sorted_findings():
         by_profile.setdefault(f.profile or DEFAULT_SUITE, []).append(f)
     if not by_profile and not report.rule_errors:
         by_profile[DEFAULT_SUITE] = []
-    suites = [_suite(root, name, findings) for name, findings in by_profile.items()]
+    suites = [_suite(root, name, found, fail_on, repo) for name, found in by_profile.items()]
     if report.rule_errors:
         suite = root.find(f"testsuite[@name='{DEFAULT_SUITE}']")
         if suite is None:

@@ -12,7 +12,7 @@ from typing import Any
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.json import dumps
-from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS, Section, code, escape_text, fit
 from catalogaudit.model.findings import MatrixRow
 
 MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})
@@ -39,31 +39,40 @@ def matrix_document(rows: Sequence[MatrixRow]) -> dict[str, Any]:
     }
 
 
-def _markdown(rows: Sequence[MatrixRow]) -> str:
-    lines = [
-        "| Profile | Verdict | Errors | Warnings | Info | Verified | What breaks |",
-        "| --- | --- | ---: | ---: | ---: | --- | --- |",
-    ]
+def _markdown(rows: Sequence[MatrixRow], max_chars: int) -> str:
+    table = Section(
+        header=[
+            "| Profile | Verdict | Errors | Warnings | Info | Verified | What breaks |",
+            "| --- | --- | ---: | ---: | ---: | --- | --- |",
+        ]
+    )
     for row in rows:
         verdict = "pass" if row.passed else "**FAIL**"
         breaks = "<br>".join(escape_text(b) for b in row.breaks) or "-"
-        lines.append(
+        table.rows.append(
             f"| {code(row.profile, in_table=True)} | {verdict} | {row.errors} | {row.warnings} "
             f"| {row.infos} | {escape_text(row.verified)} | {breaks} |"
         )
-    return "\n".join(lines) + "\n"
+        table.ranks.append(0 if row.passed else 1)  # failing profiles kept first
+    return fit([], [table], max_chars=max_chars)
 
 
 def format_matrix(
-    rows: Sequence[MatrixRow], fmt: OutputFormat, *, color: bool = False, width: int = 100
+    rows: Sequence[MatrixRow],
+    fmt: OutputFormat,
+    *,
+    color: bool = False,
+    width: int = 100,
+    max_chars: int = DEFAULT_MAX_CHARS,
 ) -> str:
-    """Render the matrix; `ValueError` for a format that has no table (see `MATRIX_FORMATS`)."""
+    """Render the matrix; `ValueError` for a format that has no table (see `MATRIX_FORMATS`);
+    `max_chars` bounds the Markdown."""
     if fmt is OutputFormat.TEXT:
         from catalogaudit.formatters.text import format_matrix_text
 
         return format_matrix_text(rows, color=color, width=width)
     if fmt is OutputFormat.MARKDOWN:
-        return _markdown(rows)
+        return _markdown(rows, max_chars)
     if fmt is OutputFormat.JSON:
         return dumps(matrix_document(rows))
     if fmt is OutputFormat.SARIF or fmt is OutputFormat.JUNIT or fmt is OutputFormat.GITHUB:

@@ -3,9 +3,14 @@ function that renders a report in any of them."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.model.findings import Report
+
+if TYPE_CHECKING:
+    from catalogaudit.formatters.paths import Repository
 
 
 def format_report(
@@ -15,9 +20,14 @@ def format_report(
     color: bool = False,
     width: int = 100,
     expand: bool = False,
+    fail_on: str = "error",
+    max_chars: int = 60_000,
+    repo: Repository | None = None,
 ) -> str:
     """Render `report` in `fmt`. `color`, `width` and `expand` (no folding) only matter to the
-    text format.
+    text format; `fail_on` to JUnit (failures at or above it), `max_chars` to Markdown,
+    `repo` (the repository the paths are relative to; None: paths as given) to SARIF,
+    GitHub annotations and JUnit.
 
     Formatter modules are imported lazily: the pre-commit hook runs on every commit and most
     runs need one format only (and only `text` pulls in rich).
@@ -33,17 +43,17 @@ def format_report(
     if fmt is OutputFormat.SARIF:
         from catalogaudit.formatters.sarif import format_sarif
 
-        return format_sarif(report)
+        return format_sarif(report, repo=repo)
     if fmt is OutputFormat.JUNIT:
         from catalogaudit.formatters.junit import format_junit
 
-        return format_junit(report)
+        return format_junit(report, fail_on=fail_on, repo=repo)
     if fmt is OutputFormat.GITHUB:
         from catalogaudit.formatters.github import format_github
 
-        return format_github(report)
+        return format_github(report, repo=repo)
     if fmt is OutputFormat.MARKDOWN:
         from catalogaudit.formatters.markdown import format_markdown
 
-        return format_markdown(report)
+        return format_markdown(report, max_chars=max_chars)
     assert_never(fmt)

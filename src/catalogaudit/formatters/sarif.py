@@ -17,6 +17,7 @@ from urllib.parse import quote
 from catalogaudit._version import __version__
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.json import dumps
+from catalogaudit.formatters.paths import Repository, repository_path
 from catalogaudit.model.findings import Finding, Report, RuleMeta, Severity
 
 SARIF_VERSION = "2.1.0"
@@ -43,6 +44,28 @@ def artifact_uri(path: str) -> str:
     if path.startswith("/"):
         return PurePosixPath(path).as_uri()
     return quote(path, safe="/-._~!$&'()*+,;=@")
+
+
+class _Bases:
+    """`uriBaseId`s for the directories outside the repository, in order of first use."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, str] = {}
+
+    def artifact(self, label: str, repo: Repository | None) -> dict[str, Any]:
+        if repo is None or label in ("-", "<stdin>", "<live>"):
+            return {"uri": artifact_uri(label)}
+        path, outside = repository_path(repo.specs.get(label, label), repo)
+        if outside is None:
+            return {"uri": artifact_uri(path)}
+        base = self.ids.setdefault(outside, f"OUTSIDE{len(self.ids) + 1}")
+        return {"uri": artifact_uri(path), "uriBaseId": base}
+
+    def original(self) -> dict[str, Any]:
+        return {
+            base: {"uri": PurePosixPath(d).as_uri().rstrip("/") + "/"}
+            for d, base in self.ids.items()
+        }
 
 
 def _help_text(meta: RuleMeta) -> str:
@@ -99,7 +122,7 @@ def _rules(report: Report) -> dict[str, RuleMeta]:
     return dict(sorted(rules.items()))
 
 
-def _location(f: Finding) -> dict[str, Any]:
+def _location(f: Finding, bases: _Bases, repo: Repository | None) -> dict[str, Any]:
     subject = subject_path(f.kind, f.identity)
     logical: list[dict[str, Any]] = [
         {
@@ -114,7 +137,7 @@ def _location(f: Finding) -> dict[str, Any]:
         )
     out: dict[str, Any] = {"logicalLocations": logical}
     if f.location is not None and f.location.file:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(f.location.file)}}
+        physical: dict[str, Any] = {"artifactLocation": bases.artifact(f.location.file, repo)}
         if f.location.line is not None:
             region: dict[str, Any] = {"startLine": f.location.line}
             if f.location.column is not None:
@@ -124,7 +147,7 @@ def _location(f: Finding) -> dict[str, Any]:
     return out
 
 
-def _result(f: Finding, index: int) -> dict[str, Any]:
+def _result(f: Finding, index: int, bases: _Bases, repo: Repository | None) -> dict[str, Any]:
     optional: dict[str, Any] = {
         "identity": f.identity,
         "excerpt": f.excerpt or None,
@@ -142,14 +165,15 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         # Viewers show the message to people: hidden characters are shown as escapes there
         # (the raw excerpt stays in `properties`).
         "message": {"text": visible(f.message)},
-        "locations": [_location(f)],
+        "locations": [_location(f, bases, repo)],
         "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
         "properties": props,
     }
 
 
-def sarif_log(report: Report) -> dict[str, Any]:
-    """The SARIF log as plain data (one run; always complete, also when clean)."""
+def sarif_log(report: Report, repo: Repository | None = None) -> dict[str, Any]:
+    """The SARIF log as plain data (one run; always complete, also when clean); with `repo`,
+    artifact URIs are repository paths (`repository_path`)."""
     rules = _rules(report)
     index = {rule_id: i for i, rule_id in enumerate(rules)}
     notifications = [
@@ -166,6 +190,8 @@ def sarif_log(report: Report) -> dict[str, Any]:
     invocation: dict[str, Any] = {"executionSuccessful": not report.rule_errors}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
+    bases = _Bases()
+    results = [_result(f, index[f.rule_id], bases, repo) for f in report.sorted_findings()]
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -177,7 +203,7 @@ def sarif_log(report: Report) -> dict[str, Any]:
         },
         "columnKind": "unicodeCodePoints",
         "invocations": [invocation],
-        "results": [_result(f, index[f.rule_id]) for f in report.sorted_findings()],
+        "results": results,
         "properties": {
             "counts": report.counts(),
             "inputs": list(report.inputs),
@@ -189,9 +215,11 @@ def sarif_log(report: Report) -> dict[str, Any]:
             "suppressed": report.suppressed,
         },
     }
+    if bases.ids:
+        run["originalUriBaseIds"] = bases.original()
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 
-def format_sarif(report: Report) -> str:
-    """The SARIF 2.1.0 log as deterministic JSON."""
-    return dumps(sarif_log(report))
+def format_sarif(report: Report, *, repo: Repository | None = None) -> str:
+    """The SARIF 2.1.0 log as deterministic JSON (`repo`: see `sarif_log`)."""
+    return dumps(sarif_log(report, repo))

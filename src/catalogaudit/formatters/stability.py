@@ -6,6 +6,15 @@ import json
 from typing import Any, NoReturn
 
 from catalogaudit.formatters.formats import StabilityFormat
+from catalogaudit.formatters.md import (
+    DEFAULT_MAX_CHARS,
+    FULL_REPORT,
+    Section,
+    code,
+    escape_text,
+    fit,
+    words,
+)
 from catalogaudit.model import jsonwire
 
 _KIND = {
@@ -19,14 +28,16 @@ _KIND = {
 _BYTES = ("key order", "number lexeme")
 
 
-def render(report: dict[str, Any], fmt: StabilityFormat) -> str:
-    """The report in one format."""
+def render(
+    report: dict[str, Any], fmt: StabilityFormat, *, max_chars: int = DEFAULT_MAX_CHARS
+) -> str:
+    """The report in one format (`max_chars` bounds the Markdown)."""
     if fmt is StabilityFormat.TEXT:
         return text(report)
     if fmt is StabilityFormat.JSON:
         return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if fmt is StabilityFormat.MARKDOWN:
-        return markdown(report)
+        return markdown(report, max_chars=max_chars)
     _never(fmt)
 
 
@@ -117,43 +128,43 @@ def text(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def markdown(report: dict[str, Any]) -> str:
-    """A pull-request comment: verdict table per listing, then the unstable items."""
+def markdown(
+    report: dict[str, Any], *, max_chars: int = DEFAULT_MAX_CHARS, where: str = FULL_REPORT
+) -> str:
+    """A pull-request comment: verdict table per listing, then the unstable items (content
+    changes kept before bytes-only ones when cut to `max_chars`)."""
     mark = ":white_check_mark:" if report["stable"] else ":x:"
-    out = [f"### catalogaudit stability: {mark} {_cell(summary(report))}", ""]
+    head = [f"### catalogaudit stability: {mark} {words(summary(report))}", ""]
     for w in report["warnings"]:
-        out += ["> [!WARNING]", f"> {_cell(w['message'])}", ""]
-    out += ["| listing | verdict | causes | prompt tokens re-sent |", "|---|---|---|---|"]
+        head += ["> [!WARNING]", f"> {escape_text(w['message'])}", ""]
+    head += ["| listing | verdict | causes | prompt tokens re-sent |", "|---|---|---|---|"]
     for name, rec in report["listings"].items():
         found = [c["cause"] for c in rec["causes"]]
         found += [c["cause"] for i in rec["items"] for c in i["causes"] if c["cause"] in _BYTES]
         causes = ", ".join(dict.fromkeys(found))
-        out.append(
-            f"| {name} | {rec['verdict']} | {_cell(causes)} | {rec['promptCache']['tokens']} |"
+        head.append(
+            f"| {words(name)} | {words(rec['verdict'])} | {words(causes)} "
+            f"| {rec['promptCache']['tokens']} |"
         )
-    out.append("")
-    rows = [
-        (n, i)
-        for n, rec in report["listings"].items()
-        for i in rec["items"]
-        if i["verdict"] != "stable"
-    ]
-    if rows:
-        out += ["| item | verdict | causes | paths |", "|---|---|---|---|"]
-        for name, item in rows:
+    head.append("")
+    items = Section(header=["| item | verdict | causes | paths |", "|---|---|---|---|"])
+    for name, rec in report["listings"].items():
+        for item in rec["items"]:
+            if item["verdict"] == "stable":
+                continue
             causes = ", ".join(c["cause"] for c in item["causes"])
-            paths = ", ".join(f"`{_cell(p)}`" for p in item["paths"][:20] if p) or "(whole item)"
-            out.append(
-                f"| {_cell(_name(name, item['identity']))} | {item['verdict']} | "
-                f"{_cell(causes)} | {paths} |"
+            paths = ", ".join(code(p, in_table=True) for p in item["paths"][:20] if p)
+            items.rows.append(
+                f"| {code(_name(name, item['identity']), in_table=True)} "
+                f"| {words(item['verdict'])} | {words(causes)} "
+                f"| {paths or '(whole item)'} |"
             )
-        out.append("")
+            items.ranks.append(0 if item["verdict"] == "bytes-only" else 1)
+    items.footer = [""]
+    tail = Section()
     if report["promptCache"]["tokens"]:
-        out += [f"_Prompt-cache cost is an estimate: {_cell(report['promptCache']['method'])}_", ""]
-    if report["notes"]:
-        out += ["Notes:", "", *(f"- {_cell(n)}" for n in report["notes"])]
-    return "\n".join(out).rstrip("\n") + "\n"
+        method = words(report["promptCache"]["method"])
+        tail.rows.append(f"_Prompt-cache cost is an estimate: {method}_\n")
+    notes = Section(header=["Notes:", ""], rows=[f"- {words(n)}" for n in report["notes"]])
+    text = fit(head, [items, tail, notes], max_chars=max_chars, where=where)
+    return text.rstrip("\n") + "\n"

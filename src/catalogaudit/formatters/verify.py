@@ -14,8 +14,16 @@ from typing import Any
 
 from catalogaudit.formatters.base import plural, visible
 from catalogaudit.formatters.formats import VerifyFormat
-from catalogaudit.formatters.github import command
-from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.formatters.github import capped, command, title
+from catalogaudit.formatters.md import (
+    DEFAULT_MAX_CHARS,
+    FULL_REPORT,
+    Section,
+    code,
+    escape_text,
+    fit,
+    words,
+)
 from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
 
 
@@ -94,34 +102,40 @@ def as_text(run: VerifyRun) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_markdown(run: VerifyRun) -> str:
-    """A table of what the client lost and every mismatch, for a PR comment or a job summary."""
-    lines = [
-        f"## {escape_text(run.client)} {escape_text(run.version)}: what the real client did",
+def as_markdown(
+    run: VerifyRun, *, max_chars: int = DEFAULT_MAX_CHARS, where: str = FULL_REPORT
+) -> str:
+    """A table of what the client lost and every mismatch (mismatches kept first when cut to
+    `max_chars`), for a PR comment or a job summary."""
+    head = [
+        f"## {words(run.client)} {words(run.version, lead=False)}: what the real client did",
         "",
-        _summary(run) + ".",
+        words(_summary(run)) + ".",
         "",
     ]
     shown = [r for r in run.rows if r.observed.verdict != KEPT or not r.matches]
     if not shown:
-        lines.append("The client kept every list and item, as the profile predicted.")
-        return "\n".join(lines) + "\n"
-    lines += [
-        "| catalog | list / item | observed | predicted | client said |",
-        "| --- | --- | --- | --- | --- |",
-    ]
+        head.append("The client kept every list and item, as the profile predicted.")
+        return fit(head, [], max_chars=max_chars, where=where)
+    table = Section(
+        header=[
+            "| catalog | list / item | observed | predicted | client said |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+    )
     failed = _failed_lists(run)
     for r in shown:
         o = r.observed
         said = "with the list" if _with_list(o, failed) else escape_text(o.message[:300]) or "-"
-        predicted = r.predicted.verdict if r.predicted else "none"
+        predicted = words(r.predicted.verdict if r.predicted else "none")
         if not r.matches:
             predicted = f"**{predicted} (mismatch)**"
-        lines.append(
+        table.rows.append(
             f"| {code(o.catalog, in_table=True)} | {code(_subject(o), in_table=True)} "
-            f"| {o.verdict} | {predicted} | {said} |"
+            f"| {words(o.verdict)} | {predicted} | {said} |"
         )
-    return "\n".join(lines) + "\n"
+        table.ranks.append(0 if r.matches else 1)
+    return fit(head, [table], max_chars=max_chars, where=where)
 
 
 def as_junit(run: VerifyRun) -> str:
@@ -158,8 +172,9 @@ def as_junit(run: VerifyRun) -> str:
 
 
 def as_github(run: VerifyRun) -> str:
-    """One workflow command per loss the client showed (a warning) or mismatch (an error)."""
-    lines = []
+    """One workflow command per loss the client showed (a warning) or mismatch (an error),
+    then the run's summary as a notice, capped per level (`github.capped`)."""
+    lines: list[tuple[str, str]] = []
     failed = _failed_lists(run)
     for r in run.rows:
         o = r.observed
@@ -172,13 +187,22 @@ def as_github(run: VerifyRun) -> str:
             + (f": {o.message}" if o.message else ""),
             keep="",
         )
-        lines.append(command(name, {"file": visible(o.catalog, keep="")}, message))
-    lines.append(command("notice", {}, f"{run.profile}: {_summary(run)}"))
-    return "\n".join(lines) + "\n"
+        what = "mismatch" if not r.matches else o.verdict
+        props = {
+            "file": visible(o.catalog, keep=""),
+            "title": title(run.profile, _subject(o), f"{what} in {run.client}"),
+        }
+        lines.append((name, command(name, props, message)))
+    lines.append(("notice", command("notice", {}, visible(f"{run.profile}: {_summary(run)}"))))
+    return capped(lines)
 
 
-def format_verify(run: VerifyRun, fmt: VerifyFormat | str) -> str:
-    """Render in one of the `VerifyFormat`s."""
+def format_verify(
+    run: VerifyRun, fmt: VerifyFormat | str, *, max_chars: int = DEFAULT_MAX_CHARS
+) -> str:
+    """Render in one of the `VerifyFormat`s (`max_chars` bounds the Markdown)."""
+    if VerifyFormat(fmt) is VerifyFormat.MARKDOWN:
+        return as_markdown(run, max_chars=max_chars)
     render = {
         VerifyFormat.TEXT: as_text,
         VerifyFormat.JSON: as_json,

@@ -11,7 +11,7 @@ static snapshot (`static.merge` + `snapshot.build`). Nothing is printed here: th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from catalogaudit.canonical.jcs import gc_paused
@@ -79,6 +79,7 @@ def read_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> list[Intak
         raise UsageError("- (stdin) can be given once")
     out: list[Intake] = []
     others: list[tuple[str, Loaded]] = []
+    raw: list[bytes] = []
     with gc_paused():
         for spec in specs:
             data = loader.read_bytes(spec)
@@ -87,8 +88,12 @@ def read_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> list[Intak
                 out.append(_intake(spec, data, loaded, protocol, False))
             else:
                 others.append((spec, loaded))
+                raw.append(data)
         if others:
-            out.append(_merged(others, protocol, True))
+            merged = _merged(others, protocol, True)
+            if len(others) == 1:  # one raw list keeps its bytes: its findings' regions
+                merged = replace(merged, data=raw[0])
+            out.append(merged)
     return out
 
 

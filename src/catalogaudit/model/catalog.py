@@ -50,6 +50,11 @@ class Catalog:
     text: str | None = None
     revision_override: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: The input as given (a path or `git:REF:PATH`), when `source` is a display name of it.
+    spec: str | None = None
+    #: The text of the one raw list input (a `tools/list` result, a JSON-RPC response) the
+    #: catalog was built from: its items' regions (`model.positions`).
+    raw: str | None = None
 
     @property
     def capture(self) -> dict[str, Any]:
@@ -138,7 +143,34 @@ class Catalog:
             pos = self._positions.get(doc_pointer)
             if pos is not None:
                 line, col = pos
+        elif self.raw is not None and item is not None:
+            pos = self._raw_position(item, pointer)
+            if pos is not None:
+                line, col = pos
         return Location(self.source, doc_pointer, line, col)
+
+    def _raw_position(self, item: Item, pointer: str) -> tuple[int, int] | None:
+        """Where a value of an item is in the raw input: its listing's one array, at the
+        item's served position, then the pointer inside the item (or its nearest parent)."""
+        from catalogaudit.model.positions import listing_items
+
+        found = self._raw_positions
+        listing = self.listing(item.listing)
+        if len(listing.get("pages") or [None]) > 1:
+            return None
+        base = listing_items(found, item.listing)
+        if base is None:
+            return None
+        where = f"{base}/{item.served_index}{pointer}"
+        while where not in found and where.count("/") > base.count("/") + 1:
+            where = where.rsplit("/", 1)[0]
+        return found.get(where)
+
+    @cached_property
+    def _raw_positions(self) -> dict[str, tuple[int, int]]:
+        from catalogaudit.model.positions import raw_positions
+
+        return raw_positions(self.raw or "")
 
     @cached_property
     def _positions(self) -> dict[str, tuple[int, int]]:

@@ -13,7 +13,9 @@ from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.audit.matrix import matrix
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.formatters.rules import format_rules
+from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
@@ -57,10 +59,15 @@ class AuditRunOptions:
     strict_baseline: bool = False
     #: `--expand`: one block per finding in the text format (no folding).
     expand: bool = False
+    #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
+    max_chars: int | None = None
 
 
-def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
-    """Snapshot files audited one by one; other inputs merged into one catalog; or a live run."""
+def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False) -> list[Catalog]:
+    """Snapshot files audited one by one; other inputs merged into one catalog; or a live run.
+
+    `regions`: one raw list input keeps its text, so findings get its lines and columns (the
+    SARIF, GitHub and JUnit formats; the scan is not worth it for the others)."""
     if o.live or o.snapshot.url:
         # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
         # initialize, so initialize-only clients' profiles can say (`handshake`).
@@ -74,12 +81,20 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     # findings must not merge under one heading.
     names = intake.display_names([got.spec for got in found if got.is_snapshot])
     sources = iter(names)
+    snapshots = {got.spec for got in found if got.is_snapshot}
+    raw = [spec for spec in o.inputs if spec not in snapshots]
+    # NOTE: one raw list is named by its path; several merged ones have no single path.
+    raw_spec = raw[0] if len(raw) == 1 else None
     return [
         Catalog(
             got.doc,
             source=next(sources) if got.is_snapshot else got.name,
             text=got.text,
             revision_override=revision,
+            spec=got.spec if got.is_snapshot else raw_spec,
+            raw=None
+            if got.is_snapshot or not regions or not got.data
+            else jsonwire.decode_utf8(got.data)[0],
         )
         for got in found
     ]
@@ -124,6 +139,7 @@ def run(o: AuditRunOptions) -> int:
     color = _color(o.color, o.output)
     from catalogaudit.formatters.formats import OutputFormat
     from catalogaudit.formatters.report import format_report
+    from catalogaudit.verbs.repository import repository
 
     try:
         output_format = OutputFormat(fmt)
@@ -133,9 +149,10 @@ def run(o: AuditRunOptions) -> int:
     if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
         o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
     subs = _substitutions(o)
-    found = catalogs(o, revision)
+    ci = output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
+    found = catalogs(o, revision, regions=ci)
     if o.show_matrix:
-        return _matrix(found, options, output_format, o.output)
+        return _matrix(found, options, output_format, o.output, o.max_chars or DEFAULT_MAX_CHARS)
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
@@ -148,7 +165,15 @@ def run(o: AuditRunOptions) -> int:
     report.rewritten = subs is not None
     if strict and baseline_file:
         _strict_baseline(report, baseline, baseline_text, baseline_file)
-    text = format_report(report, output_format, color=color, expand=o.expand)
+    text = format_report(
+        report,
+        output_format,
+        color=color,
+        expand=o.expand,
+        fail_on=fail_on,
+        max_chars=o.max_chars or DEFAULT_MAX_CHARS,
+        repo=repository({c.source: c.spec for c in found if c.spec}) if ci else None,
+    )
     _emit(o.output, text)
     if o.write_baseline:
         from catalogaudit.audit.baseline import write_baseline
@@ -244,7 +269,9 @@ def _merge(reports: list[Report]) -> Report:
     return merged
 
 
-def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
+def _matrix(
+    found: list[Catalog], options: AuditOptions, fmt: Any, output: str, max_chars: int
+) -> int:
     from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
     from catalogaudit.profiles import summary
 
@@ -253,7 +280,7 @@ def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) 
         raise UsageError(f"--matrix supports --format {names}")
     specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
-    _emit(output, format_matrix(rows, fmt))
+    _emit(output, format_matrix(rows, fmt, max_chars=max_chars))
     return EXIT_OK if all(r.passed for r in rows) else 1
 
 

@@ -21,8 +21,10 @@ from catalogaudit.errors import UsageError
 from catalogaudit.formatters import diff as fmt_diff
 from catalogaudit.formatters import stability as fmt_stab
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, written_positions
+from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import client_capabilities
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, live, output
@@ -51,6 +53,8 @@ class DiffOptions:
     expand: bool = False
     #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ... on the new catalog.
     contract: dict[str, Any] = field(default_factory=dict)
+    #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
+    max_chars: int | None = None
 
 
 @dataclass(frozen=True)
@@ -60,19 +64,20 @@ class StabilityOptions:
     files: tuple[str, ...]
     fmt: StabilityFormat = StabilityFormat.TEXT
     output: str = "-"
+    max_chars: int | None = None
 
 
 def run_diff(o: DiffOptions) -> int:
     """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
     if o.mode not in ("all", "schema", "prose"):
         raise UsageError("--schema-only and --prose-only exclude each other")
-    new_bytes = b""
+    old_bytes = new_bytes = b""
     if o.live:
         (olds, news), notes = live_inputs(o.old, o.new, o.config)
     elif o.old is None or o.new is None:
         raise UsageError("give the OLD and NEW catalogs (or --live)")
     else:
-        (olds, news), notes, (_, new_bytes) = _read_inputs([o.old, o.new])
+        (olds, news), notes, (old_bytes, new_bytes) = _read_inputs([o.old, o.new])
     if len(olds) > 1 or len(news) > 1:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
     conf, _ = cfg.load(o.config)
@@ -82,10 +87,20 @@ def run_diff(o: DiffOptions) -> int:
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)
-    wanted = o.fmt is DiffFormat.SARIF and o.new is not None
-    line_of = _line_of(o.new or "-", news[0], new_bytes) if wanted else None
+    file: str | None = None
+    line_of: Callable[[Any], int | None] | None = None
+    if o.fmt in (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT):
+        file, line_of = _pointed_at(o, (olds[0], old_bytes), (news[0], new_bytes))
     text = fmt_diff.render(
-        result, o.fmt, o.fail_on, o.unknown, line_of, brief=o.summary, expand=o.expand
+        result,
+        o.fmt,
+        o.fail_on,
+        o.unknown,
+        line_of,
+        brief=o.summary,
+        expand=o.expand,
+        max_chars=o.max_chars or DEFAULT_MAX_CHARS,
+        file=file,
     )
     output.emit(o.output, text)
     shown = o.fmt is DiffFormat.TEXT and o.output == "-"
@@ -124,7 +139,9 @@ def run_stability(o: StabilityOptions) -> int:
             "written with --runs N (N >= 2)"
         )
     report = core_stability.report(sides, notes)
-    output.emit(o.output, fmt_stab.render(report, o.fmt))
+    output.emit(
+        o.output, fmt_stab.render(report, o.fmt, max_chars=o.max_chars or DEFAULT_MAX_CHARS)
+    )
     shown = o.fmt is StabilityFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in report["warnings"]])
     _stderr([fmt_stab.summary(report)])
@@ -161,26 +178,62 @@ def _read_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str], list[byt
     return groups, notes, data
 
 
-def _line_of(spec: str, side: Any, data: bytes) -> Callable[[Any], int] | None:
-    """For SARIF: the line of a change in NEW (`data`, the bytes read from `spec`), when NEW is
-    a snapshot file in the written form (as `snapshot` and `canonicalize` write it); else
-    every result points at line 1."""
-    if spec == "-" or side.doc is None:
+def _pointed_at(
+    o: DiffOptions, old: tuple[Any, bytes], new: tuple[Any, bytes]
+) -> tuple[str | None, Callable[[Any], int | None] | None]:
+    """The repository path SARIF, annotations and JUnit point at, and the line of a change in
+    it: NEW when it is in the repository (committed, or a tracked file), else the committed
+    OLD snapshot (the release recipe's `new.json` is a scratch file nobody can open in the
+    PR), else NEW as named."""
+    from catalogaudit.formatters.paths import repository_path
+    from catalogaudit.verbs.repository import in_repository, repository
+
+    repo = repository()
+    chosen = None
+    for spec, (side, data), is_new in ((o.new, new, True), (o.old, old, False)):
+        if spec is not None and in_repository(spec, repo):
+            chosen = (spec, side, data, is_new)
+            break
+    if chosen is None:
+        if o.new is None or o.new == "-":
+            return None, None
+        path, outside = repository_path(o.new, repo)
+        return (path if outside is None else f"{outside}/{path}"), _line_of(new[0], new[1])
+    spec, side, data, is_new = chosen
+    return repository_path(spec, repo)[0], _line_of(side, data, new_side=is_new)
+
+
+def _line_of(
+    side: Any, data: bytes, *, new_side: bool = True
+) -> Callable[[Any], int | None] | None:
+    """The line of a change in a side (`data`, the bytes read), when it is a snapshot file in
+    the written form (as `snapshot` and `canonicalize` write it); else None: no line is made
+    up. In NEW an item is found by its served position, in OLD by its (old) identity."""
+    if side.doc is None:
         return None
     text, _ = jsonwire.decode_utf8(data)
     if jsonwire.written(side.doc) != text:
         return None
     lines = {pointer: line for pointer, (line, _) in written_positions(side.doc).items()}
 
-    def line_of(change: Any) -> int:
-        where = f"/listings/{change.listing}"
-        if change.position is not None:
+    def index_of(change: Any) -> int | None:
+        if new_side:
             positions = side.record(change.listing).get("servedPositions") or []
-            index = positions.index(change.position) if change.position in positions else None
-            where += f"/items/{index}{change.pointer}" if index is not None else ""
+            at = change.position
+            return positions.index(at) if at is not None and at in positions else None
+        wanted = change.old_identity if change.old_identity is not None else change.identity
+        items = side.record(change.listing).get("items") or []
+        found = (i for i, item in enumerate(items) if identity(change.listing, item) == wanted)
+        return next(found, None) if wanted is not None else None
+
+    def line_of(change: Any) -> int | None:
+        where = f"/listings/{change.listing}"
+        index = index_of(change) if change.listing != "catalog" else None
+        if index is not None:
+            where += f"/items/{index}{change.pointer}"
         while where and where not in lines:  # a removed key: point at its nearest parent
             where = where.rsplit("/", 1)[0]
-        return lines.get(where, 1)
+        return lines.get(where)
 
     return line_of
 

@@ -15,6 +15,7 @@ from typing import Any
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters.formats import VerifyFormat
+from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.formatters.verify import format_verify, verify_document
 from catalogaudit.model.verify import Row, VerifyRun
 from catalogaudit.verbs import output
@@ -35,9 +36,10 @@ def run(
     path: str = "-",
     transport: str = transports.STDIO,
     sse: bool = False,
+    max_chars: int | None = None,
 ) -> int:
     """Verify, write the report (`-o`, atomically, or stdout), and return the exit code."""
-    text, code = report(client, catalogs, client_path, fmt, transport, sse)
+    text, code = report(client, catalogs, client_path, fmt, transport, sse, max_chars)
     output.emit(path, text)
     return code
 
@@ -49,6 +51,7 @@ def report(
     fmt: VerifyFormat,
     transport: str = transports.STDIO,
     sse: bool = False,
+    max_chars: int | None = None,
 ) -> tuple[str, int]:
     """The report text and the exit code of `catalogaudit verify`.
 
@@ -78,7 +81,8 @@ def report(
     log = os.environ.get(LOG_ENV)
     if log:
         _append(log, verify_document(result))
-    return format_verify(result, fmt), 0 if result.mismatches == 0 else 1
+    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS)
+    return text, 0 if result.mismatches == 0 else 1
 
 
 def _append(path: str, report: dict[str, Any]) -> None:
