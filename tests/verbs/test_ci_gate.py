@@ -89,7 +89,7 @@ def test_breaking_then_cosmetic_posts_then_updates_one_comment(
         summary = Path(out["summary-path"]).read_text()
         assert summary == (tmp_path / "summary.md").read_text()
         assert "<!-- catalogaudit:ci catalog.snapshot.json -->" in summary
-        assert "CA810" in summary and f"catalog.snapshot.json at {base}" in summary
+        assert "CA810" in summary and f"`catalog.snapshot.json` at `{base}`" in summary
         sarif = json.loads(Path(out["sarif-path"]).read_text())
         assert sarif["version"] == "2.1.0"
         assert [r.method for r in api.requests] == ["GET", "POST"]
@@ -156,7 +156,7 @@ def test_committed_snapshot_mode_and_a_new_snapshot(repo: tuple[Path, str], tmp_
     (path / "other.snapshot.json").write_text((path / "catalog.snapshot.json").read_text())
     got = cli("ci", "--snapshot", "other.snapshot.json", "--no-comment", cwd=path, env=env)
     assert got.code == 0, got
-    assert "does not exist at" in (tmp_path / "summary.md").read_text()
+    assert "does not exist at the baseline" in (tmp_path / "summary.md").read_text()
 
 
 def test_a_shallow_clone_gets_one_error_line(repo: tuple[Path, str], tmp_path: Path) -> None:

@@ -7,9 +7,12 @@ Exit codes: 0 passed, 1 a change or finding at or above its `--*-fail-on` (or un
 from __future__ import annotations
 
 import enum
+import shlex
 from typing import Annotated
 
 import typer
+
+from catalogaudit.errors import UsageError
 
 List = list[str] | None
 
@@ -50,9 +53,17 @@ def ci(
         str,
         typer.Option(help="The committed snapshot's path in the repository."),
     ] = "catalog.snapshot.json",
+    command_line: Annotated[
+        str | None,
+        typer.Option("--command", help="The stdio server command as one line (split like sh)."),
+    ] = None,
     url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
     header: Annotated[
         List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
+    ] = None,
+    headers: Annotated[
+        str | None,
+        typer.Option(help="More 'Name: value' headers, one a line (the Action's input)."),
     ] = None,
     cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
     env: Annotated[List, typer.Option("--env", help="KEY=VALUE for the server.")] = None,
@@ -90,10 +101,17 @@ def ci(
     from catalogaudit.verbs import ci as run
     from catalogaudit.verbs.live import SnapshotOptions
 
+    if command and command_line:
+        raise UsageError("give the server command after -- or as --command, not both")
+    try:
+        argv = tuple(command or ()) or tuple(shlex.split(command_line or ""))
+    except ValueError as exc:
+        raise UsageError(f"--command: {exc}") from None
+    lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
     server = SnapshotOptions(
-        command=tuple(command or ()),
-        url=url,
-        headers=tuple(header or ()),
+        command=argv,
+        url=url or None,
+        headers=(*(header or ()), *lines),
         cwd=cwd,
         env=tuple(env or ()),
         runs=runs,
@@ -102,7 +120,7 @@ def ci(
     options = run.CiOptions(
         snapshot=snapshot,
         server=server,
-        baseline=baseline,
+        baseline=baseline or None,
         profiles=tuple(p.strip() for v in profile or () for p in v.split(",") if p.strip()),
         audit_fail_on=audit_fail_on.value,
         diff_fail_on=diff_fail_on.value,

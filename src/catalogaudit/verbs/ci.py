@@ -64,7 +64,8 @@ class Gate:
     report: Report
     unstable: bool
     baseline: str
-    notes: list[str]
+    #: How the baseline ref was chosen (`--baseline`, the merge base of ..., HEAD).
+    how: str
 
 
 def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
@@ -131,12 +132,10 @@ def _live(o: CiOptions) -> bool:
 
 
 def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path) -> Gate:
-    notes: list[str] = []
     if o.baseline is not None:
         ref, how = o.baseline, "--baseline"
     else:
         ref, how = github.merge_base(payload, env)
-    notes.append(f"baseline: {o.snapshot} at {ref} ({how})")
     unstable = False
     if _live(o):
         from catalogaudit.verbs import snapshot
@@ -150,18 +149,19 @@ def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path)
     new = intake.read_catalog(new_path)
     output.say(new.warnings)
     result = None
-    if github.exists(ref, o.snapshot):
-        old = intake.read_catalog(f"git:{ref}:{o.snapshot}")
+    # NOTE: `REF:./PATH` is relative to the current directory (the Action's working-directory);
+    # `REF:PATH` would be relative to the repository's root.
+    in_repo = o.snapshot if o.snapshot.startswith("./") else f"./{o.snapshot}"
+    if github.exists(ref, in_repo):
+        old = intake.read_catalog(f"git:{ref}:{in_repo}")
         output.say(old.warnings)
         olds, more = compare.sides_of(f"{o.snapshot}@{ref[:12]}", old.doc)
         news, extra = compare.sides_of(o.snapshot, new.doc)
         result = core_diff.diff(olds[0], news[0])
         result.notes.extend([*more, *extra])
-    else:
-        notes.append(f"{o.snapshot} does not exist at {ref}: nothing to diff against")
     catalog = Catalog(new.doc, source=o.snapshot, text=None if _live(o) else new.text)
     report = audit(catalog, AuditOptions(profiles=o.profiles))
-    return Gate(result, report, unstable, ref, notes)
+    return Gate(result, report, unstable, ref, how)
 
 
 def _exit_code(o: CiOptions, gate: Gate) -> int:
@@ -212,8 +212,10 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
         marker(o.snapshot),
         f"## catalogaudit: {md_code(o.snapshot)} {verdict}",
         "",
-        *(f"- {escape_text(note)}" for note in gate.notes),
+        f"- baseline: {md_code(o.snapshot)} at {md_code(gate.baseline)} ({escape_text(gate.how)})",
     ]
+    if gate.result is None:
+        parts.append(f"- {md_code(o.snapshot)} does not exist at the baseline: no diff")
     if gate.unstable:
         parts.append("- the catalog differed between runs: see `catalogaudit stability`")
     parts.append("")
@@ -255,6 +257,8 @@ def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: s
 def _line(o: CiOptions, gate: Gate, code: int) -> str:
     counts = gate.result.counts() if gate.result is not None else {}
     changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no changes"
+    if gate.result is None:
+        changed = "no baseline"
     c = gate.report.counts()
     return (
         f"ci: {o.snapshot}: {changed}; {c['error']} error(s), {c['warning']} warning(s), "
