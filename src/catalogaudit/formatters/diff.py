@@ -31,8 +31,8 @@ def render(
     brief: bool = False,
     expand: bool = False,
 ) -> str:
-    """The report in one format; `line_of` gives SARIF the line of a change in the new file;
-    `brief` (`--summary`) and `expand` only change the text format."""
+    """The report in one format; `line_of` gives SARIF and GitLab the line of a change in the
+    new file; `brief` (`--summary`) and `expand` only change the text format."""
     if fmt is DiffFormat.TEXT:
         return (
             by_rule(result, fail_on, unknown) if brief else text(result, fail_on, unknown, expand)
@@ -43,6 +43,10 @@ def render(
         return markdown(result, fail_on, unknown)
     if fmt is DiffFormat.SARIF:
         return _dumps(sarif(result, unknown, line_of))
+    if fmt is DiffFormat.GITLAB:
+        from catalogaudit.formatters.gitlab import format_gitlab_diff
+
+        return format_gitlab_diff(result, unknown, line_of)
     _never(fmt)
 
 

@@ -16,6 +16,8 @@ class OutputFormat(str, enum.Enum):
     JUNIT = "junit"
     GITHUB = "github"
     MARKDOWN = "markdown"
+    #: GitLab's code-quality report (`artifacts:reports:codequality`).
+    GITLAB = "gitlab"
 
 
 class DiffFormat(str, enum.Enum):
@@ -25,6 +27,7 @@ class DiffFormat(str, enum.Enum):
     JSON = "json"
     MARKDOWN = "markdown"
     SARIF = "sarif"
+    GITLAB = "gitlab"
 
 
 class StabilityFormat(str, enum.Enum):

@@ -46,4 +46,8 @@ def format_report(
         from catalogaudit.formatters.markdown import format_markdown
 
         return format_markdown(report)
+    if fmt is OutputFormat.GITLAB:
+        from catalogaudit.formatters.gitlab import format_gitlab
+
+        return format_gitlab(report)
     assert_never(fmt)

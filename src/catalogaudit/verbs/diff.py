@@ -8,7 +8,6 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,7 +81,7 @@ def run_diff(o: DiffOptions) -> int:
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)
-    wanted = o.fmt is DiffFormat.SARIF and o.new is not None
+    wanted = o.fmt in (DiffFormat.SARIF, DiffFormat.GITLAB) and o.new is not None
     line_of = _line_of(o.new or "-", news[0], new_bytes) if wanted else None
     text = fmt_diff.render(
         result, o.fmt, o.fail_on, o.unknown, line_of, brief=o.summary, expand=o.expand
@@ -214,9 +213,7 @@ def live_inputs(
         )
     captured: dict[str, Any] = committed.get("capture") or {}
     proto: dict[str, Any] = captured.get("protocol") or {}
-    command = server.get("command") or ()
-    if isinstance(command, str):
-        command = shlex.split(command)
+    command = cfg.server_command(server)
     headers = server.get("headers") or ()
     if isinstance(headers, dict):
         headers = [f"{k}: {v}" for k, v in headers.items()]
