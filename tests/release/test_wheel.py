@@ -82,6 +82,8 @@ def test_sdist_carries_the_license(dist: Path) -> None:
     with tarfile.open(sdist) as tf:
         names = tf.getnames()
     assert f"catalogaudit-{__version__}/LICENSE" in names
+    assert f"catalogaudit-{__version__}/action.yml" in names
+    assert not [n for n in names if "/node_modules/" in n]
 
 
 def test_twine_check_strict(dist: Path) -> None:
