@@ -167,3 +167,31 @@ def test_a_shallow_clone_gets_one_error_line(repo: tuple[Path, str], tmp_path: P
     assert got.stderr.strip().splitlines()[-1].startswith("error: cannot find the merge base")
     assert "fetch-depth: 0" in got.stderr
     assert _outputs(tmp_path)["exit-code"] == "2"
+
+
+def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:
+    """A real capture (server-filesystem) with the Codex and Claude Code profiles: warnings
+    count only when the audit threshold reaches them."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    real = Path(__file__).parents[2] / "fixtures" / "real-servers"
+    (repo / "fs.snapshot.json").write_bytes((real / "server-filesystem.snapshot.json").read_bytes())
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "accepted")
+    profiles = ["--profile", "codex-app,claude-code"]
+    results = {}
+    for level in ("error", "warning"):
+        out = tmp_path / f"{level}.txt"
+        got = cli(
+            "ci", "--snapshot", "fs.snapshot.json", "--baseline", "HEAD", "--no-comment",
+            *profiles, "--audit-fail-on", level, "--out-dir", str(tmp_path / level),
+            cwd=repo, env={"GITHUB_OUTPUT": str(out)},
+        )  # fmt: skip
+        assert out.exists(), got
+        values = dict(line.split("=", 1) for line in out.read_text().splitlines())
+        results[level] = (got.code, values["findings"], values["exit-code"])
+        assert values["has-breaking"] == "false" and values["model-visible"] == "false"
+    assert results["error"] == (0, "0", "0")
+    code, findings, exit_code = results["warning"]
+    assert (code, exit_code) == (1, "1") and int(findings) >= 10, results
