@@ -159,6 +159,8 @@ def test_the_composite_action_runs_for_real(tmp_path: Path) -> None:
             "working-directory": "mcp",
             "snapshot": "catalog.snapshot.json",
             "sarif": "true",
+            "profiles": "openai-strict",  # OAI-STRICT-001 on `search`: a SARIF result
+            "fail-on": "never",
             "python": PYTHON,
         }
         out = _run_action(inputs, repo, env)
@@ -166,7 +168,15 @@ def test_the_composite_action_runs_for_real(tmp_path: Path) -> None:
         assert out["has-breaking"] == "true" and out["model-visible"] == "true", out
         assert out["exit-code"] == "1" and out["findings"] == "0"
         assert Path(out["summary-path"]).read_text() == summary.read_text()
-        assert json.loads(Path(out["sarif-path"]).read_text())["version"] == "2.1.0"
+        sarif = json.loads(Path(out["sarif-path"]).read_text())
+        assert sarif["version"] == "2.1.0"
+        # code scanning resolves locations from the repository's root, not working-directory
+        uris = {
+            loc["physicalLocation"]["artifactLocation"]["uri"]
+            for result in sarif["runs"][0]["results"]
+            for loc in result.get("locations", [])
+        }
+        assert uris == {"mcp/catalog.snapshot.json"}
         assert [r.method for r in api.requests] == ["GET", "POST"]
         (comment,) = api.comments[3]
         assert comment["body"].startswith("<!-- catalogaudit:ci catalog.snapshot.json -->")

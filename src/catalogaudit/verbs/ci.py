@@ -23,7 +23,7 @@ from catalogaudit import intake
 from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.diff import items as core_diff
 from catalogaudit.diff import sides as compare
-from catalogaudit.errors import UsageError
+from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters import diff as fmt_diff
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.report import format_report
@@ -76,7 +76,7 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
     payload = github.event(env)
     try:
         gate = _gate(o, env, payload, out)
-    except UsageError as exc:
+    except CatalogauditError as exc:
         github.set_outputs(env, {"exit-code": str(EXIT_ERROR)})
         raise exc from None
     code = _exit_code(o, gate)
@@ -159,7 +159,10 @@ def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path)
         news, extra = compare.sides_of(o.snapshot, new.doc)
         result = core_diff.diff(olds[0], news[0])
         result.notes.extend([*more, *extra])
-    catalog = Catalog(new.doc, source=o.snapshot, text=None if _live(o) else new.text)
+    # NOTE: findings point at the committed file by its path from the repository's root, as
+    # code scanning and GitLab resolve them (the Action may run in a working-directory).
+    source = github.repo_path(o.snapshot)
+    catalog = Catalog(new.doc, source=source, text=None if _live(o) else new.text)
     report = audit(catalog, AuditOptions(profiles=o.profiles))
     return Gate(result, report, unstable, ref, how)
 

@@ -89,6 +89,12 @@ def exists(ref: str, path: str) -> bool:
     return _git("cat-file", "-e", "--end-of-options", f"{ref}:{path}") is not None
 
 
+def repo_path(path: str) -> str:
+    """`path` (relative to the current directory) from the repository's root."""
+    prefix = _git("rev-parse", "--show-prefix") or ""
+    return f"{prefix}{path.removeprefix('./')}"
+
+
 def set_outputs(environ: dict[str, str], values: dict[str, str]) -> None:
     """Append `name=value` lines to GITHUB_OUTPUT (values here are one line, no secrets)."""
     path = environ.get("GITHUB_OUTPUT")
