@@ -195,3 +195,25 @@ def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:
     assert results["error"] == (0, "0", "0")
     code, findings, exit_code = results["warning"]
     assert (code, exit_code) == (1, "1") and int(findings) >= 10, results
+
+
+def test_runs_that_disagree_fail_the_gate(tmp_path: Path) -> None:
+    """`--runs 2` on a server whose bytes change between restarts: the gate fails (exit 1) and
+    the summary says why, even with no baseline to diff against."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "README").write_text("x\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "no snapshot yet")
+    server = [PYTHON, str(SERVERS / "unstable_server.py"), str(tmp_path / "count"), "order"]
+    outputs = tmp_path / "out.txt"
+    got = cli(
+        "ci", "--snapshot", "catalog.snapshot.json", "--baseline", "HEAD", "--no-comment",
+        "--runs", "2", "--out-dir", str(tmp_path / "ci"), "--", *server,
+        cwd=repo, env={"GITHUB_OUTPUT": str(outputs)},
+    )  # fmt: skip
+    assert got.code == 1, got
+    assert "exit-code=1" in outputs.read_text()
+    summary = (tmp_path / "ci" / "summary.md").read_text()
+    assert "differed between runs" in summary and "does not exist at the baseline" in summary
