@@ -72,3 +72,22 @@ def test_a_1500_tool_change_keeps_the_summary_under_60000_chars(tmp_path: Path) 
     text = summary.read_text()
     assert "<!-- catalogaudit:ci catalog.snapshot.json -->" in text
     assert len(text) < 60000, len(text)
+
+
+def test_the_one_markdown_call_passes_the_budget_where_it_is_taken() -> None:
+    """`verbs.ci._bounded` is the one place the gate renders Markdown: it passes `max_chars`
+    to a formatter that takes it, and calls one that does not as before."""
+    from catalogaudit.verbs import ci
+
+    seen: dict[str, object] = {}
+
+    def bounded(text: str, *, max_chars: int = 60000) -> str:
+        seen["max_chars"] = max_chars
+        return text
+
+    def plain(text: str) -> str:
+        return text
+
+    assert ci._bounded(bounded, "a") == "a" and seen["max_chars"] == ci.SECTION_CHARS
+    assert ci._bounded(plain, "b") == "b"
+    assert 2 * ci.SECTION_CHARS < 60000
