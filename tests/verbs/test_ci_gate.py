@@ -167,6 +167,8 @@ def test_a_shallow_clone_gets_one_error_line(repo: tuple[Path, str], tmp_path: P
     assert got.stderr.strip().splitlines()[-1].startswith("error: cannot find the merge base")
     assert "fetch-depth: 0" in got.stderr
     assert _outputs(tmp_path)["exit-code"] == "2"
+    summary = (tmp_path / "summary.md").read_text()
+    assert "errored" in summary and "fetch\\-depth" in summary, summary
 
 
 def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:

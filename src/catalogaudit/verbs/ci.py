@@ -71,12 +71,18 @@ class Gate:
 def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
     """The whole gate; returns the exit code (also written to the `exit-code` output)."""
     env = environ if environ is not None else github.environ()
-    _check(o)
-    out = _out_dir(o, env)
-    payload = github.event(env)
     try:
+        _check(o)
+        out = _out_dir(o, env)
+        payload = github.event(env)
         gate = _gate(o, env, payload, out)
     except CatalogauditError as exc:
+        # NOTE: the step still reports: the summary says what failed, the outputs say 2.
+        from catalogaudit.formatters.markdown import code as md_code
+        from catalogaudit.formatters.markdown import escape_text
+
+        head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
+        github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")
         github.set_outputs(env, {"exit-code": str(EXIT_ERROR)})
         raise exc from None
     code = _exit_code(o, gate)
@@ -123,7 +129,10 @@ def _out_dir(o: CiOptions, env: dict[str, str]) -> Path:
         path = Path(env["RUNNER_TEMP"]) / "catalogaudit"
     else:
         path = Path(tempfile.mkdtemp(prefix="catalogaudit-ci-"))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out-dir {path}: cannot create it ({exc.strerror})") from None
     return path
 
 
