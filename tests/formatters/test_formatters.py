@@ -164,6 +164,7 @@ def test_output_format_values_are_the_cli_choices() -> None:
         "junit",
         "github",
         "markdown",
+        "gitlab",
     ]
     assert OutputFormat("sarif") is OutputFormat.SARIF
 

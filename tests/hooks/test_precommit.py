@@ -56,7 +56,7 @@ def commit_all(repo: Path) -> None:
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("hookrepo")
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
         shutil.copy(ROOT / name, repo / name)
     shutil.copytree(
         ROOT / "src", repo / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")

@@ -6,7 +6,16 @@ from importlib import import_module
 from typing import Any
 
 #: Modules under `catalogaudit.cli`, each with `register(app)`.
-MODULES: tuple[str, ...] = ("audit", "diff", "rewrite", "profiles", "canonical", "serve", "verify")
+MODULES: tuple[str, ...] = (
+    "audit",
+    "diff",
+    "rewrite",
+    "profiles",
+    "canonical",
+    "serve",
+    "verify",
+    "ci",
+)
 
 
 def register_all(app: Any) -> None:

@@ -36,7 +36,7 @@ def render(
 ) -> str:
     """The report in one format. `line_of` and `file` (the repository path the results point
     at: the new file, or the committed old one when the new one is not in the repository) are
-    for SARIF, GitHub and JUnit; `brief` (`--summary`) and `expand` only change the text
+    for SARIF, GitHub, JUnit and GitLab; `brief` (`--summary`) and `expand` only change the text
     format; `max_chars` bounds the Markdown."""
     if fmt is DiffFormat.TEXT:
         return (
@@ -58,6 +58,10 @@ def render(
         from catalogaudit.formatters.diff_ci import junit
 
         return junit(result, fail_on, unknown, line_of, file)
+    if fmt is DiffFormat.GITLAB:
+        from catalogaudit.formatters.gitlab import format_gitlab_diff
+
+        return format_gitlab_diff(result, unknown, line_of, file)
     _never(fmt)
 
 

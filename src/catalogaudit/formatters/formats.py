@@ -16,6 +16,8 @@ class OutputFormat(str, enum.Enum):
     JUNIT = "junit"
     GITHUB = "github"
     MARKDOWN = "markdown"
+    #: GitLab's code-quality report (`artifacts:reports:codequality`).
+    GITLAB = "gitlab"
 
 
 class DiffFormat(str, enum.Enum):
@@ -27,6 +29,7 @@ class DiffFormat(str, enum.Enum):
     SARIF = "sarif"
     GITHUB = "github"
     JUNIT = "junit"
+    GITLAB = "gitlab"
 
 
 class StabilityFormat(str, enum.Enum):

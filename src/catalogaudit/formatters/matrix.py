@@ -75,6 +75,6 @@ def format_matrix(
         return _markdown(rows, max_chars)
     if fmt is OutputFormat.JSON:
         return dumps(matrix_document(rows))
-    if fmt is OutputFormat.SARIF or fmt is OutputFormat.JUNIT or fmt is OutputFormat.GITHUB:
+    if fmt in (OutputFormat.SARIF, OutputFormat.JUNIT, OutputFormat.GITHUB, OutputFormat.GITLAB):
         raise ValueError(f"--matrix has no {fmt.value} form; use text, markdown or json")
     assert_never(fmt)

@@ -56,4 +56,8 @@ def format_report(
         from catalogaudit.formatters.markdown import format_markdown
 
         return format_markdown(report, max_chars=max_chars)
+    if fmt is OutputFormat.GITLAB:
+        from catalogaudit.formatters.gitlab import format_gitlab
+
+        return format_gitlab(report, repo=repo)
     assert_never(fmt)

@@ -67,7 +67,7 @@ def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False)
     """Snapshot files audited one by one; other inputs merged into one catalog; or a live run.
 
     `regions`: one raw list input keeps its text, so findings get its lines and columns (the
-    SARIF, GitHub and JUnit formats; the scan is not worth it for the others)."""
+    SARIF, GitHub, JUnit and GitLab formats; the scan is not worth it for the others)."""
     if o.live or o.snapshot.url:
         # NOTE: a live audit asks whether a 2026-07-28 server also answers a legacy
         # initialize, so initialize-only clients' profiles can say (`handshake`).
@@ -149,7 +149,12 @@ def run(o: AuditRunOptions) -> int:
     if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
         o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
     subs = _substitutions(o)
-    ci = output_format in (OutputFormat.SARIF, OutputFormat.GITHUB, OutputFormat.JUNIT)
+    ci = output_format in (
+        OutputFormat.SARIF,
+        OutputFormat.GITHUB,
+        OutputFormat.JUNIT,
+        OutputFormat.GITLAB,
+    )
     found = catalogs(o, revision, regions=ci)
     if o.show_matrix:
         return _matrix(found, options, output_format, o.output, o.max_chars or DEFAULT_MAX_CHARS)

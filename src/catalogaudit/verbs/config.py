@@ -3,6 +3,7 @@ need no long command lines. Command-line options always win."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,7 +45,13 @@ SERVER_KEYS: dict[str, tuple[type, ...]] = {
     "headers": (list, dict),
     "protocol": (str,),
     "client-capabilities": (str,),
+    # The interpreter that a command's leading `python` means (issue 19): inside pre-commit,
+    # `python` on PATH is the hook's own virtualenv, which lacks the server's packages.
+    "python": (str,),
 }
+
+#: The first words of `server.command` that `server.python` replaces.
+PYTHON_WORDS = re.compile(r"^python(3(\.\d+)?)?$")
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -131,6 +138,8 @@ def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
             raise UsageError(f"{where}: {key} must be a {want.__name__}")
         if key == "server":
             _check_server(value, where)
+            if isinstance(value, dict) and "python" in value:
+                value["python"] = _interpreter(str(value["python"]), path, cwd, where)
     for key in PATH_KEYS:
         if key in table:
             table[key] = _inside(table[key], key, path, cwd)
@@ -160,6 +169,35 @@ def _inside(value: str, key: str, config: Path, cwd: Path) -> str:
     if root == cwd.resolve():
         return value
     return str(root / candidate)
+
+
+def _interpreter(value: str, config: Path, cwd: Path, where: str) -> str:
+    """`server.python`: an absolute path, a name looked up on PATH (`python3.12`), or a path
+    relative to the configuration file's directory (`.venv/bin/python`), made absolute."""
+    if not value.strip():
+        raise UsageError(f"{where}: server.python must name an interpreter")
+    candidate = Path(value)
+    if candidate.is_absolute() or "/" not in value:
+        return value
+    root = config.resolve().parent if config.is_absolute() else (cwd / config).resolve().parent
+    return str(root / candidate)
+
+
+def server_command(server: dict[str, Any]) -> list[str]:
+    """`server.command` as argv, its leading `python` replaced by `server.python` if set."""
+    import shlex
+
+    command = server.get("command") or []
+    argv = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+    python = server.get("python")
+    if python:
+        if not argv or not PYTHON_WORDS.match(argv[0]):
+            raise UsageError(
+                "server.python replaces the command's leading python; "
+                f"the command starts with {argv[0] if argv else 'nothing'!r}"
+            )
+        argv[0] = python
+    return argv
 
 
 def _check_server(server: Any, where: str) -> None:

@@ -8,7 +8,6 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,7 +88,7 @@ def run_diff(o: DiffOptions) -> int:
         result.assertions = contract.findings(new_catalog, assertions)
     file: str | None = None
     line_of: Callable[[Any], int | None] | None = None
-    if o.fmt in (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT):
+    if o.fmt in (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT, DiffFormat.GITLAB):
         file, line_of = _pointed_at(o, (olds[0], old_bytes), (news[0], new_bytes))
     text = fmt_diff.render(
         result,
@@ -267,9 +266,7 @@ def live_inputs(
         )
     captured: dict[str, Any] = committed.get("capture") or {}
     proto: dict[str, Any] = captured.get("protocol") or {}
-    command = server.get("command") or ()
-    if isinstance(command, str):
-        command = shlex.split(command)
+    command = cfg.server_command(server)
     headers = server.get("headers") or ()
     if isinstance(headers, dict):
         headers = [f"{k}: {v}" for k, v in headers.items()]

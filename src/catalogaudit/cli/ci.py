@@ -1,0 +1,131 @@
+"""`catalogaudit ci`: typer options in, `verbs.ci` does the rest (the GitHub Action runs this).
+
+Exit codes: 0 passed, 1 a change or finding at or above its `--*-fail-on` (or unstable across
+`--runs`), 2 usage, input or server errors (one `error:` line, printed by `cli.entry.main`).
+"""
+
+from __future__ import annotations
+
+import enum
+import shlex
+from typing import Annotated
+
+import typer
+
+from catalogaudit.errors import UsageError
+
+List = list[str] | None
+
+
+class AuditFailOn(str, enum.Enum):
+    """`--audit-fail-on`: a finding of this severity or worse fails the gate."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    NEVER = "never"
+
+
+class DiffFailOn(str, enum.Enum):
+    """`--diff-fail-on`: a change at this level or above fails the gate."""
+
+    BREAKING = "breaking"
+    MODEL_VISIBLE = "model-visible"
+    COSMETIC = "cosmetic"
+    NEVER = "never"
+
+
+def register(app: typer.Typer) -> None:
+    """Add `ci` to the app."""
+    app.command("ci")(ci)
+
+
+def ci(
+    command: Annotated[
+        List,
+        typer.Argument(
+            help="The stdio server command, after -- (none and no --url: the committed "
+            "snapshot is the candidate).",
+            show_default=False,
+        ),
+    ] = None,
+    snapshot: Annotated[
+        str,
+        typer.Option(help="The committed snapshot's path in the repository."),
+    ] = "catalog.snapshot.json",
+    command_line: Annotated[
+        str | None,
+        typer.Option("--command", help="The stdio server command as one line (split like sh)."),
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
+    header: Annotated[
+        List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
+    ] = None,
+    headers: Annotated[
+        str | None,
+        typer.Option(help="More 'Name: value' headers, one a line (the Action's input)."),
+    ] = None,
+    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
+    env: Annotated[List, typer.Option("--env", help="KEY=VALUE for the server.")] = None,
+    runs: Annotated[int, typer.Option(min=1, help="Capture the server N times and compare.")] = 1,
+    timeout: Annotated[float, typer.Option(help="Seconds for the whole capture.")] = 300.0,
+    baseline: Annotated[
+        str | None,
+        typer.Option(help="Git ref of the baseline snapshot (default: the PR's merge base)."),
+    ] = None,
+    profile: Annotated[
+        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+    ] = None,
+    audit_fail_on: Annotated[
+        AuditFailOn, typer.Option(help="Fail on findings of this severity or worse.")
+    ] = AuditFailOn.ERROR,
+    diff_fail_on: Annotated[
+        DiffFailOn, typer.Option(help="Fail on changes at this level or above.")
+    ] = DiffFailOn.BREAKING,
+    comment: Annotated[
+        bool, typer.Option("--comment/--no-comment", help="Post or update the PR comment.")
+    ] = True,
+    sarif: Annotated[
+        bool, typer.Option("--sarif/--no-sarif", help="Write the audit as SARIF.")
+    ] = False,
+    out_dir: Annotated[
+        str | None,
+        typer.Option(help="Where summary.md, catalogaudit.sarif and the new snapshot go."),
+    ] = None,
+) -> None:
+    """Gate a pull request: snapshot, diff against the baseline, audit, job summary, one PR
+    comment, SARIF, step outputs.
+
+    Exit codes: 0 passed, 1 failed, 2 errors.
+    """
+    from catalogaudit.verbs import ci as run
+    from catalogaudit.verbs.live import SnapshotOptions
+
+    if command and command_line:
+        raise UsageError("give the server command after -- or as --command, not both")
+    try:
+        argv = tuple(command or ()) or tuple(shlex.split(command_line or ""))
+    except ValueError as exc:
+        raise UsageError(f"--command: {exc}") from None
+    lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
+    server = SnapshotOptions(
+        command=argv,
+        url=url or None,
+        headers=(*(header or ()), *lines),
+        cwd=cwd,
+        env=tuple(env or ()),
+        runs=runs,
+        timeout=timeout,
+    )
+    options = run.CiOptions(
+        snapshot=snapshot,
+        server=server,
+        baseline=baseline or None,
+        profiles=tuple(p.strip() for v in profile or () for p in v.split(",") if p.strip()),
+        audit_fail_on=audit_fail_on.value,
+        diff_fail_on=diff_fail_on.value,
+        comment=comment,
+        sarif=sarif,
+        out_dir=out_dir,
+    )
+    raise typer.Exit(run.run_ci(options))

@@ -1,0 +1,121 @@
+"""A loopback stand-in for the part of GitHub's REST API that `catalogaudit ci` uses: list an
+issue's comments (paginated), create one, update one. It records every request (method, path,
+query, headers, JSON body) so tests can check the marker, the auth header and that a second run
+updates the comment the first one created.
+
+Shapes follow https://docs.github.com/en/rest/issues/comments (list: GET
+/repos/{owner}/{repo}/issues/{n}/comments?per_page&page; create: POST the same path with
+{"body"}; update: PATCH /repos/{owner}/{repo}/issues/comments/{id}).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class GitHubStandIn:
+    """The server's state: comments per issue, every request, an optional forced status."""
+
+    token: str
+    comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    requests: list[Recorded] = field(default_factory=list)
+    fail_with: int | None = None
+    next_id: int = 1000
+    url: str = ""
+    _server: ThreadingHTTPServer | None = None
+
+    def __enter__(self) -> GitHubStandIn:
+        state = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _answer(self, status: int, doc: Any) -> None:
+                data = json.dumps(doc).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _handle(self) -> None:
+                parts = urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                body = json.loads(raw) if raw else None
+                state.requests.append(
+                    Recorded(
+                        self.command,
+                        parts.path,
+                        parse_qs(parts.query),
+                        {k.lower(): v for k, v in self.headers.items()},
+                        body,
+                    )
+                )
+                if self.headers.get("Authorization") != f"Bearer {state.token}":
+                    return self._answer(401, {"message": "Bad credentials"})
+                if state.fail_with is not None:
+                    return self._answer(state.fail_with, {"message": "forced failure"})
+                issue = re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/(\d+)/comments", parts.path)
+                one = re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)", parts.path)
+                if issue and self.command == "GET":
+                    query = parse_qs(parts.query)
+                    per_page = int(query.get("per_page", ["30"])[0])
+                    page = int(query.get("page", ["1"])[0])
+                    items = state.comments.get(int(issue[3]), [])
+                    return self._answer(200, items[(page - 1) * per_page : page * per_page])
+                if issue and self.command == "POST":
+                    comment = state._new(int(issue[3]), body["body"])
+                    return self._answer(201, comment)
+                if one and self.command == "PATCH":
+                    for items in state.comments.values():
+                        for c in items:
+                            if c["id"] == int(one[3]):
+                                c["body"] = body["body"]
+                                return self._answer(200, c)
+                    return self._answer(404, {"message": "Not Found"})
+                return self._answer(404, {"message": "Not Found"})
+
+            do_GET = do_POST = do_PATCH = _handle
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def _new(self, issue: int, body: str) -> dict[str, Any]:
+        self.next_id += 1
+        comment = {
+            "id": self.next_id,
+            "body": body,
+            "html_url": f"https://github.test/o/r/pull/{issue}#issuecomment-{self.next_id}",
+            "user": {"login": "github-actions[bot]"},
+        }
+        self.comments.setdefault(issue, []).append(comment)
+        return comment
+
+    def add(self, issue: int, body: str) -> None:
+        """A comment someone else wrote (the gate must leave it alone)."""
+        self._new(issue, body)
+
+    def __exit__(self, *exc: Any) -> None:
+        assert self._server is not None
+        self._server.shutdown()
+        self._server.server_close()
