@@ -181,7 +181,9 @@ register_all(app)
 
 def run_typer(args: list[str], show_traceback: bool) -> int:
     """Parse and run with typer (every command line `cli.fast` leaves to it)."""
-    command = typer.main.get_command(app)
+    from catalogaudit.cli.helptext import plain
+
+    command = plain(typer.main.get_command(app))
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
     except CatalogauditError as exc:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit._version import __version__
 from catalogaudit.formatters.formats import DiffFormat
+from catalogaudit.model.envelope import envelope
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
     from catalogaudit.diff.items import Change, DiffResult
@@ -83,20 +84,22 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
         extra["mode"] = result.mode
     if result.assertions:
         extra["assertions"] = [f.report_dict() for f in result.assertions]
-    return {
-        **extra,
-        "reportVersion": 1,
-        "old": result.old,
-        "new": result.new,
-        "failOn": fail_on,
-        "unknown": unknown,
-        "exitCode": result.exit_code(fail_on, unknown),
-        "counts": result.counts(),
-        "changes": [change_json(c, unknown) for c in result.changes],
-        "items": result.items,
-        "warnings": result.warnings,
-        "notes": result.notes,
-    }
+    return envelope(
+        "diff",
+        {
+            **extra,
+            "old": result.old,
+            "new": result.new,
+            "failOn": fail_on,
+            "unknown": unknown,
+            "exitCode": result.exit_code(fail_on, unknown),
+            "counts": result.counts(),
+            "changes": [change_json(c, unknown) for c in result.changes],
+            "items": result.items,
+            "warnings": result.warnings,
+            "notes": result.notes,
+        },
+    )
 
 
 def summary(result: DiffResult, fail_on: str, unknown: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import RulesFormat
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.findings import RuleMeta
 
 
@@ -28,7 +29,7 @@ def format_rules(metas: Sequence[RuleMeta], fmt: RulesFormat) -> str:
             }
             for m in metas
         ]
-        return json.dumps(rows, indent=2, sort_keys=True) + "\n"
+        return json.dumps(envelope("rules", {"rules": rows}), indent=2, sort_keys=True) + "\n"
     if fmt is RulesFormat.MARKDOWN:
         return rules_markdown(metas)
     if fmt is RulesFormat.TEXT:

@@ -16,6 +16,7 @@ from catalogaudit.formatters.base import plural, visible
 from catalogaudit.formatters.formats import VerifyFormat
 from catalogaudit.formatters.github import command
 from catalogaudit.formatters.markdown import code, escape_text
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
 
 
@@ -49,21 +50,24 @@ def _summary(run: VerifyRun) -> str:
 
 def verify_document(run: VerifyRun) -> dict[str, Any]:
     """The JSON report as data (its shape is what scripts/refresh_verification.py reads)."""
-    return {
-        "client": {"id": run.client, "version": run.version},
-        "profile": run.profile,
-        "transport": run.transport,
-        "matches": run.mismatches == 0,
-        "observations": [
-            {
-                **r.observed.as_dict(),
-                "predicted": r.predicted.verdict if r.predicted else None,
-                "predictedBecause": r.predicted.message if r.predicted else "",
-                "matches": r.matches,
-            }
-            for r in run.rows
-        ],
-    }
+    return envelope(
+        "verify",
+        {
+            "client": {"id": run.client, "version": run.version},
+            "profile": run.profile,
+            "transport": run.transport,
+            "matches": run.mismatches == 0,
+            "observations": [
+                {
+                    **r.observed.as_dict(),
+                    "predicted": r.predicted.verdict if r.predicted else None,
+                    "predictedBecause": r.predicted.message if r.predicted else "",
+                    "matches": r.matches,
+                }
+                for r in run.rows
+            ],
+        },
+    )
 
 
 def as_json(run: VerifyRun) -> str:

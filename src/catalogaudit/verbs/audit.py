@@ -200,8 +200,7 @@ def _suggest(
 
     results = [suggest(c, options) for c in found]
     if fmt == "json":
-        docs = [fmt_suggest.document(r) for r in results]
-        _emit(output, json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, sort_keys=True))
+        _emit(output, json.dumps(fmt_suggest.documents(results), indent=2, sort_keys=True))
     else:
         _emit(output, "".join(fmt_suggest.render_text(r) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
