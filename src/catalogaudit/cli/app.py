@@ -18,7 +18,7 @@ app = typer.Typer(
     help="Snapshot, audit, canonicalize, hash and diff MCP server catalogs.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

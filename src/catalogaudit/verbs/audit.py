@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from catalogaudit.formatters.rules import format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import contract, live, output
+from catalogaudit.verbs import contract, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
 from catalogaudit.verbs.live import SnapshotOptions
 
@@ -121,7 +120,8 @@ def run(o: AuditRunOptions) -> int:
 
         parse_protocol(revision)  # validates the name
     fmt = o.output_format or conf.get("format", "text")
-    color = _color(o.color, o.output)
+    color = terminal.color(o.color, o.output)
+    width = terminal.width(o.output)
     from catalogaudit.formatters.formats import OutputFormat
     from catalogaudit.formatters.report import format_report
 
@@ -135,7 +135,7 @@ def run(o: AuditRunOptions) -> int:
     subs = _substitutions(o)
     found = catalogs(o, revision)
     if o.show_matrix:
-        return _matrix(found, options, output_format, o.output)
+        return _matrix(found, options, output_format, o.output, color, width)
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
@@ -148,8 +148,8 @@ def run(o: AuditRunOptions) -> int:
     report.rewritten = subs is not None
     if strict and baseline_file:
         _strict_baseline(report, baseline, baseline_text, baseline_file)
-    text = format_report(report, output_format, color=color, expand=o.expand)
-    _emit(o.output, text)
+    text = format_report(report, output_format, color=color, width=width, expand=o.expand)
+    _emit(o.output, text, styled=color)
     if o.write_baseline:
         from catalogaudit.audit.baseline import write_baseline
         from catalogaudit.verbs.output import write_atomic
@@ -243,7 +243,9 @@ def _merge(reports: list[Report]) -> Report:
     return merged
 
 
-def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) -> int:
+def _matrix(
+    found: list[Catalog], options: AuditOptions, fmt: Any, output: str, color: bool, width: int
+) -> int:
     from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
     from catalogaudit.profiles import summary
 
@@ -252,24 +254,12 @@ def _matrix(found: list[Catalog], options: AuditOptions, fmt: Any, output: str) 
         raise UsageError(f"--matrix supports --format {names}")
     specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
-    _emit(output, format_matrix(rows, fmt))
+    _emit(output, format_matrix(rows, fmt, color=color, width=width), styled=color)
     return EXIT_OK if all(r.passed for r in rows) else 1
 
 
-def _color(choice: str, output: str) -> bool:
-    import os
-
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR") or output != "-":
-        return False
-    if choice != "auto":
-        raise UsageError("--color must be auto, always or never")
-    return sys.stdout.isatty()
-
-
-def _emit(path: str, text: str) -> None:
-    output.emit(path, text if text.endswith("\n") else text + "\n")
+def _emit(path: str, text: str, *, styled: bool = False) -> None:
+    output.emit(path, text if text.endswith("\n") else text + "\n", styled=styled)
 
 
 def _summary(report: Report) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RuleFormat
 from catalogaudit.model.findings import EXIT_OK, RuleMeta
-from catalogaudit.verbs import output
+from catalogaudit.verbs import output, terminal
 
 #: Why a spec rule is believed: the specification it cites, not a client's behaviour.
 SPEC_EVIDENCE = "from the MCP specification (the cited source); not a client's behaviour"
@@ -108,7 +108,7 @@ def run(rule_id: str, fmt: RuleFormat) -> int:
     """Print one rule's explanation; exit 0 (2, one line, for an unknown id)."""
     from catalogaudit.formatters.rule import format_rule
 
-    output.emit("-", format_rule(explain(rule_id), fmt))
+    output.emit("-", format_rule(explain(rule_id), fmt, width=terminal.width("-")))
     return EXIT_OK
 
 
