@@ -95,6 +95,13 @@ def test_help_lists_the_format_choices_and_typed_metavars() -> None:
     assert "Usage: catalogaudit verify [OPTIONS] CATALOG..." in usage
 
 
+def test_help_paragraphs_wrap_at_the_terminal_not_at_the_docstring() -> None:
+    out = run("audit", "--help", COLUMNS="200").stdout
+    assert "2 errors (including a rule that crashed)." in out
+    out = run("rewrite", "--help", COLUMNS="200").stdout
+    assert "no `wire` section), reports every change, and re-audits" in out
+
+
 def test_every_command_is_walked() -> None:
     out = run("--help", COLUMNS="200").stdout
     listed = re.findall(r"^│ (\w+)\s{2,}", out.split("Commands")[1], flags=re.M)

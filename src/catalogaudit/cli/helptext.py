@@ -1,6 +1,6 @@
 """Plain `--help`: choices and click-style metavars (`TEXT`, `INTEGER`, `FILE...`) instead of
-the Python types typer 0.29 prints (`<bool>`, `<list[str]>`, `<str>`), and no type at all
-after a flag.
+the Python types typer 0.29 prints (`<bool>`, `<list[str]>`, `<str>`), no type at all after
+a flag, and paragraphs that the terminal wraps (not the docstring's line breaks).
 
 Why here: typer derives the help column from the annotation and, for arguments, ignores
 `metavar`; the one fix is to give every parameter of the built command a subclass that
@@ -70,6 +70,15 @@ class PlainArgument(TyperArgument):
         return name + ("..." if self.nargs != 1 else "")
 
 
+def reflow(text: str) -> str:
+    """A docstring's paragraphs as one line each (the terminal wraps them; typer's rich help
+    keeps the docstring's own line breaks, which a narrower terminal then breaks again);
+    `Exit codes:` always starts a paragraph of its own."""
+    text = text.replace("\nExit codes:", "\n\nExit codes:")
+    paragraphs = (" ".join(line.strip() for line in p.splitlines()) for p in text.split("\n\n"))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
 class _HelpNames:
     """What `get_help_option` reads of a context: the app's help option names."""
 
@@ -79,6 +88,8 @@ class _HelpNames:
 def plain(command: Any) -> Any:
     """Give every parameter of `command` and its subcommands the plain help form (the help
     option too: click builds it once per command, and caches it, on first use)."""
+    if getattr(command, "help", None):
+        command.help = reflow(command.help)
     help_option = command.get_help_option(_HelpNames())
     for param in (*getattr(command, "params", ()), help_option):
         if type(param) is TyperOption:
@@ -90,4 +101,4 @@ def plain(command: Any) -> Any:
     return command
 
 
-__all__ = ["PlainArgument", "PlainOption", "metavar", "plain"]
+__all__ = ["PlainArgument", "PlainOption", "metavar", "plain", "reflow"]
