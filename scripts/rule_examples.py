@@ -1,5 +1,6 @@
 """Regenerate `src/catalogaudit/rules/examples.json`: one failing and one passing example per
-rule for `catalogaudit rule ID`, taken from the rule's own fixtures (`fixtures/rules/<ID>/`).
+rule for `catalogaudit rule ID`, taken from the rule's own fixtures (`fixtures/rules/<ID>/`;
+`fixtures/rule-examples/<ID>/` for the wire findings the intake writes, which have none).
 
 The package cannot read `fixtures/` at run time (it is not installed), so the smallest case
 of each side is copied in as data. `tests/rules/test_rule_examples.py` checks the file is
@@ -19,10 +20,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "rules"
+#: Examples of rules that have no `fixtures/rules` case (wire findings the intake writes).
+EXTRA = ROOT / "fixtures" / "rule-examples"
 TARGET = ROOT / "src" / "catalogaudit" / "rules" / "examples.json"
 
 
-def _case(side: Path, spec: bool) -> dict[str, Any] | None:
+def _case(side: Path, default_revision: str | None) -> dict[str, Any] | None:
     """The smallest case of one side (`fail` or `pass`), with its `_config.json` entry."""
     files = [
         p
@@ -45,8 +48,7 @@ def _case(side: Path, spec: bool) -> dict[str, Any] | None:
         "format": path.suffix.lstrip("."),
         "text": path.read_text(encoding="utf-8"),
         "profile": config.get("profile"),
-        # Spec fixtures without a config are read as 2025-11-25 (tests/rules/test_spec_rules.py).
-        "revision": config.get("revision") or ("2025-11-25" if spec else None),
+        "revision": config.get("revision") or default_revision,
         "settings": config.get("settings", {}),
         "serverName": config.get("server_name"),
         "gatewayName": config.get("gateway_name"),
@@ -57,11 +59,19 @@ def build() -> dict[str, Any]:
     """Every rule directory's examples, by rule id."""
     out: dict[str, Any] = {}
     for rule_dir in sorted(p for p in FIXTURES.iterdir() if p.is_dir()):
+        # Spec fixtures without a config are read as 2025-11-25 (tests/rules/test_spec_rules.py).
+        default = "2025-11-25" if rule_dir.name.startswith("CA") else None
         out[rule_dir.name] = {
-            "failing": _case(rule_dir / "fail", rule_dir.name.startswith("CA")),
-            "passing": _case(rule_dir / "pass", rule_dir.name.startswith("CA")),
+            "failing": _case(rule_dir / "fail", default),
+            "passing": _case(rule_dir / "pass", default),
         }
-    return out
+    for rule_dir in sorted(p for p in EXTRA.iterdir() if p.is_dir()):
+        assert rule_dir.name not in out, f"{rule_dir.name} has fixtures/rules cases already"
+        out[rule_dir.name] = {
+            "failing": _case(rule_dir / "fail", None),
+            "passing": _case(rule_dir / "pass", None),
+        }
+    return dict(sorted(out.items()))
 
 
 def written() -> str:

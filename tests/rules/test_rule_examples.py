@@ -83,7 +83,7 @@ def test_rule_json_and_markdown() -> None:
 
 
 def test_a_rule_without_examples_says_why() -> None:
-    out = cli("rule", "CA540").stdout
+    out = cli("rule", "CA530").stdout
     assert "Examples:" in out and "found while capturing" in out
 
 
