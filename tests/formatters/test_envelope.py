@@ -42,6 +42,7 @@ RUNS: dict[str, tuple[list[str], tuple[int, ...]]] = {
         (0, 1),
     ),
     "verify": (["verify", "--client", "python-sdk", "--format", "json", FS_NEW], (0,)),
+    "baseline": (["audit", EVERYTHING, "--profile", "anthropic", "--write-baseline", "OUT"], (0,)),
 }
 
 
@@ -95,7 +96,11 @@ def test_every_verb_json_carries_the_envelope_and_validates(kind: str, tmp_path:
         args += ["--report", str(tmp_path / "report.json")]
     result = cli(*args, timeout=300)
     assert result.code in codes, str(result)
-    text = (tmp_path / "report.json").read_text() if kind == "rewrite" else result.stdout
+    text = result.stdout
+    if kind == "rewrite":
+        text = (tmp_path / "report.json").read_text()
+    if kind == "baseline":
+        text = (tmp_path / "out.json").read_text()
     check(json.loads(text), kind)
 
 
@@ -120,6 +125,37 @@ def test_findings_and_changes_name_their_listing_listing() -> None:
     assert audit["findings"] and all("listing" in f and "kind" not in f for f in audit["findings"])
     diff = cli("diff", FS_OLD, FS_NEW, "--format", "json").json()
     assert all("listing" in c and "kind" not in c for c in diff["changes"])
+
+
+def test_a_baseline_written_before_the_envelope_still_reads(tmp_path: Path) -> None:
+    """Old baselines have no envelope and say `kind`: --baseline and --strict-baseline take
+    them as before (the reader looks at `fingerprints`, and `listing` or else `kind`)."""
+    new = tmp_path / "new.json"
+    cli(*RUNS["baseline"][0][:-1], str(new))
+    doc = json.loads(new.read_text())
+    old = {
+        "fingerprints": doc["fingerprints"] + ["0" * 64],
+        "findings": [
+            {("kind" if k == "listing" else k): v for k, v in f.items()} for f in doc["findings"]
+        ]
+        + [
+            {
+                "fingerprint": "0" * 64,
+                "ruleId": "ANT-NAME-001",
+                "kind": "prompts",
+                "identity": "gone",
+                "pointer": "/name",
+            }
+        ],
+    }
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    args = ["audit", EVERYTHING, "--profile", "anthropic", "--baseline", str(path)]
+    assert cli(*args).code == 0
+    strict = cli(*args, "--strict-baseline", "--format", "json")
+    assert strict.code == 1
+    (stale,) = [f for f in strict.json()["findings"] if f["ruleId"] == "CA920"]
+    assert stale["listing"] == "prompts" and stale["identity"] == "gone"
 
 
 def test_no_old_envelope_names_remain() -> None:

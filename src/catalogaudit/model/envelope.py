@@ -27,6 +27,7 @@ VERSIONS: dict[str, int] = {
     "profile": 1,
     "rewrite": 1,
     "verify": 1,
+    "baseline": 1,
 }
 
 #: The envelope's own keys, in the order they are documented.
