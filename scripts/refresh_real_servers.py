@@ -65,7 +65,7 @@ def _row(finding: Mapping[str, Any]) -> list[Any]:
     return [
         finding["ruleId"],
         finding["severity"],
-        finding["kind"],
+        finding["listing"],
         finding.get("identity"),
         pointer,
         finding.get("excerpt", ""),

@@ -29,7 +29,9 @@ def test_min_tools_on_a_server_that_lists_no_tools_fails_naming_the_assertion(
     result = cli("audit", "--min-tools", "1", "--format", "json", str(empty_snapshot))
     assert result.code == 1, str(result)
     found = result.json()["findings"]
-    assert [(f["ruleId"], f["severity"], f["kind"]) for f in found] == [("CA912", "error", "tools")]
+    assert [(f["ruleId"], f["severity"], f["listing"]) for f in found] == [
+        ("CA912", "error", "tools")
+    ]
     assert found[0]["message"].startswith("--min-tools 1: 0 tools listed")
     # without the assertion the same catalog is clean: the finding is the assertion's
     assert cli("audit", str(empty_snapshot)).code == 0
@@ -59,7 +61,7 @@ def test_expect_tool_passes_when_listed_and_fails_when_not() -> None:
     missing = cli("audit", "--expect-tool", "delete_file", "--format", "json", MEMORY)
     assert missing.code == 1
     (f,) = [f for f in missing.json()["findings"] if f["ruleId"] == "CA910"]
-    assert (f["kind"], f["identity"]) == ("tools", "delete_file")
+    assert (f["listing"], f["identity"]) == ("tools", "delete_file")
     assert f["message"] == '--expect-tool delete_file: no tool "delete_file" is listed'
 
 
@@ -77,7 +79,9 @@ def test_prompt_resource_and_template_assertions() -> None:
     bad = cli("audit", "--min-prompts", "5", "--expect-resource", "x://y", "--format", "json",
               everything)  # fmt: skip
     assert bad.code == 1
-    got = sorted((f["ruleId"], f["kind"]) for f in bad.json()["findings"] if f["ruleId"] >= "CA9")
+    got = sorted(
+        (f["ruleId"], f["listing"]) for f in bad.json()["findings"] if f["ruleId"] >= "CA9"
+    )
     assert got == [("CA910", "resources"), ("CA912", "prompts")]
 
 

@@ -23,6 +23,7 @@ from catalogaudit.model import inert as inert_text
 from catalogaudit.model.findings import (
     Finding,
     Location,
+    MatrixBreak,
     MatrixRow,
     Report,
     RuleError,
@@ -31,7 +32,7 @@ from catalogaudit.model.findings import (
 )
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "catalogaudit"
-REPORT_SCHEMA = json.loads((SRC / "formatters" / "schemas" / "report.schema.json").read_text())
+REPORT_SCHEMA = json.loads((SRC / "formatters" / "schemas" / "audit.schema.json").read_text())
 
 #: Every way server text has been seen to attack a terminal, a markup parser or a log.
 HOSTILE = (
@@ -279,7 +280,7 @@ def test_text_server_text_cannot_inject_markup_or_escapes(color: bool) -> None:
 
 
 def test_matrix_text_server_text_cannot_inject() -> None:
-    rows = [MatrixRow("spec", HOSTILE, 1, 0, 0, (f"tool {HOSTILE} rejected",))]
+    rows = [MatrixRow("spec", HOSTILE, 1, 0, 0, (MatrixBreak("CA101", "tools", HOSTILE, "", "x"),))]
     for color in (False, True):
         out = SGR.sub("", format_matrix(rows, OutputFormat.TEXT, color=color, width=300))
         assert "\x1b" not in out and "\u009b" not in out and "\u202e" not in out
@@ -336,8 +337,9 @@ def test_json_exact() -> None:
     assert out == json.dumps(json.loads(out), indent=2, sort_keys=True) + "\n"  # keys sorted
     rule_cf = RULES["CF-DESC-001"]
     expected = {
-        "$schema": "https://catalogaudit.invalid/schemas/report/1",
-        "formatVersion": 1,
+        "$schema": "https://github.com/catalogaudit/catalogaudit/schemas/audit.schema.json",
+        "formatVersion": 2,
+        "kind": "audit",
         "tool": {"name": "catalogaudit", "version": __version__},
         "inputs": ["snap.json"],
         "revision": "2025-11-25",
@@ -351,7 +353,7 @@ def test_json_exact() -> None:
             {
                 "ruleId": "CA101",
                 "severity": "warning",
-                "kind": "tools",
+                "listing": "tools",
                 "identity": "a b",
                 "pointer": "/name",
                 "page": 0,
@@ -364,7 +366,7 @@ def test_json_exact() -> None:
             {
                 "ruleId": "CA501",
                 "severity": "info",
-                "kind": "catalog",
+                "listing": "catalog",
                 "page": 1,
                 "message": "ttlMs differs between pages",
                 "profile": "spec",
@@ -374,7 +376,7 @@ def test_json_exact() -> None:
             {
                 "ruleId": "CF-DESC-001",
                 "severity": "error",
-                "kind": "tools",
+                "listing": "tools",
                 "identity": "read",
                 "pointer": "/description",
                 "message": F_DESC.message,
@@ -646,7 +648,10 @@ ROWS = [
         2,
         0,
         3,
-        ('tool "read" rejected (CF-DESC-001)', 'tool "a|b" rejected (CF-NAME-002)'),
+        (
+            MatrixBreak("CF-DESC-001", "tools", "read", "/description", "a ;", ", from sources"),
+            MatrixBreak("CF-NAME-002", "tools", "a|b", "/name", "a |", ""),
+        ),
     ),
 ]
 
@@ -657,8 +662,8 @@ def test_matrix_markdown_exact() -> None:
         "| --- | --- | ---: | ---: | ---: | --- | --- |\n"
         "| `spec` | pass | 0 | 1 | 0 | MCP schema 2025\\-11\\-25 | - |\n"
         "| `context-forge@1.0.0b2` | **FAIL** | 2 | 0 | 3 | verified against ContextForge "
-        '1\\.0\\.0b2 on 2026\\-11\\-20 | tool \\"read\\" rejected \\(CF\\-DESC\\-001\\)<br>'
-        'tool \\"a\\|b\\" rejected \\(CF\\-NAME\\-002\\) |\n'
+        "1\\.0\\.0b2 on 2026\\-11\\-20 | tools read \\(CF\\-DESC\\-001\\, from sources\\)<br>"
+        "tools a\\|b \\(CF\\-NAME\\-002\\) |\n"
     )
     assert format_matrix(ROWS, OutputFormat.MARKDOWN) == expected
 
@@ -666,7 +671,9 @@ def test_matrix_markdown_exact() -> None:
 def test_matrix_json() -> None:
     doc = json.loads(format_matrix(ROWS, OutputFormat.JSON))
     assert doc == {
-        "formatVersion": 1,
+        "$schema": "https://github.com/catalogaudit/catalogaudit/schemas/matrix.schema.json",
+        "formatVersion": 2,
+        "kind": "matrix",
         "matrix": [
             {
                 "profile": "spec",
@@ -685,11 +692,40 @@ def test_matrix_json() -> None:
                 "warnings": 0,
                 "infos": 3,
                 "verified": "verified against ContextForge 1.0.0b2 on 2026-11-20",
-                "breaks": list(ROWS[1].breaks),
+                "breaks": [
+                    {
+                        "ruleId": "CF-DESC-001",
+                        "listing": "tools",
+                        "identity": "read",
+                        "pointer": "/description",
+                        "message": "a ;",
+                        "evidence": "from sources",
+                    },
+                    {
+                        "ruleId": "CF-NAME-002",
+                        "listing": "tools",
+                        "identity": "a|b",
+                        "pointer": "/name",
+                        "message": "a |",
+                        "evidence": None,
+                    },
+                ],
                 "rules": [],
             },
         ],
     }
+
+
+def test_matrix_json_lists_every_break_the_tables_show_five() -> None:
+    many = tuple(
+        MatrixBreak("CF-NAME-002", "tools", f"t{i}", "/name", "bad name") for i in range(12)
+    )
+    rows = [MatrixRow("context-forge@1.0.0b2", "from sources", 12, 0, 0, many)]
+    doc = json.loads(format_matrix(rows, OutputFormat.JSON))
+    assert [b["identity"] for b in doc["matrix"][0]["breaks"]] == [f"t{i}" for i in range(12)]
+    md = format_matrix(rows, OutputFormat.MARKDOWN)
+    assert "t4" in md and "t5" not in md and "and 7 more" in md
+    assert "and 7 more" in format_matrix(rows, OutputFormat.TEXT, width=100)
 
 
 def test_matrix_text() -> None:

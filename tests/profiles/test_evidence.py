@@ -80,7 +80,7 @@ def test_no_surface_calls_a_call_time_rule_verified() -> None:
     text = cli("profiles", "claude-code").stdout
     assert "evidence at 2.1.328: call time, from sources (https://github.com/anthropics" in text
     assert "verified 2026-11-30" not in text  # the sources' check date is not a verification
-    for meta in cli("rules", "--format", "json").json():
+    for meta in cli("rules", "--format", "json").json()["rules"]:
         if meta["phase"] == "call":
             assert not meta["evidence"].startswith("verified"), meta
     sarif = cli("audit", "--profile", "claude-code", "--format", "sarif", str(CAPTURE)).json()

@@ -318,7 +318,7 @@ def test_rule_meta_and_summaries() -> None:
 def test_profiles_verb_lists_and_shows() -> None:
     listing = cli("profiles", "--format", "json")
     assert listing.code == 0, str(listing)
-    rows_ = {r["id"]: r for r in listing.json()}
+    rows_ = {r["id"]: r for r in listing.json()["profiles"]}
     assert rows_["context-forge"]["newest"] == "1.0.11"
     assert rows_["codex"]["versions"] == [
         "0.47.0",  # codex#5619, #11284 and #26983: the versions CDX-XPORT-001 covers

@@ -178,7 +178,7 @@ def test_the_committed_record_is_sound_and_the_doc_is_in_sync() -> None:
 def test_profiles_verb_and_matrix_show_verification() -> None:
     listing = cli("profiles", "--format", "json")
     assert listing.code == 0, str(listing)
-    rows = {r["id"]: r for r in listing.json()}
+    rows = {r["id"]: r for r in listing.json()["profiles"]}
     assert rows["codex-app"]["driver"] is False and rows["codex-app"]["verified"] == []
     assert rows["codex"]["driver"] is True
     matrix = cli(

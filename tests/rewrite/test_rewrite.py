@@ -243,7 +243,7 @@ def test_cache_hints_fix_backfills_2026_pages(tmp_path: Path) -> None:
     assert fields == {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
     kept = doc["listings"]["prompts"]["pages"][0]["fields"]
     assert kept == {"ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}
-    assert {(c["kind"], c["pointer"]) for c in report["changes"]} == {
+    assert {(c["listing"], c["pointer"]) for c in report["changes"]} == {
         ("tools", "/ttlMs"),
         ("tools", "/cacheScope"),
         ("tools", "/resultType"),
@@ -346,7 +346,8 @@ def test_suggest_proposes_a_proven_list(tmp_path: Path) -> None:
     _profiles_ready()
     got = cli("audit", src, "--profile", "context-forge@0.9.0", "--suggest", "--format", "json")
     assert got.code == 0, got
-    doc = got.json()
+    assert got.json()["kind"] == "suggest"
+    (doc,) = got.json()["suggestions"]
     # only what the flagged description needs, in a safe order; non-ASCII is left alone
     assert doc["substitutions"] == "&&=and,;=\\,,|=/,`="
     assert doc["clearsAll"] is True
@@ -402,7 +403,7 @@ def test_suggest_fixes_what_an_earlier_replacement_introduced() -> None:
     profiles = ("--profile", "ascii-prose", "--profile", "context-forge@1.0.0")
     got = cli("audit", src, *profiles, "--suggest", "--format", "json")
     assert got.code == 0, got
-    doc = got.json()
+    (doc,) = got.json()["suggestions"]
     pairs = [(p["old"], p["new"]) for p in doc["pairs"]]
     assert pairs.index(("\u2192", "->")) < pairs.index(("> ", ">"))
     assert ("|", "/") not in pairs and ("`", "") not in pairs

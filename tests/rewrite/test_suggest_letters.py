@@ -18,7 +18,7 @@ def test_suggest_maps_symbols_and_leaves_letters_to_a_human(tmp_path: Path) -> N
     server = [PYTHON, str(SERVERS / "cjk_server.py"), "stdio"]
     assert cli("snapshot", "-o", str(snap), "--", *server).code == 0
     result = cli("audit", str(snap), "--suggest", "--profile", "ascii-prose", "--format", "json")
-    doc = result.json()
+    (doc,) = result.json()["suggestions"]
     assert doc["pairs"] == [{"old": "×", "new": "x"}], doc["pairs"]
     assert [f["identity"] for f in doc["cleared"]] == ["chart_size"]
     assert [f["identity"] for f in doc["remaining"]] == ["format_number"]

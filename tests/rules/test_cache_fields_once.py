@@ -32,7 +32,7 @@ def replayed(tmp_path: Path, *serve_args: str, protocol: str = "auto") -> list[d
 def test_a_missing_cache_field_is_one_ca611_error(tmp_path: Path) -> None:
     found = replayed(tmp_path, "--cache-hints", "absent")
     assert {f["ruleId"] for f in found} == {"CA611"}, found
-    got = sorted((f["kind"], f["pointer"]) for f in found)
+    got = sorted((f["listing"], f["pointer"]) for f in found)
     assert got == sorted(
         (listing, f"/{field}")
         for listing in LISTINGS
@@ -45,7 +45,7 @@ def test_cache_fields_on_legacy_pages_are_ca612_with_its_own_hint(tmp_path: Path
     found = replayed(
         tmp_path, "--protocol", "legacy", "--cache-hints", "present", protocol="legacy"
     )
-    assert sorted((f["ruleId"], f["kind"]) for f in found) == [("CA612", k) for k in LISTINGS]
+    assert sorted((f["ruleId"], f["listing"]) for f in found) == [("CA612", k) for k in LISTINGS]
     for f in found:
         assert f["severity"] == "info"
         assert f["hint"].startswith("Omit resultType, ttlMs and cacheScope"), f["hint"]

@@ -22,7 +22,7 @@ DECLARED = {rule_id: meta.severity.value for rule_id, meta in spec_meta().items(
 
 def test_capture_rules_declare_what_the_listing_says() -> None:
     result = cli("rules", "--format", "json")
-    listed = {r["id"]: r["severity"] for r in result.json()}
+    listed = {r["id"]: r["severity"] for r in result.json()["rules"]}
     for rule_id in CAPTURE_RULES:
         assert listed[rule_id] == DECLARED[rule_id], rule_id
 
@@ -115,7 +115,7 @@ def test_the_rules_listing_names_every_severity_a_profile_rule_declares() -> Non
     docs/rules.md, SARIF rule metadata) say both, not the rule-level one alone."""
     from catalogaudit.profiles.load import load_all
 
-    listed = {(r["origin"], r["id"]): r for r in cli("rules", "--format", "json").json()}
+    listed = {(r["origin"], r["id"]): r for r in cli("rules", "--format", "json").json()["rules"]}
     for profile in load_all().values():
         for rule in profile.rules:
             entry = listed[(profile.id, rule.id)]

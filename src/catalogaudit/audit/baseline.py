@@ -7,6 +7,7 @@ from typing import Any
 
 from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.findings import Finding, Location, Report
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.rules.unchecked import CONTRACT_RULES
@@ -34,19 +35,22 @@ def write_baseline(report: Report) -> str:
     import json
 
     entries = sorted({f.fingerprint: f for f in report.findings}.items())
-    doc = {
-        "fingerprints": [fp for fp, _ in entries],
-        "findings": [
-            {
-                "fingerprint": fp,
-                "ruleId": f.rule_id,
-                "kind": f.kind,
-                "identity": f.identity,
-                "pointer": f.pointer,
-            }
-            for fp, f in entries
-        ],
-    }
+    doc = envelope(
+        "baseline",
+        {
+            "fingerprints": [fp for fp, _ in entries],
+            "findings": [
+                {
+                    "fingerprint": fp,
+                    "ruleId": f.rule_id,
+                    "listing": f.kind,
+                    "identity": f.identity,
+                    "pointer": f.pointer,
+                }
+                for fp, f in entries
+            ],
+        },
+    )
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
@@ -88,7 +92,9 @@ def stale_findings(
         if isinstance(rule, str) and rule not in rules_run:
             unjudged += 1
             continue
-        kind = entry.get("kind") if entry.get("kind") in (*LISTINGS, "catalog", "capture") else None
+        # `listing` since the envelope; baselines written before it say `kind`.
+        said = entry.get("listing", entry.get("kind"))
+        kind = said if said in (*LISTINGS, "catalog", "capture") else None
         ident = entry.get("identity") if isinstance(entry.get("identity"), str) else None
         what = " ".join(
             p

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
+    MatrixBreak,
     MatrixRow,
     RuleEvidence,
     Severity,
@@ -26,12 +27,12 @@ def matrix(
         verified, evidence = ("spec", ()) if spec == "spec" else profiles.verified_text(spec)
         how = {e.rule_id: e for e in evidence}
         breaks = tuple(
-            f"{f.kind} {f.identity or ''} ({f.rule_id}{_tag(how.get(f.rule_id))})".replace(
-                "  ", " "
+            MatrixBreak(
+                f.rule_id, f.kind, f.identity, f.pointer, f.message, _tag(how.get(f.rule_id))
             )
             for f in report.sorted_findings()
             if f.severity is Severity.ERROR
-        )[:5]
+        )
         rows.append(
             MatrixRow(
                 report.profiles[0],

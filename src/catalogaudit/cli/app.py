@@ -18,7 +18,7 @@ app = typer.Typer(
     help="Snapshot, audit, canonicalize, hash and diff MCP server catalogs.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -181,7 +181,9 @@ register_all(app)
 
 def run_typer(args: list[str], show_traceback: bool) -> int:
     """Parse and run with typer (every command line `cli.fast` leaves to it)."""
-    command = typer.main.get_command(app)
+    from catalogaudit.cli.helptext import plain
+
+    command = plain(typer.main.get_command(app))
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
     except CatalogauditError as exc:

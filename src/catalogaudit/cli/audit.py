@@ -1,4 +1,4 @@
-"""`catalogaudit audit` and `catalogaudit rules`: typer options in, `verbs.audit` does the rest."""
+"""`catalogaudit audit`, `rules` and `rule ID`: typer options in, the verbs do the rest."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 from catalogaudit.cli import contract as c
 from catalogaudit.cli import fast
 from catalogaudit.cli.options import MaxChars
-from catalogaudit.formatters.formats import OutputFormat, RulesFormat
+from catalogaudit.formatters.formats import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
 
@@ -18,6 +18,7 @@ def register(app: typer.Typer) -> None:
     """Add the verbs to the app."""
     app.command()(audit)
     app.command()(rules)
+    app.command()(rule)
 
 
 def audit(
@@ -133,6 +134,24 @@ def rules(
     text, code = run_audit.rules_listing(output_format)
     typer.echo(text, nl=False)
     raise typer.Exit(code)
+
+
+def rule(
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="A rule id (CA101, CC-SCHEMA-001) or rule name.", show_default=False
+        ),
+    ],
+    output_format: Annotated[
+        RuleFormat, typer.Option("--format", help="Output format.")
+    ] = RuleFormat.TEXT,
+) -> None:
+    """Explain one rule: what it checks, why, its severity and evidence, its sources, and a
+    failing and a passing example from its fixtures."""
+    from catalogaudit.verbs import rule as verb
+
+    raise typer.Exit(verb.run(rule_id, output_format))
 
 
 __all__: list[Any] = ["register"]

@@ -26,6 +26,7 @@ from catalogaudit.diff.sides import (
     match,
 )
 from catalogaudit.model import jsonwire, names
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.names import LISTINGS
 
 VERDICTS: tuple[str, ...] = ("stable", "bytes-only", "content")
@@ -171,23 +172,25 @@ def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
     verdict = _worst("stable", *(rec["verdict"] for rec in listings.values()))
     if instr:
         verdict = "content"
-    return {
-        "reportVersion": 1,
-        "inputs": [s.label for s in sides],
-        "baseline": base.label,
-        "verdict": verdict,
-        "stable": verdict == "stable",
-        "instructions": {"verdict": "content" if instr else "stable", "inputs": instr},
-        "listings": listings,
-        "promptCache": {
-            "tokens": worst[1],
-            "worstInput": worst[0] or None,
-            "perInput": per_input,
-            "method": TOKEN_METHOD,
+    return envelope(
+        "stability",
+        {
+            "inputs": [s.label for s in sides],
+            "baseline": base.label,
+            "verdict": verdict,
+            "stable": verdict == "stable",
+            "instructions": {"verdict": "content" if instr else "stable", "inputs": instr},
+            "listings": listings,
+            "promptCache": {
+                "tokens": worst[1],
+                "worstInput": worst[0] or None,
+                "perInput": per_input,
+                "method": TOKEN_METHOD,
+            },
+            "warnings": warnings,
+            "notes": list(notes),
         },
-        "warnings": warnings,
-        "notes": list(notes),
-    }
+    )
 
 
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
-from catalogaudit.model.findings import Finding, Report, Severity
+from catalogaudit.model.findings import Finding, MatrixRow, Report, Severity
 from catalogaudit.model.inert import inert, visible
 
 
@@ -99,3 +99,12 @@ def summary_parts(report: Report) -> list[str]:
 def sorted_rule_errors(report: Report) -> Sequence[tuple[str, str]]:
     """Rule errors as (rule id, error) pairs in a stable order."""
     return sorted((e.rule_id, e.error) for e in report.rule_errors)
+
+
+def shown_breaks(row: MatrixRow, limit: int = 5) -> list[str]:
+    """The first `limit` breaks of a matrix row as table text, then how many more (the
+    matrix JSON lists every one)."""
+    shown = [b.text for b in row.breaks[:limit]]
+    if len(row.breaks) > limit:
+        shown.append(f"... and {len(row.breaks) - limit} more (--format json lists every one)")
+    return shown

@@ -14,6 +14,7 @@ from catalogaudit._version import __version__
 from catalogaudit.formatters.diff_ci import LEVEL_NAMES, summary
 from catalogaudit.formatters.formats import DiffFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
+from catalogaudit.model.envelope import envelope
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
     from catalogaudit.diff.items import Change, DiffResult
@@ -102,20 +103,22 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
         extra["mode"] = result.mode
     if result.assertions:
         extra["assertions"] = [f.report_dict() for f in result.assertions]
-    return {
-        **extra,
-        "reportVersion": 1,
-        "old": result.old,
-        "new": result.new,
-        "failOn": fail_on,
-        "unknown": unknown,
-        "exitCode": result.exit_code(fail_on, unknown),
-        "counts": result.counts(),
-        "changes": [change_json(c, unknown) for c in result.changes],
-        "items": result.items,
-        "warnings": result.warnings,
-        "notes": result.notes,
-    }
+    return envelope(
+        "diff",
+        {
+            **extra,
+            "old": result.old,
+            "new": result.new,
+            "failOn": fail_on,
+            "unknown": unknown,
+            "exitCode": result.exit_code(fail_on, unknown),
+            "counts": result.counts(),
+            "changes": [change_json(c, unknown) for c in result.changes],
+            "items": result.items,
+            "warnings": result.warnings,
+            "notes": result.notes,
+        },
+    )
 
 
 def _assertion_lines(result: DiffResult) -> list[str]:

@@ -55,6 +55,14 @@ class RulesFormat(str, enum.Enum):
     MARKDOWN = "markdown"
 
 
+class RuleFormat(str, enum.Enum):
+    """Output formats of `catalogaudit rule ID`."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
 class RewriteFormat(str, enum.Enum):
     """Report formats of `catalogaudit rewrite`."""
 

@@ -1,5 +1,5 @@
-"""The machine-readable report: one JSON document, described by
-`formatters/schemas/report.schema.json`."""
+"""The machine-readable audit report: one JSON document under the envelope of kind `audit`
+(`model.envelope`), described by `formatters/schemas/audit.schema.json`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,8 @@ import json
 from typing import Any
 
 from catalogaudit._version import __version__
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.findings import Report, RuleMeta
-
-#: Bumped on any incompatible change to the document (the schema's `formatVersion` const).
-FORMAT_VERSION = 1
-SCHEMA_ID = "https://catalogaudit.invalid/schemas/report/1"
 
 
 def rule_dict(meta: RuleMeta) -> dict[str, Any]:
@@ -32,25 +29,26 @@ def rule_dict(meta: RuleMeta) -> dict[str, Any]:
 
 def report_document(report: Report) -> dict[str, Any]:
     """The report as plain data (also the basis of other machine formats' property bags)."""
-    return {
-        "$schema": SCHEMA_ID,
-        "formatVersion": FORMAT_VERSION,
-        "tool": {"name": "catalogaudit", "version": __version__},
-        "inputs": list(report.inputs),
-        "revision": report.revision or None,
-        "revisionAssumed": report.revision_assumed,
-        "profiles": list(report.profiles),
-        "rewritten": report.rewritten,
-        "notes": list(report.notes),
-        "counts": report.counts(),
-        "suppressed": report.suppressed,
-        "findings": [f.report_dict() for f in report.sorted_findings()],
-        "ruleErrors": [
-            {"ruleId": e.rule_id, "error": e.error}
-            for e in sorted(report.rule_errors, key=lambda e: (e.rule_id, e.error))
-        ],
-        "rules": [rule_dict(report.rules[k]) for k in sorted(report.rules)],
-    }
+    return envelope(
+        "audit",
+        {
+            "tool": {"name": "catalogaudit", "version": __version__},
+            "inputs": list(report.inputs),
+            "revision": report.revision or None,
+            "revisionAssumed": report.revision_assumed,
+            "profiles": list(report.profiles),
+            "rewritten": report.rewritten,
+            "notes": list(report.notes),
+            "counts": report.counts(),
+            "suppressed": report.suppressed,
+            "findings": [f.report_dict() for f in report.sorted_findings()],
+            "ruleErrors": [
+                {"ruleId": e.rule_id, "error": e.error}
+                for e in sorted(report.rule_errors, key=lambda e: (e.rule_id, e.error))
+            ],
+            "rules": [rule_dict(report.rules[k]) for k in sorted(report.rules)],
+        },
+    )
 
 
 def _fallback(value: object) -> Any:

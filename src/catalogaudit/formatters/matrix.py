@@ -9,34 +9,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.base import assert_never, shown_breaks
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.json import dumps
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS, Section, code, escape_text, fit
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.findings import MatrixRow
 
 MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})
-MATRIX_FORMAT_VERSION = 1
 
 
 def matrix_document(rows: Sequence[MatrixRow]) -> dict[str, Any]:
-    """The matrix as plain data; rows keep the order given (the order profiles were asked for)."""
-    return {
-        "formatVersion": MATRIX_FORMAT_VERSION,
-        "matrix": [
-            {
-                "profile": row.profile,
-                "verdict": "pass" if row.passed else "fail",
-                "errors": row.errors,
-                "warnings": row.warnings,
-                "infos": row.infos,
-                "verified": row.verified,
-                "breaks": list(row.breaks),
-                "rules": [e.as_dict() for e in row.evidence],
-            }
-            for row in rows
-        ],
-    }
+    """The matrix as plain data; rows keep the order given (the order profiles were asked for),
+    each with every break (error-level finding), not the tables' first five."""
+    return envelope(
+        "matrix",
+        {
+            "matrix": [
+                {
+                    "profile": row.profile,
+                    "verdict": "pass" if row.passed else "fail",
+                    "errors": row.errors,
+                    "warnings": row.warnings,
+                    "infos": row.infos,
+                    "verified": row.verified,
+                    "breaks": [b.as_dict() for b in row.breaks],
+                    "rules": [e.as_dict() for e in row.evidence],
+                }
+                for row in rows
+            ],
+        },
+    )
 
 
 def _markdown(rows: Sequence[MatrixRow], max_chars: int) -> str:
@@ -48,7 +51,7 @@ def _markdown(rows: Sequence[MatrixRow], max_chars: int) -> str:
     )
     for row in rows:
         verdict = "pass" if row.passed else "**FAIL**"
-        breaks = "<br>".join(escape_text(b) for b in row.breaks) or "-"
+        breaks = "<br>".join(escape_text(b) for b in shown_breaks(row)) or "-"
         table.rows.append(
             f"| {code(row.profile, in_table=True)} | {verdict} | {row.errors} | {row.warnings} "
             f"| {row.infos} | {escape_text(row.verified)} | {breaks} |"

@@ -9,13 +9,15 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import ProfilesFormat
+from catalogaudit.model.envelope import envelope
 from catalogaudit.profiles.summary import ProfileSummary
 
 
 def format_summaries(rows: Sequence[ProfileSummary], fmt: ProfilesFormat) -> str:
     """Every profile, one row each."""
     if fmt is ProfilesFormat.JSON:
-        return json.dumps([r.as_dict() for r in rows], indent=2, sort_keys=True) + "\n"
+        doc = envelope("profiles", {"profiles": [r.as_dict() for r in rows]})
+        return json.dumps(doc, indent=2, sort_keys=True) + "\n"
     if fmt is ProfilesFormat.TEXT:
         return table(rows) + "\n"
     assert_never(fmt)
@@ -24,7 +26,7 @@ def format_summaries(rows: Sequence[ProfileSummary], fmt: ProfilesFormat) -> str
 def format_detail(detail: dict[str, Any], fmt: ProfilesFormat) -> str:
     """One profile (`profiles.describe`)."""
     if fmt is ProfilesFormat.JSON:
-        return json.dumps(detail, indent=2, sort_keys=True) + "\n"
+        return json.dumps(envelope("profile", detail), indent=2, sort_keys=True) + "\n"
     if fmt is ProfilesFormat.TEXT:
         return detail_text(detail) + "\n"
     assert_never(fmt)

@@ -8,13 +8,14 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never, visible
 from catalogaudit.formatters.formats import RewriteFormat
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.jsonwire import dump_string
 
 
 def format_rewrite(doc: dict[str, Any], fmt: RewriteFormat) -> str:
     """The rewrite report document in `fmt`."""
     if fmt is RewriteFormat.JSON:
-        return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+        return json.dumps(envelope("rewrite", doc), indent=2, sort_keys=True) + "\n"
     if fmt is RewriteFormat.TEXT:
         return report_text(doc)
     assert_never(fmt)
@@ -34,7 +35,7 @@ def report_text(doc: dict[str, Any]) -> str:
         "by the growth bound"
     )
     for c in changes:
-        where = c["kind"] + (f"/{c['identity']}" if c["identity"] is not None else "")
+        where = c["listing"] + (f"/{c['identity']}" if c["identity"] is not None else "")
         lines.append(f"  {visible(where, keep='')} {visible(c['pointer'], keep='')} [{c['cause']}]")
         before, after = _excerpts(
             c.get("beforeText", c["before"]), c.get("afterText", c["after"]), "beforeText" in c
@@ -47,7 +48,7 @@ def report_text(doc: dict[str, Any]) -> str:
         found = doc[key]
         lines.append(f"  {title}: {len(found)}")
         for f in found:
-            subject = f["kind"] + (f"/{f['identity']}" if "identity" in f else "")
+            subject = f["listing"] + (f"/{f['identity']}" if "identity" in f else "")
             subject += f" {f['pointer']}" if f.get("pointer") else ""
             lines.append(
                 f"    {f['severity']} {f['ruleId']} {visible(subject, keep='')}: "

@@ -4,11 +4,18 @@ proves them (text), or the same as plain data (JSON). Server text is made inert 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 
 from catalogaudit.formatters.base import visible
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.jsonwire import dump_string
 from catalogaudit.rewrite.substitutions import ENV_VAR
 from catalogaudit.rewrite.suggest import Suggestion
+
+
+def documents(results: Sequence[Suggestion]) -> dict[str, object]:
+    """Every catalog's suggestion under one envelope (`--format json`)."""
+    return envelope("suggest", {"suggestions": [document(s) for s in results]})
 
 
 def document(s: Suggestion) -> dict[str, object]:

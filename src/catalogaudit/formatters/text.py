@@ -23,6 +23,7 @@ from catalogaudit.formatters.base import (
     by_subject,
     location_label,
     plural,
+    shown_breaks,
     sorted_rule_errors,
     summary_parts,
     visible,
@@ -266,7 +267,7 @@ def format_matrix_text(rows: Sequence[MatrixRow], *, color: bool = False, width:
             Text(visible(row.profile, keep="")),
             verdict,
             Text(visible(row.verified, keep="")),
-            Text("\n".join(visible(b, keep="") for b in row.breaks) or "-"),
+            Text("\n".join(visible(b, keep="") for b in shown_breaks(row)) or "-"),
         )
     console.print(table)
     return _finish(buffer, color)

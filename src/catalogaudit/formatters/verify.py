@@ -24,6 +24,7 @@ from catalogaudit.formatters.md import (
     fit,
     words,
 )
+from catalogaudit.model.envelope import envelope
 from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
 
 
@@ -57,21 +58,24 @@ def _summary(run: VerifyRun) -> str:
 
 def verify_document(run: VerifyRun) -> dict[str, Any]:
     """The JSON report as data (its shape is what scripts/refresh_verification.py reads)."""
-    return {
-        "client": {"id": run.client, "version": run.version},
-        "profile": run.profile,
-        "transport": run.transport,
-        "matches": run.mismatches == 0,
-        "observations": [
-            {
-                **r.observed.as_dict(),
-                "predicted": r.predicted.verdict if r.predicted else None,
-                "predictedBecause": r.predicted.message if r.predicted else "",
-                "matches": r.matches,
-            }
-            for r in run.rows
-        ],
-    }
+    return envelope(
+        "verify",
+        {
+            "client": {"id": run.client, "version": run.version},
+            "profile": run.profile,
+            "transport": run.transport,
+            "matches": run.mismatches == 0,
+            "observations": [
+                {
+                    **r.observed.as_dict(),
+                    "predicted": r.predicted.verdict if r.predicted else None,
+                    "predictedBecause": r.predicted.message if r.predicted else "",
+                    "matches": r.matches,
+                }
+                for r in run.rows
+            ],
+        },
+    )
 
 
 def as_json(run: VerifyRun) -> str:

@@ -7,7 +7,8 @@
 - `capture`: pages, listings and captures as records, and the wire anomaly findings;
 - `catalog`: the catalog under audit (`Catalog`, `Item`) over a snapshot document;
 - `findings`: findings, rule metadata, reports and exit codes;
+- `envelope`: the `$schema`/`formatVersion`/`kind` envelope of every JSON output;
 - `verify`: verify's observations, rows, runs, and the ids that have a driver.
 """
 
-__all__ = ["capture", "catalog", "findings", "jsonwire", "names", "protocol", "verify"]
+__all__ = ["capture", "catalog", "envelope", "findings", "jsonwire", "names", "protocol", "verify"]

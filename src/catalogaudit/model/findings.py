@@ -119,8 +119,11 @@ class Finding:
         return out
 
     def report_dict(self) -> dict[str, Any]:
-        """Full form for audit reports: everything, plus the fingerprint."""
+        """Full form for reports: everything, plus the fingerprint; the listing is `listing`,
+        as in every report (`kind` is the report's own kind, `model.envelope`; the snapshot
+        file keeps `kind`, `as_dict`)."""
         out = self.as_dict()
+        out = {("listing" if k == "kind" else k): v for k, v in out.items()}
         out.pop("extra", None)
         out["fingerprint"] = self.fingerprint
         for key, value in (
@@ -178,6 +181,35 @@ class RuleMeta:
 
 
 @dataclass(frozen=True)
+class MatrixBreak:
+    """One error-level finding of a matrix row: what breaks, as data (`text` is the table's)."""
+
+    rule_id: str
+    listing: str
+    identity: str | None
+    pointer: str
+    message: str
+    #: `, verified at listing time`, `, call time, from sources`, `, from sources` or ``.
+    how: str = ""
+
+    @property
+    def text(self) -> str:
+        """The table's short statement, e.g. `tools x (CF-DESC-001, from sources)`."""
+        return f"{self.listing} {self.identity or ''} ({self.rule_id}{self.how})".replace("  ", " ")
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for the matrix JSON."""
+        return {
+            "ruleId": self.rule_id,
+            "listing": self.listing,
+            "identity": self.identity,
+            "pointer": self.pointer,
+            "message": self.message,
+            "evidence": self.how.removeprefix(", ") or None,
+        }
+
+
+@dataclass(frozen=True)
 class MatrixRow:
     """One profile's verdict on a catalog, for `audit --matrix`."""
 
@@ -186,8 +218,8 @@ class MatrixRow:
     errors: int
     warnings: int
     infos: int
-    #: Short statements of what breaks, e.g. `tool 'x' rejected (CF-DESC-001)`.
-    breaks: tuple[str, ...] = ()
+    #: Every error-level finding, in report order (tables show the first few).
+    breaks: tuple[MatrixBreak, ...] = ()
     #: How each rule that applies at this version is known, rule by rule.
     evidence: tuple[RuleEvidence, ...] = ()
 

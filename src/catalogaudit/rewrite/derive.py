@@ -68,7 +68,7 @@ class Change:
         `1.0` -> `1` is the whole point of the codex-app fix and JSON readers blur it."""
         out: dict[str, Any] = {
             "cause": self.cause,
-            "kind": self.kind,
+            "listing": self.kind,
             "identity": self.identity,
             "pointer": self.pointer,
             "documentPointer": self.doc_pointer,

@@ -20,6 +20,7 @@ from catalogaudit.canonical import jcs as canonical
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.capture import anomaly_finding, unsafe_integers
+from catalogaudit.model.envelope import envelope
 from catalogaudit.snapshot import build as snap
 
 #: The one line every verb prints (stderr) when a listing's readable items disagree with the
@@ -283,4 +284,4 @@ def hash_document(name: str, doc: dict[str, Any]) -> dict[str, Any]:
                 )
             ]
         listings[lname] = entry
-    return {"input": name, "catalog": doc["hashes"], "listings": listings}
+    return envelope("hash", {"input": name, "catalog": doc["hashes"], "listings": listings})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import contract, live, output
+from catalogaudit.verbs import contract, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
 from catalogaudit.verbs.live import SnapshotOptions
 
@@ -136,7 +135,8 @@ def run(o: AuditRunOptions) -> int:
 
         parse_protocol(revision)  # validates the name
     fmt = o.output_format or conf.get("format", "text")
-    color = _color(o.color, o.output)
+    color = terminal.color(o.color, o.output)
+    width = terminal.width(o.output)
     from catalogaudit.formatters.formats import OutputFormat
     from catalogaudit.formatters.report import format_report
     from catalogaudit.verbs.repository import repository
@@ -157,7 +157,9 @@ def run(o: AuditRunOptions) -> int:
     )
     found = catalogs(o, revision, regions=ci)
     if o.show_matrix:
-        return _matrix(found, options, output_format, o.output, o.max_chars or DEFAULT_MAX_CHARS)
+        return _matrix(
+            found, options, output_format, o.output, color, width, o.max_chars or DEFAULT_MAX_CHARS
+        )
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
@@ -174,12 +176,13 @@ def run(o: AuditRunOptions) -> int:
         report,
         output_format,
         color=color,
+        width=width,
         expand=o.expand,
         fail_on=fail_on,
         max_chars=o.max_chars or DEFAULT_MAX_CHARS,
         repo=repository({c.source: c.spec for c in found if c.spec}) if ci else None,
     )
-    _emit(o.output, text)
+    _emit(o.output, text, styled=color)
     if o.write_baseline:
         from catalogaudit.audit.baseline import write_baseline
         from catalogaudit.verbs.output import write_atomic
@@ -230,8 +233,7 @@ def _suggest(
 
     results = [suggest(c, options) for c in found]
     if fmt == "json":
-        docs = [fmt_suggest.document(r) for r in results]
-        _emit(output, json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, sort_keys=True))
+        _emit(output, json.dumps(fmt_suggest.documents(results), indent=2, sort_keys=True))
     else:
         _emit(output, "".join(fmt_suggest.render_text(r) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
@@ -275,7 +277,13 @@ def _merge(reports: list[Report]) -> Report:
 
 
 def _matrix(
-    found: list[Catalog], options: AuditOptions, fmt: Any, output: str, max_chars: int
+    found: list[Catalog],
+    options: AuditOptions,
+    fmt: Any,
+    output: str,
+    color: bool,
+    width: int,
+    max_chars: int,
 ) -> int:
     from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
     from catalogaudit.profiles import summary
@@ -285,24 +293,16 @@ def _matrix(
         raise UsageError(f"--matrix supports --format {names}")
     specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
-    _emit(output, format_matrix(rows, fmt, max_chars=max_chars))
+    _emit(
+        output,
+        format_matrix(rows, fmt, color=color, width=width, max_chars=max_chars),
+        styled=color,
+    )
     return EXIT_OK if all(r.passed for r in rows) else 1
 
 
-def _color(choice: str, output: str) -> bool:
-    import os
-
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR") or output != "-":
-        return False
-    if choice != "auto":
-        raise UsageError("--color must be auto, always or never")
-    return sys.stdout.isatty()
-
-
-def _emit(path: str, text: str) -> None:
-    output.emit(path, text if text.endswith("\n") else text + "\n")
+def _emit(path: str, text: str, *, styled: bool = False) -> None:
+    output.emit(path, text if text.endswith("\n") else text + "\n", styled=styled)
 
 
 def _summary(report: Report) -> None:

@@ -75,8 +75,8 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
         gate = _gate(o, env, payload, out)
     except CatalogauditError as exc:
         # NOTE: the step still reports: the summary says what failed, the outputs say 2.
-        from catalogaudit.formatters.markdown import code as md_code
-        from catalogaudit.formatters.markdown import escape_text
+        from catalogaudit.formatters.md import code as md_code
+        from catalogaudit.formatters.md import escape_text
 
         head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
         github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")

@@ -8,6 +8,7 @@ file or the new one, never a partial one.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -17,16 +18,28 @@ from pathlib import Path
 from catalogaudit.errors import InputError
 from catalogaudit.model.inert import inert, visible
 
+#: A colour or style sequence (SGR) as the text formatter's rich console writes it.
+_SGR = re.compile("(\x1b\\[[0-9;]*m)")
 
-def emit(output: str | None, content: str | bytes, *, document: bool = False) -> None:
+
+def _inert_styled(text: str) -> str:
+    """`inert`, except that SGR sequences pass: the only escapes coloured text may hold (server
+    text reached the formatter through `visible`, so none of them is the server's)."""
+    return "".join(p if i % 2 else inert(p) for i, p in enumerate(_SGR.split(text)))
+
+
+def emit(
+    output: str | None, content: str | bytes, *, document: bool = False, styled: bool = False
+) -> None:
     """Write `content` to stdout (`-` or None) or atomically to the file `output`.
 
     Text passes `formatters.base.inert` (no raw control, C1 or bidi character from a server
     reaches a terminal or log), except a `document` (a snapshot as `snapshot` and `rewrite`
-    write it: its bytes are the one written form, hashed and compared) and bytes (JCS).
+    write it: its bytes are the one written form, hashed and compared) and bytes (JCS); a
+    `styled` text (coloured output) keeps its SGR colour sequences and nothing else.
     """
     if isinstance(content, str) and not document:
-        content = inert(content)
+        content = _inert_styled(content) if styled else inert(content)
     if output in (None, "-"):
         if sys.stdout is None:
             raise InputError("cannot write the report: stdout is closed")

@@ -1,0 +1,104 @@
+"""Plain `--help`: choices and click-style metavars (`TEXT`, `INTEGER`, `FILE...`) instead of
+the Python types typer 0.29 prints (`<bool>`, `<list[str]>`, `<str>`), no type at all after
+a flag, and paragraphs that the terminal wraps (not the docstring's line breaks).
+
+Why here: typer derives the help column from the annotation and, for arguments, ignores
+`metavar`; the one fix is to give every parameter of the built command a subclass that
+renders the type as a user reads it. `plain(command)` does that once, before parsing.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, get_args
+
+from typer.core import TyperArgument, TyperOption
+
+#: The metavar of a value type, as click names them.
+_NAMES = {str: "TEXT", int: "INTEGER", float: "NUMBER"}
+
+
+def _element(annotation: Any) -> Any:
+    """`list[str]` -> `str`; `X | None` -> `X`."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if getattr(annotation, "__origin__", None) is list and args:
+        return args[0]
+    return args[0] if len(args) == 1 else annotation
+
+
+def metavar(param: TyperOption | TyperArgument) -> str:
+    """What the help shows for the parameter's value: `text|json`, `TEXT`, `INTEGER`."""
+    annotation = param.type_descriptor.annotation
+    inner = _element(_element(annotation))
+    if isinstance(inner, type) and issubclass(inner, enum.Enum):
+        return "|".join(str(m.value) for m in inner)
+    return _NAMES.get(inner, "VALUE")
+
+
+class PlainOption(TyperOption):
+    """An option whose help column is its choices or a plain metavar; nothing for a flag."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        if self.is_flag:
+            return None
+        return metavar(self)
+
+    def display_type(self, ctx: Any) -> str:
+        return self.display_type_rich(ctx) or ""
+
+
+class PlainArgument(TyperArgument):
+    """An argument shown by its name (`FILE...`), without a Python type, in click's usage form:
+    `FILE...` when required, `[FILE]...` when not."""
+
+    @property
+    def display_name_raw(self) -> str:
+        return self.metavar if self.metavar is not None else (self.name or "").upper()
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def display_type(self, ctx: Any) -> str:
+        return ""
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw.removesuffix("...")
+        if not self.required:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+
+def reflow(text: str) -> str:
+    """A docstring's paragraphs as one line each (the terminal wraps them; typer's rich help
+    keeps the docstring's own line breaks, which a narrower terminal then breaks again);
+    `Exit codes:` always starts a paragraph of its own."""
+    text = text.replace("\nExit codes:", "\n\nExit codes:")
+    paragraphs = (" ".join(line.strip() for line in p.splitlines()) for p in text.split("\n\n"))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+class _HelpNames:
+    """What `get_help_option` reads of a context: the app's help option names."""
+
+    help_option_names = ("-h", "--help")
+
+
+def plain(command: Any) -> Any:
+    """Give every parameter of `command` and its subcommands the plain help form (the help
+    option too: click builds it once per command, and caches it, on first use)."""
+    if getattr(command, "help", None):
+        command.help = reflow(command.help)
+    help_option = command.get_help_option(_HelpNames())
+    for param in (*getattr(command, "params", ()), help_option):
+        if type(param) is TyperOption:
+            param.__class__ = PlainOption
+        elif type(param) is TyperArgument:
+            param.__class__ = PlainArgument
+    for sub in getattr(command, "commands", {}).values():
+        plain(sub)
+    return command
+
+
+__all__ = ["PlainArgument", "PlainOption", "metavar", "plain", "reflow"]
