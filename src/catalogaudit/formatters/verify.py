@@ -12,6 +12,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from catalogaudit.formatters import verify_model
 from catalogaudit.formatters.base import plural, visible
 from catalogaudit.formatters.formats import VerifyFormat
 from catalogaudit.formatters.github import command
@@ -41,8 +42,9 @@ def _with_list(o: Observation, failed: set[tuple[str, str]]) -> bool:
 
 
 def _summary(run: VerifyRun) -> str:
+    views = f", {plural(len(run.views), 'model view')}" if run.views else ""
     return (
-        f"{plural(len(run.rows), 'observation')}, "
+        f"{plural(len(run.rows), 'observation')}{views}, "
         f"{run.mismatches} mismatch{'es' if run.mismatches != 1 else ''} with the profile"
     )
 
@@ -63,6 +65,7 @@ def verify_document(run: VerifyRun) -> dict[str, Any]:
             }
             for r in run.rows
         ],
+        **(verify_model.document(run) if run.views or run.prompt else {}),
     }
 
 
@@ -90,6 +93,7 @@ def as_text(run: VerifyRun) -> str:
         if not r.matches and r.predicted and r.predicted.message:
             line += f"\n      profile: {visible(r.predicted.message, keep='')}"
         lines.append(line)
+    lines.extend(verify_model.text_lines(run))
     lines.append(_summary(run))
     return "\n".join(lines) + "\n"
 
@@ -104,7 +108,9 @@ def as_markdown(run: VerifyRun) -> str:
     ]
     shown = [r for r in run.rows if r.observed.verdict != KEPT or not r.matches]
     if not shown:
-        lines.append("The client kept every list and item, as the profile predicted.")
+        if run.rows:
+            lines.append("The client kept every list and item, as the profile predicted.")
+        lines.extend(verify_model.markdown_lines(run))
         return "\n".join(lines) + "\n"
     lines += [
         "| catalog | list / item | observed | predicted | client said |",
@@ -121,6 +127,7 @@ def as_markdown(run: VerifyRun) -> str:
             f"| {code(o.catalog, in_table=True)} | {code(_subject(o), in_table=True)} "
             f"| {o.verdict} | {predicted} | {said} |"
         )
+    lines.extend(verify_model.markdown_lines(run))
     return "\n".join(lines) + "\n"
 
 
@@ -152,8 +159,10 @@ def as_junit(run: VerifyRun) -> str:
         cases = list(suite)
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
-    root.set("tests", str(len(run.rows)))
-    root.set("failures", str(run.mismatches))
+    model_failures = verify_model.junit_cases(root, run)
+    prompt_case = 1 if run.prompt is not None else 0
+    root.set("tests", str(len(run.rows) + len(run.views) + prompt_case))
+    root.set("failures", str(sum(not r.matches for r in run.rows) + model_failures))
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
@@ -173,6 +182,7 @@ def as_github(run: VerifyRun) -> str:
             keep="",
         )
         lines.append(command(name, {"file": visible(o.catalog, keep="")}, message))
+    lines.extend(verify_model.github_lines(run))
     lines.append(command("notice", {}, f"{run.profile}: {_summary(run)}"))
     return "\n".join(lines) + "\n"
 

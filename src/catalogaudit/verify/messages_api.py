@@ -59,6 +59,8 @@ class Script:
     wanted: Callable[[str], bool]
     #: Tool name -> the arguments the stand-in sent (filled as it plays).
     sent: dict[str, Any] = field(default_factory=dict)
+    #: tool_use id -> the tool name it called.
+    ids: dict[str, str] = field(default_factory=dict)
 
     def reply(self, body: Any) -> tuple[list[dict[str, Any]], str]:
         """The content blocks and stop reason for one /v1/messages request body."""
@@ -78,6 +80,7 @@ class Script:
         for n, tool in enumerate(todo):
             args = instance(tool.get("input_schema", {}))
             self.sent[tool["name"]] = args
+            self.ids[f"{TOOL_USE_ID}{n}"] = tool["name"]
             blocks.append(
                 {"type": "tool_use", "id": f"{TOOL_USE_ID}{n}", "name": tool["name"], "input": args}
             )
