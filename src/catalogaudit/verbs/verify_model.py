@@ -74,8 +74,8 @@ def observe(
         rows = []
         predictions = {
             (s.target.label, mode): predict_views(s.target, s.name, profile, mode, s.calls)
-            for s in seen.served
-            for mode in {v.mode for v in seen.views}
+            for mode, met in seen.served.items()
+            for s in met
         }
         for view in seen.views:
             p = predictions.get((view.catalog, view.mode), {}).get(view.index)

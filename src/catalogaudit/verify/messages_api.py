@@ -8,7 +8,8 @@ JSON message, as the request asks:
 
 - a request whose `tools` hold tools of the plan that no earlier turn called gets one
   `tool_use` block per such tool, all in one turn, with arguments made from the `input_schema`
-  the client sent (`serve.instances`), so a well-behaved server accepts them;
+  the client sent (`serve.instances`), so a well-behaved server accepts them; with `search`,
+  a request that only names them as deferred first gets a `ToolSearch` call that loads them;
 - any other request (the turn after the `tool_result`s, the client's side requests) gets a
   short text and `end_turn`.
 
@@ -33,6 +34,8 @@ _SECRET = ("x-api-key", "authorization", "proxy-authorization", "cookie")
 FINAL_TEXT = "Done."
 #: The prefix of the ids of the `tool_use` blocks the stand-in writes.
 TOOL_USE_ID = "toolu_catalogaudit_"
+#: Claude Code's tool that loads deferred tools.
+SEARCH = "ToolSearch"
 
 
 @dataclass(frozen=True)
@@ -61,20 +64,31 @@ class Script:
     sent: dict[str, Any] = field(default_factory=dict)
     #: tool_use id -> the tool name it called.
     ids: dict[str, str] = field(default_factory=dict)
+    #: Load the wanted deferred tools with the client's `ToolSearch` tool first
+    #: (`select:<name>,...`), then call them.
+    search: bool = False
 
     def reply(self, body: Any) -> tuple[list[dict[str, Any]], str]:
         """The content blocks and stop reason for one /v1/messages request body."""
         tools = body.get("tools") if isinstance(body, dict) else None
         called = _called(body)
+        if self.search and SEARCH not in called:
+            names = [n for n in sorted(deferred_names(body)) if self.wanted(n)]
+            offered = any(isinstance(t, dict) and t.get("name") == SEARCH for t in tools or [])
+            if names and offered:
+                query = {"query": "select:" + ",".join(names), "max_results": len(names)}
+                use = {"type": "tool_use", "id": f"{TOOL_USE_ID}search", "name": SEARCH}
+                return [{**use, "input": query}], "tool_use"
         todo = [
             t
             for t in tools or []
             if isinstance(t, dict)
             and isinstance(t.get("name"), str)
             and t["name"] not in called
+            and t["name"] != SEARCH
             and self.wanted(t["name"])
         ]
-        if not todo or called:
+        if not todo:
             return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
         blocks = []
         for n, tool in enumerate(todo):
@@ -85,6 +99,28 @@ class Script:
                 {"type": "tool_use", "id": f"{TOOL_USE_ID}{n}", "name": tool["name"], "input": args}
             )
         return blocks, "tool_use"
+
+
+def deferred_names(body: Any) -> set[str]:
+    """Names a request lists by themselves on a line of its messages or system text: Claude
+    Code's list of deferred tools (`The following deferred tools are now available via
+    ToolSearch`), MCP tools only."""
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            out.update(line.strip() for line in node.splitlines() if line.startswith("mcp__"))
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+
+    if isinstance(body, dict):
+        walk(body.get("messages"))
+        walk(body.get("system"))
+    return out
 
 
 def _called(body: Any) -> set[str]:

@@ -37,7 +37,9 @@ from catalogaudit.verify.model_view import (
 class ModelRun:
     """What the sessions showed: each tool's views (start 1), and the bytes across starts."""
 
-    served: list[Served]
+    #: Mode -> the servers as that mode's session met them (a real server's catalog is what
+    #: that start served).
+    served: dict[str, list[Served]]
     views: list[ToolView]
     prompt: PromptBytes | None
 
@@ -55,15 +57,16 @@ def observe(
     served = servers(first, workdir, calls, command)
     found: list[ToolView] = []
     texts: list[str] = []
+    by_mode: dict[str, list[Served]] = {}
     for mode in (SEARCH_OFF, DEFAULT):
         run = session(claude, served, mode, workdir)
+        met = [_as_served(s, workdir) for s in served] if command else served
+        by_mode[mode] = met
         if mode == SEARCH_OFF:
-            if command:
-                served = [_as_served(s, workdir) for s in served]
             texts.append(_tools(run))
-        found.extend(views(run, served))
+        found.extend(views(run, met))
     if runs == 1:
-        return ModelRun(served, found, None)
+        return ModelRun(by_mode, found, None)
     quiet = [replace(s, calls=frozenset()) for s in served]
     for start in range(1, runs):
         if command:
@@ -72,7 +75,7 @@ def observe(
             again = servers([targets[start]], workdir, ["none"])
             these = [replace(again[0], name=served[0].name)]
         texts.append(_tools(session(claude, these, SEARCH_OFF, workdir)))
-    return ModelRun(served, found, compare(texts))
+    return ModelRun(by_mode, found, compare(texts))
 
 
 def _as_served(s: Served, workdir: Path) -> Served:

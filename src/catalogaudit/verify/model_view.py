@@ -11,7 +11,9 @@ one turn, so one process calls every tool. Claude Code 2.1.328 runs them and sen
 
 Modes: `tool-search-off` (`ENABLE_TOOL_SEARCH=false`: MCP tools are in the request's `tools`)
 and `default` (as installed: 2.1.328 lists MCP tools by name only, deferred behind its
-`ToolSearch` tool). Calls are made in the first mode; in the second the view is observed only.
+`ToolSearch` tool). In the default mode the stand-in first calls `ToolSearch` with
+`select:<names>`; the next request carries the loaded tools (2.1.328: with `defer_loading:
+true`), which are that mode's model view, and the stand-in then calls them.
 """
 
 from __future__ import annotations
@@ -42,7 +44,13 @@ from catalogaudit.model.modelview import (
 )
 from catalogaudit.verify.base import Target, server_argv
 from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
-from catalogaudit.verify.messages_api import TOOL_USE_ID, Recorded, Script, running
+from catalogaudit.verify.messages_api import (
+    TOOL_USE_ID,
+    Recorded,
+    Script,
+    deferred_names,
+    running,
+)
 
 #: The directory our package is imported from (put first on the servers' PYTHONPATH).
 _SOURCE = Path(__file__).resolve().parents[2]
@@ -141,7 +149,7 @@ def session(
                 return _served_name(s, sent[len(prefix) :]) in s.calls
         return False
 
-    script = Script(wanted if mode == SEARCH_OFF else (lambda _name: False))
+    script = Script(wanted, search=mode != SEARCH_OFF)
     home = workdir / f"home-{mode}"
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     config = {
@@ -219,27 +227,6 @@ def sent_tools(request: Recorded) -> list[tuple[str, str]]:
     return out
 
 
-def _deferred_names(request: Recorded) -> set[str]:
-    """Names the request lists by themselves on a line of its text (the deferred-tool list)."""
-    body = request.json()
-    out: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, str):
-            out.update(line.strip() for line in node.splitlines() if line.startswith("mcp__"))
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-        elif isinstance(node, dict):
-            for v in node.values():
-                walk(v)
-
-    if isinstance(body, dict):
-        walk(body.get("messages"))
-        walk(body.get("system"))
-    return out
-
-
 def _results(requests: Sequence[Recorded]) -> dict[str, tuple[bool, str]]:
     """tool_use id -> (is_error, text) of the tool_result the client sent back."""
     out: dict[str, tuple[bool, str]] = {}
@@ -277,15 +264,19 @@ def _logged(s: Served) -> set[str]:
 def views(run: Session, served: Sequence[Served]) -> list[ToolView]:
     """Every served tool of every server as this session showed it to the model."""
     main = main_request(run.requests)
-    sent = sent_tools(main) if main is not None else []
-    deferred = _deferred_names(main) if main is not None else set()
+    deferred = deferred_names(main.json()) if main is not None else set()
+    # a deferred tool's object is in the first request that carries it (after ToolSearch)
+    sent: list[tuple[str, str]] = []
+    for r in run.requests:
+        if main_request([r]) is not None:
+            sent += [(n, t) for n, t in sent_tools(r) if n not in {m for m, _ in sent}]
     results = _results(run.requests)
     by_name = {name: tid for tid, name in run.script.ids.items()}
     out: list[ToolView] = []
     for s in served:
         prefix = f"mcp__{s.name}__"
         mine = {_served_name(s, n[len(prefix) :]): (n, t) for n, t in sent if n.startswith(prefix)}
-        late = {_served_name(s, n[len(prefix) :]): n for n in deferred if n.startswith(prefix)}
+        late = {_served_name(s, n[len(prefix) :]) for n in deferred if n.startswith(prefix)}
         logged = _logged(s)
         for item in s.target.catalog.items("tools"):
             name = str(item.value.get("name")) if isinstance(item.value, dict) else ""
@@ -294,9 +285,11 @@ def views(run: Session, served: Sequence[Served]) -> list[ToolView]:
                 qualified, text = mine[name]
                 digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
                 call, message = _call(name, qualified, logged, results, by_name)
-                out.append(ToolView(*base, INLINE, qualified, text, digest, call, message))
+                how = DEFERRED if name in late else INLINE
+                out.append(ToolView(*base, how, qualified, text, digest, call, message))
             elif name in late:
-                out.append(ToolView(*base, DEFERRED, late[name], message="behind ToolSearch"))
+                qualified = next(n for n in deferred if _served_name(s, n[len(prefix) :]) == name)
+                out.append(ToolView(*base, DEFERRED, qualified, message="never loaded"))
             else:
                 why = "not in the model request" if main else "no model request carried tools"
                 out.append(ToolView(*base, NOT_OFFERED, call=NOT_OFFERED, message=why))

@@ -4,7 +4,8 @@ offered, the object the client sends the model for it, and what a call of it com
 The data is the profile's `model_view` entries (first whose `versions` match): the name the
 model sees (`name` format and `transform`), which fields are forwarded (`fields`: sent key ->
 served key, `""` when the served tool has none), whether a description is cut (`description`
-`max` and `suffix`), and how each mode offers MCP tools (`deferral`). A tool the listing-time
+`max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
+object carries once loaded (`deferred_fields`). A tool the listing-time
 prediction drops is not offered. A call is predicted `reached` unless a finding on the tool
 comes from a rule whose `call` entries say `refused` at this version (the draft-07
 `outputSchema` reports, CC-SCHEMA-002).
@@ -114,16 +115,15 @@ def predict_views(
             out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
             continue
         offered = str(entry.get("deferral", {}).get(mode, INLINE))
-        if offered == DEFERRED:
-            out[item.served_index] = Predicted(DEFERRED, NOT_CALLED, None, "deferral: " + mode)
-            continue
         view = view_of(entry, server, tool)
+        if offered == DEFERRED:
+            view = {**view, **entry.get("deferred_fields", {})}
         name = str(tool.get("name"))
         if name not in calls:
-            out[item.served_index] = Predicted(INLINE, NOT_CALLED, view)
+            out[item.served_index] = Predicted(offered, NOT_CALLED, view)
             continue
         why = refusals.get(item.served_index)
-        out[item.served_index] = Predicted(INLINE, REFUSED if why else REACHED, view, why or "")
+        out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
     return out
 
 
