@@ -125,6 +125,25 @@ def test_scenarios_and_probe(tmp_path: Path) -> None:
     assert len(over["name"]) > 64 and over["call"] == "reached"
 
 
+def test_seeded_random_catalogs(tmp_path: Path) -> None:
+    """The seeded random catalogs of the listing oracle (helpers.random_catalogs), all in one
+    session: names, fields, schemas, deferral and calls as the profile predicts."""
+    from helpers.random_catalogs import DEFAULT_SEED, write
+
+    paths = []
+    for seed in range(DEFAULT_SEED, DEFAULT_SEED + 6):
+        inputs = write(seed, tmp_path / f"random-{seed}")
+        if not any(p.name == "tools.json" for p in inputs):
+            continue
+        out = tmp_path / f"random-{seed}.json"
+        got = cli("snapshot", *[a for p in inputs for a in ("--from", str(p))], "-o", str(out))
+        assert got.code == 0, str(got)
+        paths.append(str(out))
+    assert paths
+    code, doc = model(*paths)
+    assert code == 0 and not _mismatches(doc), f"seeds from {DEFAULT_SEED}: {_mismatches(doc)}"
+
+
 def test_prompt_bytes_unstable_names_the_tools(tmp_path: Path) -> None:
     counter = tmp_path / "counter"
     server = [sys.executable, str(SERVERS / "schema_order_server.py"), str(counter)]
