@@ -64,6 +64,8 @@ def aggregate(reports: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dic
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for rep in reports:
         key = (str(rep["client"]["id"]), str(rep["client"]["version"]))
+        if not rep["observations"] and "modelViews" in rep:
+            continue  # a `verify --model` run: aggregate_models
         acc = out.setdefault(key, {"date": rep["date"], "scenarios": set(), "rows": 0, "bad": []})
         acc["date"] = max(acc["date"], rep["date"])
         for row in rep["observations"]:
@@ -87,9 +89,60 @@ def aggregate(reports: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dic
     return out
 
 
-def merge(previous: Mapping[str, Any], runs: Mapping[tuple[str, str], dict[str, Any]]) -> dict:
+def aggregate_models(
+    reports: Iterable[Mapping[str, Any]],
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """(client id, version) -> its `verify --model` runs summed: catalogs, tool views,
+    calls reached and refused, starts compared for the prompt bytes, mismatches."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for rep in reports:
+        if "modelViews" not in rep:
+            continue
+        key = (str(rep["client"]["id"]), str(rep["client"]["version"]))
+        acc = out.setdefault(
+            key,
+            {
+                "date": rep["date"],
+                "catalogs": set(),
+                "views": 0,
+                "reached": 0,
+                "refused": 0,
+                "bytes": 0,
+                "bad": [],
+            },
+        )
+        acc["date"] = max(acc["date"], rep["date"])
+        acc["bytes"] += 1 if rep.get("promptBytes") else 0
+        for row in rep["modelViews"]:
+            acc["catalogs"].add(row["catalog"])
+            acc["views"] += 1
+            acc["reached"] += row["call"] == "reached"
+            acc["refused"] += row["call"] == "refused"
+            if not row["matches"]:
+                p = row["predicted"]
+                acc["bad"].append(
+                    {
+                        "scenario": scenario(row["catalog"]),
+                        "profile": f"{key[0]}@{key[1]}",
+                        "subject": f"model view tools[{row['index']}] "
+                        f"{json.dumps(row['identity'], ensure_ascii=False)} ({row['mode']})",
+                        "predicted": f"{p['offered']}, call {p['call']}",
+                        "predictedBecause": row["predictedBecause"],
+                        "observed": f"{row['offered']}, call {row['call']}",
+                        "message": row["message"],
+                    }
+                )
+    return out
+
+
+def merge(
+    previous: Mapping[str, Any],
+    runs: Mapping[tuple[str, str], dict[str, Any]],
+    models: Mapping[tuple[str, str], dict[str, Any]] | None = None,
+) -> dict:
     """The new verified.json: this run's clean versions replace or add entries, a version
-    that mismatched loses its entry, versions not run keep theirs."""
+    that mismatched loses its entry, versions not run keep theirs; the same for the
+    `verify --model` runs under `modelViews`."""
     profiles: dict[str, list[dict[str, Any]]] = {
         pid: [dict(e) for e in entries] for pid, entries in previous.get("profiles", {}).items()
     }
@@ -106,12 +159,35 @@ def merge(previous: Mapping[str, Any], runs: Mapping[tuple[str, str], dict[str, 
                 }
             )
         profiles[cid] = sorted(kept, key=lambda e: _vkey(e["version"]))
+    views: dict[str, list[dict[str, Any]]] = {
+        pid: [dict(e) for e in entries] for pid, entries in previous.get("modelViews", {}).items()
+    }
+    for (cid, version), acc in (models or {}).items():
+        kept = [e for e in views.get(cid, []) if e["version"] != version]
+        if not acc["bad"]:
+            kept.append(
+                {
+                    "enforcer": cid,
+                    "version": version,
+                    "date": acc["date"],
+                    "catalogs": len(acc["catalogs"]),
+                    "views": acc["views"],
+                    "reached": acc["reached"],
+                    "refused": acc["refused"],
+                    "promptRuns": acc["bytes"],
+                }
+            )
+        views[cid] = sorted(kept, key=lambda e: _vkey(e["version"]))
     mismatches = [m for _, acc in sorted(runs.items()) for m in acc["bad"]]
-    return {
+    mismatches += [m for _, acc in sorted((models or {}).items()) for m in acc["bad"]]
+    out = {
         "about": ABOUT,
         "profiles": {pid: entries for pid, entries in sorted(profiles.items()) if entries},
         "mismatches": mismatches,
     }
+    if any(views.values()):
+        out["modelViews"] = {pid: e for pid, e in sorted(views.items()) if e}
+    return out
 
 
 def _cell(text: Any) -> str:
@@ -146,6 +222,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
     missing = [d for d in drivers if d not in profiles]
     if missing:
         lines += ["", "Drivers with no clean run recorded: " + ", ".join(missing) + "."]
+    lines += model_section(verified)
     lines += [
         "",
         "Every other profile is **unverified**: no driver can run its enforcer on this machine",
@@ -191,6 +268,53 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
         for e in ledger
     )
     return "\n".join(lines) + "\n"
+
+
+def model_section(verified: Mapping[str, Any]) -> list[str]:
+    """`verify --model` runs: what the client sends the model and what calls come to, per
+    client version, with the profile's model_view data they were compared with."""
+    _src()
+    from catalogaudit.profiles.load import raw_files
+
+    lines = [
+        "",
+        "## What the model is sent (`verify --model`)",
+        "",
+        "`verify --client claude-code --model` runs the client against `catalogaudit serve` (or",
+        "a real server) and a loopback Messages API stand-in, and compares per tool the object",
+        "sent to the model, how it was offered (tool search off, and the default) and what a",
+        "call came to with the profile's `model_view` data and its rules' `call` entries.",
+        "Clean runs:",
+        "",
+        "| profile | version | date | catalogs | tool views | calls reached | calls refused "
+        "| prompt-bytes runs |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for pid, entries in sorted(verified.get("modelViews", {}).items()):
+        lines.extend(
+            f"| `{pid}` | {e['version']} | {e['date']} | {e['catalogs']} | {e['views']} "
+            f"| {e['reached']} | {e['refused']} | {e['promptRuns']} |"
+            for e in entries
+        )
+    if not verified.get("modelViews"):
+        lines.append("| - | - | - | - | - | - | - | - |")
+    lines += ["", "The model-view data compared, per profile and version range:", ""]
+    for doc in sorted(raw_files().values(), key=lambda d: d["id"]):
+        for e in doc.get("model_view", []):
+            fields = ", ".join(e["fields"])
+            deferral = ", ".join(f"{m}: {how}" for m, how in e["deferral"].items())
+            lines.append(
+                f"- `{doc['id']}` {e['versions'] or 'every version'} ({e['basis']}, {e['date']}):"
+                f" name `{e['name']}` ({e.get('transform', 'none')}); fields {fields}; order"
+                f" {e.get('order', 'served')}; {deferral}."
+            )
+        for rule in doc["rules"]:
+            for c in rule.get("call", []):
+                lines.append(
+                    f"- `{rule['id']}` call at {c['versions'] or 'every version'}: "
+                    f"{c['outcome']} ({c['basis']}). {c.get('note', '')}".rstrip()
+                )
+    return lines
 
 
 def _runs(verified: Mapping[str, Any]) -> dict[str, tuple[Any, ...]]:
@@ -324,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         reports = [json.loads(line) for line in log.read_text("utf-8").splitlines() if line]
     previous = json.loads(VERIFIED.read_text(encoding="utf-8"))
-    verified = merge(previous, aggregate(reports))
+    verified = merge(previous, aggregate(reports), aggregate_models(reports))
     _write(VERIFIED, json.dumps(verified, indent=2, ensure_ascii=False) + "\n")
     ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
     _write(DOC, render(verified, ledger, _drivers()))

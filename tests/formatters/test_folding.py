@@ -33,8 +33,8 @@ def test_repeated_findings_of_one_cause_fold_and_expand_shows_each() -> None:
 
 
 def test_fewer_than_three_items_do_not_fold_and_json_keeps_every_finding() -> None:
-    both = cli("audit", "--profile", "claude-code", "--profile", "anthropic", EVERYTHING)
-    # CC-SCHEMA-002 is on one tool: still a full block; ANT-SCHEMA-002 on 13 folds
+    both = cli("audit", "--profile", "claude-code@2.1.258", "--profile", "anthropic", EVERYTHING)
+    # CC-SCHEMA-002 (before 2.1.328) is on one tool: still a full block; ANT-SCHEMA-002 folds
     assert "warning CC-SCHEMA-002" in both.stdout and "hint:" in both.stdout
     assert "note: 13 findings folded into 1 line" in both.stdout
     doc = cli("audit", "--profile", "anthropic", "--format", "json", EVERYTHING).json()

@@ -382,7 +382,9 @@ def test_stdio_answers(originals: dict[str, Path]) -> None:
     peer = Peer(originals["raw-paged-modern"])
     try:
         assert peer.ask(request(1, "ping"))["result"] == {}
-        assert peer.ask(request(2, "tools/call", {"_meta": META}))["error"]["code"] == -32601
+        assert (
+            peer.ask(request(2, "completion/complete", {"_meta": META}))["error"]["code"] == -32601
+        )
         bad = peer.ask(request(3, "tools/list", {"_meta": META, "cursor": "nope"}))
         assert bad["error"]["code"] == -32602
         init = peer.ask(request(4, "initialize", {"protocolVersion": "2025-11-25"}))
@@ -494,8 +496,10 @@ def test_http_modern_statuses(originals: dict[str, Path]) -> None:
             assert resp.json()["error"]["code"] == -32020, bad
         nometa = client.post(url, json=request(2, "tools/list", {}), headers=headers)
         assert nometa.status_code == 400 and nometa.json()["error"]["code"] == -32602
-        unknown = {**headers, "Mcp-Method": "tools/call"}
-        resp = client.post(url, json=request(3, "tools/call", {"_meta": META}), headers=unknown)
+        unknown = {**headers, "Mcp-Method": "completion/complete"}
+        resp = client.post(
+            url, json=request(3, "completion/complete", {"_meta": META}), headers=unknown
+        )
         assert resp.status_code == 404 and resp.json()["error"]["code"] == -32601
         init = client.post(url, json=request(4, "initialize", {"protocolVersion": "2025-11-25"}))
         assert init.status_code == 400 and init.json()["error"]["code"] == -32022

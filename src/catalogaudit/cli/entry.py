@@ -77,8 +77,16 @@ def main(argv: list[str] | None = None) -> int:
             live.at_exit()
 
 
+#: The words after `--` on this command line (None: no `--`): click folds them into the
+#: positional arguments, and `verify --model -- COMMAND` must tell a command from snapshots.
+AFTER_DASH: list[str] | None = None
+
+
 def _main(args: list[str], show_traceback: bool) -> int:
     from catalogaudit.cli import fast
+
+    global AFTER_DASH
+    AFTER_DASH = args[args.index("--") + 1 :] if "--" in args else None
 
     call = fast.parse(args)
     if call is None:

@@ -92,6 +92,14 @@ def register(app: typer.Typer) -> None:
                 "dual (or a snapshot served with a legacy handshake).",
             ),
         ] = None,
+        call_log: Annotated[
+            Optional[str],  # noqa: UP045
+            typer.Option(
+                metavar="FILE",
+                help="Append one JSON line per tools/call (name, arguments, outcome). Calls "
+                "are answered with a result valid for the tool's outputSchema.",
+            ),
+        ] = None,
     ) -> None:
         """Replay a snapshot as a live MCP server over stdio, or Streamable HTTP with --http.
 
@@ -115,5 +123,6 @@ def register(app: typer.Typer) -> None:
             max_seconds=max_seconds,
             idle_timeout=idle_timeout,
             initialize_version=initialize_version,
+            call_log=call_log,
         )
         raise typer.Exit(serve.run(options))

@@ -69,6 +69,33 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--sse", help="With --transport http, answer every request as SSE."),
         ] = False,
+        model: Annotated[
+            bool,
+            typer.Option(
+                "--model",
+                help="claude-code: run `claude -p` against a loopback Messages API stand-in "
+                "and report per tool what the model is sent (modelView, SHA-256), how it is "
+                "offered (tool search off and default) and what a call comes to. Snapshots, "
+                "or a real server after `--`.",
+            ),
+        ] = False,
+        calls: Annotated[
+            Optional[list[str]],  # noqa: UP045
+            typer.Option(
+                "--calls",
+                metavar="all|none|NAME",
+                help="With --model: the tools to call (repeatable or comma-separated; default "
+                "all; against a real server `all` skips tools with destructiveHint: true).",
+            ),
+        ] = None,
+        runs: Annotated[
+            int,
+            typer.Option(
+                min=1,
+                help="With --model: N starts (of the server after `--`, or N snapshots in "
+                "turn); compare the `tools` bytes of the model requests.",
+            ),
+        ] = 1,
     ) -> None:
         """Run a real client against `catalogaudit serve` and compare with its profile.
 
@@ -77,8 +104,17 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 all match the profile; 1 a mismatch; 2 error.
         """
+        from catalogaudit.cli import entry
         from catalogaudit.verbs import verify
 
+        options = None
+        if model or calls or runs != 1:
+            if not model:
+                raise typer.BadParameter("--calls and --runs need --model")
+            command = tuple(entry.AFTER_DASH or ())
+            snapshots = catalogs[: len(catalogs) - len(command)] if command else catalogs
+            catalogs = snapshots
+            options = verify.ModelOptions(tuple(calls or ("all",)), runs, command)
         raise typer.Exit(
             verify.run(
                 client,
@@ -89,5 +125,6 @@ def register(app: typer.Typer) -> None:
                 transport.value,
                 sse,
                 max_chars,
+                options,
             )
         )

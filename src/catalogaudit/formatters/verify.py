@@ -12,6 +12,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from catalogaudit.formatters import verify_model
 from catalogaudit.formatters.base import plural, visible
 from catalogaudit.formatters.formats import VerifyFormat
 from catalogaudit.formatters.github import capped, command, title
@@ -50,8 +51,9 @@ def _with_list(o: Observation, failed: set[tuple[str, str]]) -> bool:
 
 
 def _summary(run: VerifyRun) -> str:
+    views = f", {plural(len(run.views), 'model view')}" if run.views else ""
     return (
-        f"{plural(len(run.rows), 'observation')}, "
+        f"{plural(len(run.rows), 'observation')}{views}, "
         f"{run.mismatches} mismatch{'es' if run.mismatches != 1 else ''} with the profile"
     )
 
@@ -74,6 +76,7 @@ def verify_document(run: VerifyRun) -> dict[str, Any]:
                 }
                 for r in run.rows
             ],
+            **(verify_model.document(run) if run.views or run.prompt else {}),
         },
     )
 
@@ -102,6 +105,7 @@ def as_text(run: VerifyRun) -> str:
         if not r.matches and r.predicted and r.predicted.message:
             line += f"\n      profile: {visible(r.predicted.message, keep='')}"
         lines.append(line)
+    lines.extend(verify_model.text_lines(run))
     lines.append(_summary(run))
     return "\n".join(lines) + "\n"
 
@@ -119,8 +123,14 @@ def as_markdown(
     ]
     shown = [r for r in run.rows if r.observed.verdict != KEPT or not r.matches]
     if not shown:
-        head.append("The client kept every list and item, as the profile predicted.")
-        return fit(head, [], max_chars=max_chars, where=where)
+        if run.rows:
+            head.append("The client kept every list and item, as the profile predicted.")
+        return fit(
+            head + verify_model.markdown_head(run),
+            [verify_model.markdown_section(run)],
+            max_chars=max_chars,
+            where=where,
+        )
     table = Section(
         header=[
             "| catalog | list / item | observed | predicted | client said |",
@@ -139,7 +149,12 @@ def as_markdown(
             f"| {words(o.verdict)} | {predicted} | {said} |"
         )
         table.ranks.append(0 if r.matches else 1)
-    return fit(head, [table], max_chars=max_chars, where=where)
+    return fit(
+        head + verify_model.markdown_head(run),
+        [table, verify_model.markdown_section(run)],
+        max_chars=max_chars,
+        where=where,
+    )
 
 
 def as_junit(run: VerifyRun) -> str:
@@ -170,8 +185,10 @@ def as_junit(run: VerifyRun) -> str:
         cases = list(suite)
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
-    root.set("tests", str(len(run.rows)))
-    root.set("failures", str(run.mismatches))
+    model_failures = verify_model.junit_cases(root, run)
+    prompt_case = 1 if run.prompt is not None else 0
+    root.set("tests", str(len(run.rows) + len(run.views) + prompt_case))
+    root.set("failures", str(sum(not r.matches for r in run.rows) + model_failures))
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
@@ -197,6 +214,7 @@ def as_github(run: VerifyRun) -> str:
             "title": title(run.profile, _subject(o), f"{what} in {run.client}"),
         }
         lines.append((name, command(name, props, message)))
+    lines.extend(verify_model.github_lines(run))
     lines.append(("notice", command("notice", {}, visible(f"{run.profile}: {_summary(run)}"))))
     return capped(lines)
 

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from catalogaudit.model.modelview import PromptBytes, ViewRow
+
 #: Profile ids with a `catalogaudit verify` driver (`catalogaudit.verify.drivers`); only these
 #: can be verified, and profiles say so without importing the drivers.
 DRIVER_IDS: tuple[str, ...] = (
@@ -76,6 +78,10 @@ class VerifyRun:
     rows: Sequence[Row]
     #: How the client met the servers: `stdio`, `http` (JSON answers) or `http+sse`.
     transport: str = "stdio"
+    #: `verify --model`: each tool's model view and call, per mode, with the prediction.
+    views: Sequence[ViewRow] = ()
+    #: `verify --model --runs N`: the `tools` part of the model request across starts.
+    prompt: PromptBytes | None = None
 
     @property
     def profile(self) -> str:
@@ -84,5 +90,5 @@ class VerifyRun:
 
     @property
     def mismatches(self) -> int:
-        """Rows whose observed verdict is not the predicted one."""
-        return sum(not r.matches for r in self.rows)
+        """Rows and model views whose observation is not the predicted one."""
+        return sum(not r.matches for r in self.rows) + sum(not v.matches for v in self.views)

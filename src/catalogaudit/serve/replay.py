@@ -27,8 +27,10 @@ from typing import Any
 
 from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire, wiretext
+from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import METHODS
 from catalogaudit.model.protocol import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
+from catalogaudit.serve import calls as serve_calls
 from catalogaudit.serve import pages as serve_pages
 
 PROTOCOLS = ("as-captured", "legacy", "modern", "dual")
@@ -70,6 +72,8 @@ class ServeOptions:
     idle_timeout: float = 30.0
     #: The protocolVersion every InitializeResult names (None: echo or counter-offer).
     initialize_version: str | None = None
+    #: `--call-log FILE`: one JSON line per tools/call (`serve.calls`).
+    call_log: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,13 @@ class Replay:
         self._capture = capture
         self._caps_text = caps_text
         self.listings = serve_pages.listings_replay(doc, options.page_size, hints)
+        #: Tool name -> the served tool (first of a name wins), for tools/call.
+        self.tools: dict[str, dict[str, Any]] = {}
+        for item in Catalog(doc).items("tools"):
+            if isinstance(item.value, dict) and isinstance(item.value.get("name"), str):
+                self.tools.setdefault(item.value["name"], item.value)
+        #: Told of every tools/call (verbs.serve writes `--call-log` with it).
+        self.on_call: serve_calls.CallHook | None = None
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -193,7 +204,25 @@ class Replay:
             return Answer(result_text(rid, self._discover), era="modern")
         if method in LIST_METHODS:
             return self._list(rid, LIST_METHODS[method], params or {}, era)
+        if method == "tools/call":
+            return self._call(rid, params or {}, era)
         return Answer(error_text(rid, -32601, "Method not found"), -32601, era)
+
+    def _call(self, rid: Any, params: dict[str, Any], era: str) -> Answer:
+        """`tools/call`: a schema-valid made-up result (`serve.calls`), reported to `on_call`."""
+        name = params.get("name")
+        tool = self.tools.get(name) if isinstance(name, str) else None
+        if tool is None:
+            text = error_text(rid, -32602, f"Unknown tool: {name}")
+            self._report(name, params.get("arguments"), "unknown tool")
+            return Answer(text, -32602, era)
+        result, outcome = serve_calls.tool_result(tool, params.get("arguments", {}))
+        self._report(name, params.get("arguments"), outcome)
+        return Answer(result_text(rid, jsonwire.compact(result)), era=era)
+
+    def _report(self, name: Any, arguments: Any, outcome: str) -> None:
+        if self.on_call is not None:
+            self.on_call({"name": name, "arguments": arguments, "outcome": outcome})
 
     def era_of(self, method: str, params: Any) -> str:
         """Which era a request belongs to: by method, else by `_meta` (dual mode)."""

@@ -3,7 +3,11 @@ stdio or HTTP until EOF, SIGTERM or `--max-seconds`."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
+from collections.abc import Callable
+from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
@@ -42,7 +46,28 @@ def load(options: ServeOptions) -> Replay:
     except jsonwire.WireDecodeError as exc:
         raise InputError(f"{got.name}: a wire page is not a JSON object ({exc})") from None
     output.say(replay.notes)
+    if options.call_log is not None:
+        replay.on_call = _call_logger(options.call_log)
     return replay
+
+
+def _call_logger(path: str) -> Callable[[dict[str, Any]], None]:
+    """`--call-log FILE`: one JSON line per tools/call, each a single O_APPEND write (a client
+    may start the server more than once; their lines do not interleave)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
+    except OSError as exc:
+        raise InputError(f"--call-log {path}: {exc.strerror}") from None
+
+    def log(record: dict[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode("utf-8", "surrogatepass"))
+        finally:
+            os.close(fd)
+
+    return log
 
 
 def run(options: ServeOptions) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -37,11 +38,48 @@ def run(
     transport: str = transports.STDIO,
     sse: bool = False,
     max_chars: int | None = None,
+    model: ModelOptions | None = None,
 ) -> int:
     """Verify, write the report (`-o`, atomically, or stdout), and return the exit code."""
-    text, code = report(client, catalogs, client_path, fmt, transport, sse, max_chars)
+    if model is not None:
+        if transport != transports.STDIO or sse:
+            raise UsageError("--model runs the servers over stdio (no --transport http, --sse)")
+        text, code = model_report(client, catalogs, client_path, fmt, model, max_chars)
+    else:
+        text, code = report(client, catalogs, client_path, fmt, transport, sse, max_chars)
     output.emit(path, text)
     return code
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """`--model`: which tools to call, how many starts, and the real server's command."""
+
+    calls: tuple[str, ...] = ("all",)
+    runs: int = 1
+    command: tuple[str, ...] = ()
+
+
+def model_report(
+    client: str,
+    catalogs: Sequence[str],
+    client_path: str | None,
+    fmt: VerifyFormat,
+    model: ModelOptions,
+    max_chars: int | None = None,
+) -> tuple[str, int]:
+    """The `verify --model` report and exit code (1 on a mismatch or unstable bytes)."""
+    from catalogaudit.verbs import verify_model
+
+    result = verify_model.observe(
+        client, catalogs, client_path, model.calls, model.runs, model.command
+    )
+    log = os.environ.get(LOG_ENV)
+    if log:
+        _append(log, verify_document(result))
+    unstable = result.prompt is not None and not result.prompt.stable
+    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS)
+    return text, 0 if result.mismatches == 0 and not unstable else 1
 
 
 def report(

@@ -1,0 +1,147 @@
+"""`verify --model` end to end: the sessions to run, the views they showed, and with `--runs N`
+whether the `tools` part of the model request kept its bytes across N starts of the server.
+
+Start 1 runs both modes (tool search off, with the calls `--calls` picks; then the default);
+starts 2..N run with tool search off and call nothing: only the request bytes matter there.
+Against snapshots, start k serves the k-th snapshot under the first one's server name; against
+a real server (`-- COMMAND`), every start is a new server process, run by Claude Code itself
+in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.errors import CatalogauditError
+from catalogaudit.model.modelview import DEFAULT, SEARCH_OFF, Drift, PromptBytes, ToolView
+from catalogaudit.verify.base import Target
+from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
+from catalogaudit.verify.model_view import (
+    Served,
+    Session,
+    main_request,
+    sent_tools,
+    servers,
+    session,
+    tools_text,
+    views,
+)
+
+
+@dataclass(frozen=True)
+class ModelRun:
+    """What the sessions showed: each tool's views (start 1), and the bytes across starts."""
+
+    #: Mode -> the servers as that mode's session met them (a real server's catalog is what
+    #: that start served).
+    served: dict[str, list[Served]]
+    views: list[ToolView]
+    prompt: PromptBytes | None
+
+
+def observe(
+    claude: ClaudeCodeDriver,
+    targets: Sequence[Target],
+    workdir: Path,
+    calls: Sequence[str],
+    command: Sequence[str] = (),
+    runs: int = 1,
+) -> ModelRun:
+    """Run the sessions and read them back."""
+    first = list(targets) if runs == 1 or command else [targets[0]]
+    served = servers(first, workdir, calls, command)
+    found: list[ToolView] = []
+    texts: list[str] = []
+    by_mode: dict[str, list[Served]] = {}
+    for mode in (SEARCH_OFF, DEFAULT):
+        run = session(claude, served, mode, workdir)
+        met = [_as_served(s, workdir) for s in served] if command else served
+        by_mode[mode] = met
+        if mode == SEARCH_OFF:
+            texts.append(_tools(run))
+        found.extend(views(run, met))
+    if runs == 1:
+        return ModelRun(by_mode, found, None)
+    quiet = [replace(s, calls=frozenset()) for s in served]
+    for start in range(1, runs):
+        if command:
+            these = quiet
+        else:
+            again = servers([targets[start]], workdir, ["none"])
+            these = [replace(again[0], name=served[0].name)]
+        texts.append(_tools(session(claude, these, SEARCH_OFF, workdir)))
+    return ModelRun(by_mode, found, compare(texts))
+
+
+def _as_served(s: Served, workdir: Path) -> Served:
+    """A real server's catalog as this start served it (the tap's copy of its tools/list
+    answers), so the prediction is of what the client was given, not of an earlier start."""
+    from catalogaudit.intake import read_catalog
+    from catalogaudit.verify.base import targets
+
+    path = Path(f"{s.log}.tools")
+    if not path.exists():
+        return s
+    doc = read_catalog(str(path)).doc
+    (target,) = targets([doc], workdir)
+    return replace(s, target=replace(target, label=s.target.label))
+
+
+def _tools(run: Session) -> str:
+    main = main_request(run.requests)
+    if main is None:
+        raise CatalogauditError(
+            f"claude-code: no model request carried the MCP tools ({run.mode}); "
+            f"claude said: {run.output.strip()[-300:]}"
+        )
+    return tools_text(main)
+
+
+def compare(texts: Sequence[str]) -> PromptBytes:
+    """Each start's `tools` text against start 1's: per tool, what changed."""
+    digests = [hashlib.sha256(t.encode("utf-8", "surrogateescape")).hexdigest() for t in texts]
+    drifts: list[Drift] = []
+    base = _items(texts[0])
+    for start, text in enumerate(texts[1:], start=2):
+        other = _items(text)
+        for name in base:
+            if name not in other:
+                drifts.append(Drift(start, name, "removed"))
+            elif base[name] != other[name]:
+                drifts.append(Drift(start, name, _how(base[name], other[name])))
+        drifts.extend(Drift(start, n, "added") for n in other if n not in base)
+        same = [n for n in base if n in other]
+        if not drifts and [n for n in other if n in base] != same:
+            drifts.append(Drift(start, "(tools array)", "item order"))
+    return PromptBytes(tuple(digests), tuple(drifts))
+
+
+def _items(text: str) -> dict[str, str]:
+    from catalogaudit.verify.messages_api import Recorded
+
+    fake = Recorded("POST", "/v1/messages", {}, ('{"tools":' + text + "}").encode())
+    return dict(sent_tools(fake))
+
+
+def _how(a: str, b: str) -> str:
+    """`key order` (same members, other order), `item order` (same once arrays are sorted),
+    or `content`."""
+    left, right = json.loads(a), json.loads(b)
+    if left == right:
+        return "key order"
+    if _sorted(left) == _sorted(right):
+        return "item order"
+    return "content"
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted((_sorted(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value

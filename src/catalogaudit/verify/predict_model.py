@@ -1,0 +1,149 @@
+"""A profile's prediction of what `verify --model` observes: per tool and mode, how it is
+offered, the object the client sends the model for it, and what a call of it comes to.
+
+The data is the profile's `model_view` entries (first whose `versions` match): the name the
+model sees (`name` format and `transform`), which fields are forwarded (`fields`: sent key ->
+served key, `""` when the served tool has none), whether a description is cut (`description`
+`max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
+object carries once loaded (`deferred_fields`). A tool the listing-time
+prediction drops is not offered. A call is predicted `reached` unless a finding on the tool
+comes from a rule whose `call` entries say `refused` at this version (the draft-07
+`outputSchema` reports, CC-SCHEMA-002).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.model.modelview import (
+    DEFERRED,
+    INLINE,
+    NOT_CALLED,
+    NOT_OFFERED,
+    REACHED,
+    REFUSED,
+)
+from catalogaudit.model.verify import KEPT
+from catalogaudit.profiles.load import contains, raw_files
+from catalogaudit.verify.base import Target
+from catalogaudit.verify.predict import _versions, predict
+
+_ITEM = re.compile(r"^/listings/tools/items/(\d+)(?:/|$)")
+_INVALID = re.compile(r"[^A-Za-z0-9_-]")
+
+
+@dataclass(frozen=True)
+class Predicted:
+    """The prediction for one tool in one mode."""
+
+    offered: str | None
+    call: str | None
+    view: Any = None
+    because: str = ""
+
+
+@cache
+def _entries() -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """Profile id -> model_view entries; rule id -> call entries."""
+    views: dict[str, list[dict[str, Any]]] = {}
+    calls: dict[str, list[dict[str, Any]]] = {}
+    for doc in raw_files().values():
+        if "model_view" in doc:
+            views[doc["id"]] = doc["model_view"]
+        for rule in doc["rules"]:
+            if "call" in rule:
+                calls[rule["id"]] = rule["call"]
+    return views, calls
+
+
+def _first(entries: list[dict[str, Any]], version: Version | None) -> dict[str, Any] | None:
+    return next(
+        (e for e in entries if contains(SpecifierSet(e.get("versions", "")), version)), None
+    )
+
+
+def qualified(entry: dict[str, Any], server: str, tool: str) -> str:
+    """The name the model sees for `tool` of `server`."""
+    if entry.get("transform") == "underscore-invalid":
+        server, tool = _INVALID.sub("_", server), _INVALID.sub("_", tool)
+    return str(entry.get("name", "{tool}")).replace("{server}", server).replace("{tool}", tool)
+
+
+def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[str, Any]:
+    """The object the client is predicted to send the model for `tool`."""
+    out: dict[str, Any] = {}
+    for sent, served in entry.get("fields", {}).items():
+        if sent == "name":
+            out[sent] = qualified(entry, server, str(tool.get("name")))
+        elif served in tool:
+            out[sent] = tool[served]
+        elif served == "description" or sent == "description":
+            out[sent] = ""
+    cut = entry.get("description")
+    text = out.get("description")
+    if isinstance(cut, dict) and isinstance(text, str) and len(text) > int(cut["max"]):
+        out["description"] = text[: int(cut["max"])] + str(cut.get("suffix", ""))
+    return out
+
+
+def predict_views(
+    target: Target, server: str, profile: str, mode: str, calls: frozenset[str]
+) -> dict[int, Predicted]:
+    """Served index -> the prediction for each tool of `target` in `mode`."""
+    pid = profile.partition("@")[0]
+    effective, at = _versions(profile)
+    entry = _first(_entries()[0].get(pid, []), effective)
+    listed = {
+        o.index: o for o in predict(target, profile) if o.listing == "tools" and o.index is not None
+    }
+    refusals = _refusals(target, profile, effective, at)
+    out: dict[int, Predicted] = {}
+    for item in target.catalog.items("tools"):
+        tool = item.value if isinstance(item.value, dict) else {}
+        kept = listed.get(item.served_index)
+        if kept is not None and kept.verdict != KEPT:
+            out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, kept.message)
+            continue
+        if entry is None:
+            out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
+            continue
+        offered = str(entry.get("deferral", {}).get(mode, INLINE))
+        view = view_of(entry, server, tool)
+        if offered == DEFERRED:
+            view = {**view, **entry.get("deferred_fields", {})}
+        name = str(tool.get("name"))
+        if name not in calls:
+            out[item.served_index] = Predicted(offered, NOT_CALLED, view)
+            continue
+        why = refusals.get(item.served_index)
+        out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
+    return out
+
+
+def _refusals(
+    target: Target, profile: str, effective: Version | None, at: dict[str, Version | None]
+) -> dict[int, str]:
+    """Served index -> why a call is predicted refused (a finding of a rule whose `call`
+    entry at this version says `refused`)."""
+    calls = _entries()[1]
+    report = audit(target.catalog, AuditOptions(profiles=(profile,)))
+    out: dict[int, str] = {}
+    for finding in report.findings:
+        entries = calls.get(finding.rule_id)
+        where = _ITEM.match(finding.location.pointer if finding.location else "")
+        if not entries or where is None:
+            continue
+        entry = _first(entries, at.get(finding.rule_id, effective))
+        if entry is not None and entry.get("outcome") == REFUSED:
+            item = target.catalog.items("tools")
+            index = int(where.group(1))
+            served = next((i.served_index for i in item if i.index == index), index)
+            out.setdefault(served, f"{finding.rule_id}: {finding.message}")
+    return out

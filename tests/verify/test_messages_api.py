@@ -1,0 +1,105 @@
+"""The Messages API stand-in (issue 17): records each request byte for byte (credentials left
+out), plays tool_use with schema-valid arguments, then a final text; streamed or not."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import jsonschema
+
+from catalogaudit.verify.messages_api import FINAL_TEXT, Script, running
+
+TOOLS = [
+    {
+        "name": "mcp__s__pick",
+        "description": "d",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer", "minimum": 3, "maximum": 9},
+                "mode": {"enum": ["fast", "slow"]},
+                "id": {"type": "string", "pattern": "^[a-z]{2}-\\d{3}$"},
+                "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+            },
+            "required": ["n", "mode", "id", "tags"],
+        },
+    },
+    {"name": "Bash", "description": "x", "input_schema": {"type": "object"}},
+]
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[str, bytes]:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    req = urllib.request.Request(
+        url + "/v1/messages?beta=true",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "x-api-key": "secret"},
+    )
+    with opener.open(req, timeout=10) as resp:
+        return resp.headers["Content-Type"], resp.read()
+
+
+def _events(raw: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line[6:]) for line in raw.decode().splitlines() if line.startswith("data: ")]
+
+
+def test_streamed_tool_use_then_text() -> None:
+    with running(Script(lambda n: n.startswith("mcp__"))) as stand:
+        body = {
+            "model": "m",
+            "stream": True,
+            "tools": TOOLS,
+            "messages": [{"role": "user", "content": "go"}],
+        }
+        kind, raw = _post(stand.url, body)
+        assert kind == "text/event-stream"
+        events = _events(raw)
+        assert [e["type"] for e in events] == [
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+        ]
+        start = events[1]["content_block"]
+        assert start["type"] == "tool_use" and start["name"] == "mcp__s__pick"
+        args = json.loads(events[2]["delta"]["partial_json"])
+        jsonschema.validate(args, TOOLS[0]["input_schema"])
+        assert events[4]["delta"]["stop_reason"] == "tool_use"
+        follow = {
+            **body,
+            "messages": [
+                *body["messages"],
+                {"role": "assistant", "content": [{**start, "input": args}]},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": start["id"], "content": "ok"}
+                    ],
+                },
+            ],
+        }
+        events = _events(_post(stand.url, follow)[1])
+        assert events[2]["delta"] == {"type": "text_delta", "text": FINAL_TEXT}
+        assert events[4]["delta"]["stop_reason"] == "end_turn"
+        sent = stand.messages()
+        assert [r.body for r in sent] == [json.dumps(body).encode(), json.dumps(follow).encode()]
+        assert "x-api-key" not in sent[0].headers
+        assert sent[0].path == "/v1/messages?beta=true"
+
+
+def test_plain_json_and_other_routes() -> None:
+    with running(Script(lambda n: False)) as stand:
+        kind, raw = _post(stand.url, {"model": "m", "tools": TOOLS, "messages": []})
+        assert kind == "application/json"
+        message = json.loads(raw)
+        assert message["content"] == [{"type": "text", "text": FINAL_TEXT}]
+        assert message["stop_reason"] == "end_turn"
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        req = urllib.request.Request(stand.url + "/v1/messages/count_tokens", data=b"{}")
+        with opener.open(req, timeout=10) as resp:
+            assert json.loads(resp.read()) == {"input_tokens": 1}
+        assert len(stand.requests) == 2 and len(stand.messages()) == 1
