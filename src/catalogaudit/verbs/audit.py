@@ -85,6 +85,29 @@ def catalogs(o: AuditRunOptions, revision: str | None) -> list[Catalog]:
     ]
 
 
+def _streamed(o: AuditRunOptions, revision: str | None, options: AuditOptions) -> Any:
+    """The plain offline audit of several inputs, one file at a time (read, audit, drop),
+    or None where `catalogs` must hold them all (live, --matrix, --suggest, or two inputs whose
+    display names clash: `display_names` then depends on which inputs are snapshots).
+    Warnings are printed after the last file is read, as `catalogs` prints them."""
+    if o.live or o.snapshot.url or o.show_matrix or o.suggest or len(o.inputs) < 2:
+        return None
+    names = [intake.display_name(s) for s in o.inputs]
+    if intake.display_names(list(o.inputs)) != names:
+        return None
+    warnings: list[str] = []
+    reports = []
+    for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto"):
+        warnings.extend(got.warnings)
+        source = intake.display_name(got.spec) if got.is_snapshot else got.name
+        catalog = Catalog(got.doc, source=source, text=got.text, revision_override=revision)
+        del got
+        reports.append(audit(catalog, options))
+        del catalog
+    output.say(warnings)
+    return reports
+
+
 def run(o: AuditRunOptions) -> int:
     """Audit, format, write, and return the exit code the report computes."""
     conf, _ = cfg.load(o.config)
@@ -133,7 +156,12 @@ def run(o: AuditRunOptions) -> int:
     if not o.inputs and not o.live and not o.snapshot.url and conf.get("snapshot"):
         o = replace(o, inputs=(str(conf["snapshot"]),))  # the hook's committed snapshot
     subs = _substitutions(o)
-    found = catalogs(o, revision)
+    streamed = _streamed(o, revision, options) if subs is None else None
+    if streamed is not None:
+        found: list[Catalog] = []
+        reports = streamed
+    else:
+        found = catalogs(o, revision)
     if o.show_matrix:
         return _matrix(found, options, output_format, o.output)
     if o.suggest:
@@ -142,7 +170,7 @@ def run(o: AuditRunOptions) -> int:
         from catalogaudit.rewrite.derive import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
-    else:
+    elif streamed is None:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
