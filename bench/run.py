@@ -11,6 +11,7 @@ canonical hash against the hash script's).
     python bench/run.py                 # the table
     python bench/run.py --check         # exit 1 when a target is missed
     python bench/run.py --scaling       # also 1,000 / 5,000 / 20,000 tools
+    python bench/run.py --only "500 files" --catalogs /tmp/cat   # one row, catalogs kept
 """
 
 from __future__ import annotations
@@ -94,8 +95,11 @@ def compare(
     peer_label: str,
     target: float | None,
     runs: int,
-) -> Row:
-    """Interleaved: ours, peer, then peer, ours, ... after one untimed warm-up each."""
+) -> Row | None:
+    """Interleaved: ours, peer, then peer, ours, ... after one untimed warm-up each (None:
+    not among `--only`)."""
+    if ONLY and not any(word in label for word in ONLY):
+        return None
     timed(ours)
     timed(peer)
     mine: list[Sample] = []
@@ -197,6 +201,7 @@ def identical(paths: dict[str, Path]) -> list[str]:
 
 
 def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | None) -> list[Row]:
+    out: list[Row | None]
     big, mid = str(paths["big"]), str(paths["mid"])
     hash_peer = [PY, str(PEERS / "hash_script.py")]
     cj = [str(PEERS / "check_jsonschema.sh")]
@@ -271,7 +276,7 @@ def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | No
         out.append(
             compare("live snapshot --runs 4 --jobs 2", four, live, "one live snapshot", 2.5, runs)
         )
-    return out
+    return [row for row in out if row is not None]
 
 
 def memory(paths: dict[str, Path], runs: int) -> list[tuple[str, float, float]]:
@@ -351,6 +356,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     parser.add_argument("--scaling", action="store_true", help="also 1,000 / 5,000 / 20,000")
     parser.add_argument("--no-live", action="store_true", help="skip the live snapshot rows")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="WORD",
+        help="time only the rows whose label contains WORD (repeatable; 'RSS': the RSS rows)",
+    )
+    parser.add_argument("--catalogs", metavar="DIR", help="reuse catalogs written there before")
     parser.add_argument("--write-catalogs", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--identical", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -361,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(identical(catalog_paths(Path(args.identical)))))
         return 0
     runs = max(5, args.runs)
+    ONLY.extend(args.only)
     checker = find_checker()
     if checker is None or shutil.which("jq") is None:
         print("needs check-jsonschema and jq (see bench/README.md)", file=sys.stderr)
@@ -373,14 +387,16 @@ def main(argv: list[str] | None = None) -> int:
         f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load[0]:.1f}; "
         f"medians of {runs}"
     )
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = args.catalogs or scratch
         # NOTE: in a child, so this process stays small: Linux gives an exec'd child's
         # ru_maxrss at least the RSS it forked with (every row showed the same 119 MiB).
-        subprocess.run(
-            [PY, __file__, "--write-catalogs", tmp, "--tools", str(args.tools)]
-            + ["--seed", str(args.seed)],
-            check=True,
-        )
+        if not (args.catalogs and (Path(tmp) / "big.json").exists()):
+            subprocess.run(
+                [PY, __file__, "--write-catalogs", tmp, "--tools", str(args.tools)]
+                + ["--seed", str(args.seed)],
+                check=True,
+            )
         paths = catalog_paths(Path(tmp))
         print(
             f"catalogs: {paths['big'].stat().st_size / 1e6:.1f} MB, "
@@ -394,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         bad = json.loads(said.stdout)
         print("byte-identical outputs: " + ("; ".join(bad) if bad else "yes"))
         results = rows(paths, runs, checker, server)
-        mem = memory(paths, runs)
+        mem = memory(paths, runs) if not ONLY or "RSS" in ONLY else []
         table(results, mem)
         scaled = scaling(Path(tmp), args.seed) if args.scaling else True
     print(f"load at the end {os.getloadavg()[0]:.1f}")
@@ -404,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+#: `--only`: the words of the rows to time (empty: every row).
+ONLY: list[str] = []
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -170,3 +170,26 @@ def test_raw_positions_deep_and_invalid() -> None:
     assert found["/a" + "/0" * 3000] == (1, 7 + 3000)
     assert raw_positions('{"a": 1}\n{"b": 2}\n') == {}  # JSON Lines: no made-up region
     assert raw_positions('{"k\\u00e9y": [1, {"x": "é"}]}')["/k\u00e9y/1/x"] == (1, 24)
+
+
+def test_several_files_audited_one_at_a_time_keep_their_repository_paths(repo: Path) -> None:
+    """Two inputs take the streamed audit (read, audit, drop per file): each result still
+    names its own repository path and line, also for a `git:` input read from a
+    sub-directory (its path is the root's, not the current directory's)."""
+    (repo / "sub" / "other.snapshot.json").write_bytes(
+        (repo / "catalog.snapshot.json").read_bytes()
+    )
+    got = cli(
+        "audit",
+        "git:HEAD:catalog.snapshot.json",
+        "other.snapshot.json",
+        "--format",
+        "sarif",
+        cwd=repo / "sub",
+    )
+    assert got.code in (0, 1), got
+    results = _name_results(_valid(got.json()))
+    uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results)
+    assert uris == ["catalog.snapshot.json", "sub/other.snapshot.json"]
+    line = _offending_line(repo / "catalog.snapshot.json", "search files")
+    assert {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results} == {line}

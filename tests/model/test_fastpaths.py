@@ -140,3 +140,31 @@ def test_strict_jcs_skips_the_problem_walk_only_when_it_finds_nothing(text: str)
         return  # refused: the walk ran (or the text is not one document)
     assert not found
     assert out == jcs.jcs_bytes(jsonwire.loads(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(WIRE_TEXT, st.sampled_from([0, 64, 2048]))
+def test_jcs_bytes_equal_the_exact_writer_whole_or_member_by_member(
+    text: str, split_above: int
+) -> None:
+    from catalogaudit.canonical import jcs
+
+    value = jsonwire.loads(text)
+    saved = jcs.SPLIT_ABOVE, jcs.WIDE
+    # 0: every unsure container is written member by member (and every wide one at once)
+    jcs.SPLIT_ABOVE, jcs.WIDE = split_above, split_above // 32
+    try:
+        got = jcs.jcs_bytes(value)
+    finally:
+        jcs.SPLIT_ABOVE, jcs.WIDE = saved
+    assert got == jsonwire.canonical(value).encode("utf-8")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_a_float_the_c_encoder_writes_unflagged_is_its_es6_form(number: float) -> None:
+    import rfc8785
+
+    from catalogaudit.canonical import jcs
+
+    assert jcs.jcs_bytes([number, {"f": number}]) == rfc8785.dumps([number, {"f": number}])

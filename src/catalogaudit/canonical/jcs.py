@@ -39,9 +39,20 @@ _SORTED: dict[str, Any] = {
 }
 _ENCODE: Callable[[Any], str] = json.JSONEncoder(allow_nan=False, **_SORTED).encode
 
-#: A float or a 16+ digit integer as the C encoder writes it: always after `:`, `,` or `[`.
-#: Inside strings it can also match; that only costs a fallback, never a wrong byte.
-_RISKY_NUMBER = re.compile(r"[:,\[]-?[0-9](?:[0-9]*[.eE]|[0-9]{15})")
+#: A number the C encoder writes otherwise than RFC 8785, as it writes it (always after `:`,
+#: `,` or `[`): an exponent (`1e-07`, `1e+16`: ES6 writes 0.0000001 and 10000000000000000), an
+#: integral float (`100.0`, `-0.0`: ES6 writes 100 and 0), 16+ digits (beyond 2^53 ES6 rounds).
+#: Any other float is `repr`'s fixed notation, which is the ES6 form: both are the shortest
+#: digits that round-trip, and Python writes fixed notation only for 1e-4 <= |x| < 1e16, inside
+#: ES6's 1e-6 <= |x| < 1e21. Inside strings it can also match; that only costs a fallback.
+_RISKY_NUMBER = re.compile(r"[:,\[]-?[0-9](?:[0-9]*(?:[eE]|\.0(?![0-9])|\.[0-9]+[eE])|[0-9]{15})")
+#: A container whose C text is unsure and longer than this is written member by member, so
+#: only the members that need it take the exact writer (a 10 MB catalog with a float in some
+#: tools took the exact writer for all of it).
+SPLIT_ABOVE = 2048
+#: A container with more members than this, most of them containers, is written member by
+#: member from the start.
+WIDE = 64
 #: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
 _BMP_HIGH = (b"\xee", b"\xef")
 _ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
@@ -61,15 +72,49 @@ def jcs_bytes(value: Any) -> bytes:
     Equal to `jsonwire.canonical(value)` encoded as UTF-8; within the safe-integer range and
     without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
     """
-    if isinstance(value, (dict, list)):
-        try:
-            text = _ENCODE(value)
-        except (ValueError, TypeError):  # NaN/Infinity (kept as lexemes), odd types
-            text = None
-        data = _utf8(text) if text is not None and not _RISKY_NUMBER.search(text) else None
-        if data is not None and not _utf16_order_may_differ(data):
-            return data
+    return _jcs(value, True)
+
+
+def _jcs(value: Any, whole: bool) -> bytes:
+    """`whole`: try the C encoder on the whole value (False: its parent's text failed and
+    this is its lone member, so this text would fail the same way)."""
+    if isinstance(value, (dict, list)) and value:
+        members = value.values() if isinstance(value, dict) else value
+        if whole and len(value) == 1:
+            # NOTE: `{"tools": [...]}`: the lone member's own attempt is the same text.
+            whole = not isinstance(next(iter(members)), (dict, list))
+            if not whole:
+                return _members_jcs(value, True)
+        if whole and len(value) > WIDE:
+            # NOTE: many containers (the tools array): one item with a float would make the
+            # whole text, written for nothing, be written again item by item.
+            if sum(1 for v in members if isinstance(v, (dict, list))) * 2 > len(value):
+                return _members_jcs(value, True)
+        text = None
+        if whole:
+            try:
+                text = _ENCODE(value)
+            except (ValueError, TypeError):  # NaN/Infinity (kept as lexemes), odd types
+                pass
+            data = _utf8(text) if text is not None and not _RISKY_NUMBER.search(text) else None
+            if data is not None and not _utf16_order_may_differ(data):
+                return data
+        if text is None or len(text) > SPLIT_ABOVE:
+            return _members_jcs(value, len(value) > 1)
     return jsonwire.canonical(value).encode("utf-8")
+
+
+def _members_jcs(value: dict[str, Any] | list[Any], whole: bool) -> bytes:
+    """RFC 8785 writes a container as its members' texts joined; each member takes the fast
+    path on its own where it can (`whole`). Keys in UTF-16 order, escaped as the exact
+    writer escapes them."""
+    if isinstance(value, list):
+        return b"[" + b",".join(_jcs(v, whole) for v in value) + b"]"
+    parts = (
+        jsonwire.dump_string(k).encode("utf-8") + b":" + _jcs(value[k], whole)
+        for k in sorted(value, key=jsonwire.jcs_key)
+    )
+    return b"{" + b",".join(parts) + b"}"
 
 
 def _utf8(text: str) -> bytes | None:

@@ -143,35 +143,10 @@ def snapshot(
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
     failed, 2 nothing written.
     """
-    from catalogaudit.verbs import contract as verbs_contract
-    from catalogaudit.verbs import live
-    from catalogaudit.verbs import snapshot as run
+    given = dict(locals())  # every parameter, by name (cli.fast.run_snapshot reads them)
+    from catalogaudit.cli import fast
 
-    options = live.SnapshotOptions(
-        command=tuple(command or ()),
-        url=url,
-        headers=tuple(header or ()),
-        cwd=cwd,
-        env=tuple(env or ()),
-        protocol=protocol,
-        client_capabilities=client_capabilities,
-        runs=runs,
-        jobs=jobs,
-        timeout=timeout,
-        startup_timeout=startup_timeout,
-        request_timeout=request_timeout,
-        max_pages=max_pages,
-        max_message_size=max_message_size,
-        max_total_bytes=max_total_bytes,
-        wire=not no_wire,
-        legacy_probe=legacy_probe,
-        static_inputs=tuple(from_ or ()),
-        output=output,
-        contract=verbs_contract.from_parameters(locals()),
-        secrets=tuple(secret or ()),
-        inherit_env=inherit_env,
-    )
-    raise typer.Exit(run.snapshot(options))
+    raise typer.Exit(fast.run_snapshot(**given))
 
 
 from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot

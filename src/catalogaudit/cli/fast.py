@@ -1,4 +1,4 @@
-"""The hot offline verbs (`hash`, `canonicalize`, `audit`) parsed without typer.
+"""The hot verbs (`hash`, `canonicalize`, `audit`, `snapshot`) parsed without typer.
 
 Why: importing typer, and the pydantic it loads to run a command, took longer than hashing a
 100-tool catalog. A command line is parsed here only when it is plain: every token a known
@@ -42,6 +42,8 @@ class Verb:
     required: bool
     options: tuple[Opt, ...]
     body: Callable[..., int]
+    #: `--` ends the options; every token after it is a positional (the server command).
+    dashdash: bool = False
 
 
 def run_canonicalize(
@@ -124,6 +126,40 @@ def run_audit(
     return run.run(options)
 
 
+def run_snapshot(command: list[str] | None, **given: Any) -> int:
+    """The `snapshot` command's body: every option by its parameter name."""
+    from catalogaudit.verbs import live
+    from catalogaudit.verbs import snapshot as run
+    from catalogaudit.verbs.contract import from_parameters
+
+    o = given
+    options = live.SnapshotOptions(
+        command=tuple(command or ()),
+        url=o["url"],
+        headers=tuple(o["header"] or ()),
+        cwd=o["cwd"],
+        env=tuple(o["env"] or ()),
+        protocol=o["protocol"],
+        client_capabilities=o["client_capabilities"],
+        runs=o["runs"],
+        jobs=o["jobs"],
+        timeout=o["timeout"],
+        startup_timeout=o["startup_timeout"],
+        request_timeout=o["request_timeout"],
+        max_pages=o["max_pages"],
+        max_message_size=o["max_message_size"],
+        max_total_bytes=o["max_total_bytes"],
+        wire=not o["no_wire"],
+        legacy_probe=o["legacy_probe"],
+        static_inputs=tuple(o["from_"] or ()),
+        output=o["output"],
+        contract=from_parameters(o),
+        secrets=tuple(o["secret"] or ()),
+        inherit_env=o["inherit_env"],
+    )
+    return run.snapshot(options)
+
+
 def _o(name: str, kind: Kind = "text", default: Any = None, dest: str = "") -> Opt:
     names = tuple(name.split("|"))
     return Opt(names, dest or names[-1].lstrip("-").replace("-", "_"), kind, default)
@@ -192,6 +228,38 @@ VERBS: dict[str, Verb] = {
         ),
         run_audit,
     ),
+    "snapshot": Verb(
+        "command",
+        -1,
+        False,
+        (
+            _o("--url"),
+            _o("--header", "many"),
+            _o("--cwd"),
+            _o("--env", "many"),
+            _o("--inherit-env", "flag", False),
+            _o("--secret", "many"),
+            _o("--protocol", default="auto"),
+            _o("--client-capabilities", default="none"),
+            # NOTE: typer checks the bounds (min=...); a line with one of these goes to typer.
+            _o("--runs", TYPER, 1),
+            _o("--jobs", TYPER, 1),
+            _o("--timeout", "float", 300.0),
+            _o("--startup-timeout", "float", 30.0),
+            _o("--request-timeout", "float", 30.0),
+            _o("--max-pages", TYPER, 1000),
+            _o("--max-message-size", TYPER, 64 * 1024 * 1024),
+            _o("--max-total-bytes", TYPER, 256 * 1024 * 1024),
+            _o("--no-wire", "flag", False),
+            _o("--legacy-probe", "flag", False),
+            _o("--from", "many", None, "from_"),
+            _o("-o|--output", default="-"),
+            *(_o("--" + name.replace("_", "-"), "many") for name in CONTRACT_OPTIONS[:8]),
+            *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),
+        ),
+        run_snapshot,
+        dashdash=True,
+    ),
 }
 
 
@@ -217,6 +285,9 @@ def _parse_verb(verb: Verb, tokens: list[str]) -> dict[str, Any] | None:
     positional: list[str] = []
     rest = iter(tokens)
     for token in rest:
+        if token == "--" and verb.dashdash:
+            positional.extend(rest)
+            break
         if token == "-" or not token.startswith("-"):
             positional.append(token)
             continue
@@ -263,4 +334,4 @@ def _value(kind: Kind, raw: str) -> Any:
     return next((member for member in kind if member.value == raw), None)
 
 
-__all__ = ["VERBS", "parse", "run_audit", "run_canonicalize", "run_hash"]
+__all__ = ["VERBS", "parse", "run_audit", "run_canonicalize", "run_hash", "run_snapshot"]

@@ -85,18 +85,60 @@ def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False)
     # NOTE: one raw list is named by its path; several merged ones have no single path.
     raw_spec = raw[0] if len(raw) == 1 else None
     return [
-        Catalog(
-            got.doc,
-            source=next(sources) if got.is_snapshot else got.name,
-            text=got.text,
-            revision_override=revision,
-            spec=got.spec if got.is_snapshot else raw_spec,
-            raw=None
-            if got.is_snapshot or not regions or not got.data
-            else jsonwire.decode_utf8(got.data)[0],
-        )
+        _catalog(got, next(sources) if got.is_snapshot else got.name, revision, raw_spec, regions)
         for got in found
     ]
+
+
+def _catalog(
+    got: intake.Intake, source: str, revision: str | None, raw_spec: str | None, regions: bool
+) -> Catalog:
+    """One input as a catalog: its spec (for repository paths) and, with `regions`, a raw
+    list's text (for its findings' lines)."""
+    return Catalog(
+        got.doc,
+        source=source,
+        text=got.text,
+        revision_override=revision,
+        spec=got.spec if got.is_snapshot else raw_spec,
+        raw=None
+        if got.is_snapshot or not regions or not got.data
+        else jsonwire.decode_utf8(got.data)[0],
+    )
+
+
+def _streamed(
+    o: AuditRunOptions, revision: str | None, options: AuditOptions, regions: bool
+) -> tuple[list[Report], dict[str, str]] | None:
+    """The plain offline audit of several inputs, one file at a time (read, audit, drop):
+    the reports and each catalog's spec by source (for repository paths); or None where
+    `catalogs` must hold them all (live, --matrix, --suggest, or two inputs whose display
+    names clash: `display_names` then depends on which inputs are snapshots). Warnings are
+    printed after the last file is read, as `catalogs` prints them."""
+    if o.live or o.snapshot.url or o.show_matrix or o.suggest or len(o.inputs) < 2:
+        return None
+    names = [intake.display_name(s) for s in o.inputs]
+    if intake.display_names(list(o.inputs)) != names:
+        return None
+    warnings: list[str] = []
+    reports = []
+    specs: dict[str, str] = {}
+    snapshots: set[str] = set()
+    for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto"):
+        warnings.extend(got.warnings)
+        source = intake.display_name(got.spec) if got.is_snapshot else got.name
+        if got.is_snapshot:
+            snapshots.add(got.spec)
+        # NOTE: the merged raw lists come last, after every snapshot has been seen.
+        raw = [spec for spec in o.inputs if spec not in snapshots]
+        catalog = _catalog(got, source, revision, raw[0] if len(raw) == 1 else None, regions)
+        del got
+        if catalog.spec:
+            specs[catalog.source] = catalog.spec
+        reports.append(audit(catalog, options))
+        del catalog
+    output.say(warnings)
+    return reports, specs
 
 
 def run(o: AuditRunOptions) -> int:
@@ -155,7 +197,13 @@ def run(o: AuditRunOptions) -> int:
         OutputFormat.JUNIT,
         OutputFormat.GITLAB,
     )
-    found = catalogs(o, revision, regions=ci)
+    streamed = _streamed(o, revision, options, ci) if subs is None else None
+    if streamed is not None:
+        found: list[Catalog] = []
+        reports, specs = streamed
+    else:
+        found = catalogs(o, revision, regions=ci)
+        specs = {c.source: c.spec for c in found if c.spec}
     if o.show_matrix:
         return _matrix(
             found, options, output_format, o.output, color, width, o.max_chars or DEFAULT_MAX_CHARS
@@ -166,7 +214,7 @@ def run(o: AuditRunOptions) -> int:
         from catalogaudit.rewrite.derive import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
-    else:
+    elif streamed is None:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
@@ -180,7 +228,7 @@ def run(o: AuditRunOptions) -> int:
         expand=o.expand,
         fail_on=fail_on,
         max_chars=o.max_chars or DEFAULT_MAX_CHARS,
-        repo=repository({c.source: c.spec for c in found if c.spec}) if ci else None,
+        repo=repository(specs) if ci else None,
     )
     _emit(o.output, text, styled=color)
     if o.write_baseline:

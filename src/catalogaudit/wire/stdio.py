@@ -224,11 +224,8 @@ class StdioTransport:
             left = end - time.monotonic()
             if left <= 0:
                 return False
-            try:
-                self._proc.wait(min(left, 0.05))
+            if reaper.exited(self._proc, min(left, 0.05)):
                 return True
-            except subprocess.TimeoutExpired:
-                pass
 
     def _signal(self, sig: int) -> None:
         try:

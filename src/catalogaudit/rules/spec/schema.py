@@ -163,6 +163,10 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             )
 
 
+#: One meta-schema validator per dialect, shared by every schema of every file audited.
+_META_CHECKERS: dict[Any, Any] = {}
+
+
 def _first_schema_error(cls: Any, schema: dict[str, Any]) -> Any:
     """The meta-schema error `cls.check_schema` raises, chosen the same way on every run.
 
@@ -170,10 +174,13 @@ def _first_schema_error(cls: Any, schema: dict[str, Any]) -> Any:
     that order follows string hashing: a schema with two defects named either at random, so
     one catalog's report changed between runs. The first by pointer, then message, is stable.
     """
-    import jsonschema  # lazy: heavy
+    checker = _META_CHECKERS.get(cls)
+    if checker is None:
+        import jsonschema  # lazy: heavy
 
-    meta = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
-    errors = meta(cls.META_SCHEMA, format_checker=meta.FORMAT_CHECKER).iter_errors(schema)
+        meta = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
+        checker = _META_CHECKERS[cls] = meta(cls.META_SCHEMA, format_checker=meta.FORMAT_CHECKER)
+    errors = checker.iter_errors(schema)
     return min(
         errors, key=lambda e: (jsonwire.pointer_of(e.absolute_path), e.message), default=None
     )
