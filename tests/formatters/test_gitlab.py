@@ -42,7 +42,16 @@ def test_audit_of_a_real_capture(tmp_path: Path) -> None:
     shutil.copy(
         FIXTURES / "real-servers" / "server-filesystem.snapshot.json", tmp_path / "fs.snapshot.json"
     )
-    args = ["audit", "fs.snapshot.json", "--profile", "codex-app", "--profile", "claude-code"]
+    # Claude Code before 2.1.328 refused draft-07 outputSchemas (CC-SCHEMA-002, from reports):
+    # 14 warnings on this capture; 2.1.328 was measured calling them (verify --model).
+    args = [
+        "audit",
+        "fs.snapshot.json",
+        "--profile",
+        "codex-app",
+        "--profile",
+        "claude-code@2.1.258",
+    ]
     got = cli(*args, "--format", "gitlab", "--fail-on", "never", cwd=tmp_path)
     assert got.code == 0, got
     issues = got.json()

@@ -173,7 +173,8 @@ def test_a_shallow_clone_gets_one_error_line(repo: tuple[Path, str], tmp_path: P
 
 def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:
     """A real capture (server-filesystem) with the Codex and Claude Code profiles: warnings
-    count only when the audit threshold reaches them."""
+    count only when the audit threshold reaches them. (Claude Code 2.1.258, which refused the
+    capture's draft-07 outputSchemas per the reports: 14 CC-SCHEMA-002 warnings.)"""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q", "-b", "main")
@@ -181,7 +182,7 @@ def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:
     (repo / "fs.snapshot.json").write_bytes((real / "server-filesystem.snapshot.json").read_bytes())
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", "accepted")
-    profiles = ["--profile", "codex-app,claude-code"]
+    profiles = ["--profile", "codex-app,claude-code@2.1.258"]
     results = {}
     for level in ("error", "warning"):
         out = tmp_path / f"{level}.txt"
