@@ -76,9 +76,12 @@ def test_streamed_report_equals_the_held_one(
     raw.write_text('{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}')
     inputs = tuple(p.name for p in snaps) + (raw.name,)
     o = verb.AuditRunOptions(inputs=inputs)
-    streamed = verb._streamed(o, None, AuditOptions())
+    streamed = verb._streamed(o, None, AuditOptions(), False)
     assert streamed is not None
-    assert format_report(verb._merge(streamed), OutputFormat.JSON) == _held(o)
+    reports, specs = streamed
+    assert format_report(verb._merge(reports), OutputFormat.JSON) == _held(o)
+    # each catalog keeps the input it came from (SARIF's repository paths), the raw list too
+    assert sorted(specs.values()) == sorted(inputs)
 
 
 def test_clashing_names_keep_the_held_path(tmp_path: Path) -> None:
@@ -86,4 +89,4 @@ def test_clashing_names_keep_the_held_path(tmp_path: Path) -> None:
         (tmp_path / d).mkdir()
         _snapshot(tmp_path / d, "x.snapshot.json", FIXTURES / "bench" / "tools100.json")
     inputs = (str(tmp_path / "a" / "x.snapshot.json"), str(tmp_path / "b" / "x.snapshot.json"))
-    assert verb._streamed(verb.AuditRunOptions(inputs=inputs), None, AuditOptions()) is None
+    assert verb._streamed(verb.AuditRunOptions(inputs=inputs), None, AuditOptions(), False) is None
