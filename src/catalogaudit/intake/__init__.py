@@ -84,7 +84,7 @@ def iter_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> Iterator[I
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     others: list[tuple[str, Loaded]] = []
-    raw: list[bytes] = []
+    first_raw = b""  # one raw list keeps its bytes (its findings' regions); more merge
     for spec in specs:
         with gc_paused():
             data = loader.read_bytes(spec)
@@ -92,8 +92,8 @@ def iter_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> Iterator[I
             got = None
             if loaded.snapshot is not None:
                 got = _intake(spec, data, loaded, protocol, False)
-            else:
-                raw.append(data)
+            elif not others:
+                first_raw = data
         del data
         if got is not None:
             yield got
@@ -103,8 +103,8 @@ def iter_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> Iterator[I
     if others:
         with gc_paused():
             merged = _merged(others, protocol, True)
-        if len(others) == 1:  # one raw list keeps its bytes: its findings' regions
-            merged = replace(merged, data=raw[0])
+        if len(others) == 1:
+            merged = replace(merged, data=first_raw)
         yield merged
 
 

@@ -127,11 +127,13 @@ def _streamed(
     for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto"):
         warnings.extend(got.warnings)
         source = intake.display_name(got.spec) if got.is_snapshot else got.name
+        raw_spec = None
         if got.is_snapshot:
             snapshots.add(got.spec)
-        # NOTE: the merged raw lists come last, after every snapshot has been seen.
-        raw = [spec for spec in o.inputs if spec not in snapshots]
-        catalog = _catalog(got, source, revision, raw[0] if len(raw) == 1 else None, regions)
+        else:  # the merged raw lists come last, after every snapshot has been seen
+            raw = [spec for spec in o.inputs if spec not in snapshots]
+            raw_spec = raw[0] if len(raw) == 1 else None
+        catalog = _catalog(got, source, revision, raw_spec, regions)
         del got
         if catalog.spec:
             specs[catalog.source] = catalog.spec
