@@ -15,7 +15,7 @@ from helpers import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.canonical import hashes
+from catalogaudit.canonical import hashes, strict
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
@@ -49,7 +49,7 @@ def test_rfc_examples_byte_for_byte(name: str) -> None:
     data, expected, digest = vector(name)
     assert hashlib.sha256(expected).hexdigest() == digest, "output file edited (newline added?)"
     assert not expected.endswith(b"\n")
-    assert canonical.strict_jcs(data, name) == expected
+    assert strict.strict_jcs(data, name) == expected
     assert canonical.jcs_bytes(jsonwire.loads(data.decode())) == expected
     assert canonical.jcs_bytes(json.loads(data)) == expected
     assert canonical.parsed_jcs_bytes(canonical.parse(data)) == expected
@@ -66,7 +66,7 @@ def test_appendix_b_nan_and_infinity_are_errors(bits: str, name: str) -> None:
     text = json.dumps([value])  # Python writes NaN / Infinity, which JCS cannot hold
     assert text in ("[NaN]", "[Infinity]")
     with pytest.raises(InputError, match=r"is not a JSON number at /0$"):
-        canonical.strict_jcs(text.encode(), "x")
+        strict.strict_jcs(text.encode(), "x")
 
 
 # --- what --jcs refuses, with its pointer --------------------------------------------------------
@@ -94,20 +94,18 @@ NOT_JCS = "doc.json: not representable in RFC 8785: "
 )
 def test_strict_jcs_errors_name_the_problem_and_its_pointer(text: str, message: str) -> None:
     with pytest.raises(InputError) as err:
-        canonical.strict_jcs(text.encode(), "doc.json")
+        strict.strict_jcs(text.encode(), "doc.json")
     assert str(err.value) == message
 
 
 def test_invalid_utf8_is_named_as_such() -> None:
     with pytest.raises(InputError, match=r"string is not valid UTF-8 at /s$"):
-        canonical.strict_jcs(b'{"s":"a\xffb"}', "x")
+        strict.strict_jcs(b'{"s":"a\xffb"}', "x")
 
 
 def test_safe_extremes_and_bom_are_accepted() -> None:
     data = f"\ufeff[{MAX_SAFE},{-MAX_SAFE},9007199254740992.0]".encode()
-    assert (
-        canonical.strict_jcs(data, "x") == b"[9007199254740991,-9007199254740991,9007199254740992]"
-    )
+    assert strict.strict_jcs(data, "x") == b"[9007199254740991,-9007199254740991,9007199254740992]"
 
 
 # --- the fast path: when it may be used, and that it is ------------------------------------
@@ -231,7 +229,7 @@ def test_same_bytes_as_rfc8785_on_every_path(value: Any, ascii_only: bool) -> No
     assert canonical.jcs_bytes(value) == expected
     assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
     assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected
-    assert canonical.strict_jcs(text.encode(), "x") == expected
+    assert strict.strict_jcs(text.encode(), "x") == expected
 
 
 def walk(value: Any) -> list[Any]:
@@ -251,7 +249,7 @@ def test_idempotent(value: Any) -> None:
     # (like rfc8785) refuses on the way back in: idempotent within the safe-integer range.
     big = [x for x in walk(value) if isinstance(x, float) and MAX_SAFE < abs(x) < 1e21]
     if not big:
-        assert canonical.strict_jcs(once, "x") == once
+        assert strict.strict_jcs(once, "x") == once
 
 
 def reorder(value: Any, rnd: Any) -> Any:

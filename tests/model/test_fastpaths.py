@@ -130,12 +130,12 @@ def test_plain_is_false_for_every_lexeme_the_c_encoder_rewrites() -> None:
 @settings(max_examples=300, deadline=None)
 @given(WIRE_TEXT)
 def test_strict_jcs_skips_the_problem_walk_only_when_it_finds_nothing(text: str) -> None:
-    from catalogaudit.canonical import jcs
+    from catalogaudit.canonical import jcs, strict
     from catalogaudit.errors import InputError
 
-    found = jcs.problems(jsonwire.loads(text))
+    found = strict.problems(jsonwire.loads(text))
     try:
-        out = jcs.strict_jcs(text.encode("utf-8", "surrogatepass"), "t")
+        out = strict.strict_jcs(text.encode("utf-8", "surrogatepass"), "t")
     except InputError:
         return  # refused: the walk ran (or the text is not one document)
     assert not found

@@ -99,7 +99,12 @@ def listing_hashes(
 
 def page_fields_hash(page_fields: Sequence[Mapping[str, Any]]) -> str:
     """Hash of the page-level fields (nextCursor, ttlMs, cacheScope, resultType, _meta, ...)."""
-    return sha256("".join(jsonwire.compact(dict(fields)) + "\n" for fields in page_fields))
+    return page_fields_hash_of([jsonwire.compact(dict(fields)) for fields in page_fields])
+
+
+def page_fields_hash_of(texts: Sequence[str]) -> str:
+    """`page_fields_hash` from each page's fields already written compactly."""
+    return sha256("".join(text + "\n" for text in texts))
 
 
 def catalog_hash(listing_hash: Mapping[str, str | None], instructions: str | None) -> str:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.errors import InputError
+from catalogaudit.canonical import plain
 from catalogaudit.model import jsonwire
 
 #: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
@@ -153,7 +153,7 @@ def jcs_hash(value: Any) -> str:
 # --- from file bytes ---------------------------------------------------------------------------
 
 
-class _Number:
+class Number:
     """A number the C encoder must not write itself: a float, or an integer beyond 2^53-1.
 
     Not a float subclass on purpose: the C encoder calls `default` for it, which is how an item
@@ -176,8 +176,8 @@ class _Number:
         return jsonwire.WireFloat(self.lexeme)
 
 
-def _big_int(lexeme: str) -> int | _Number:
-    return int(lexeme) if len(lexeme) < 16 else _Number(lexeme)
+def _big_int(lexeme: str) -> int | Number:
+    return int(lexeme) if len(lexeme) < 16 else Number(lexeme)
 
 
 def parse(data: bytes | str) -> Any:
@@ -197,8 +197,8 @@ def parse(data: bytes | str) -> Any:
     with gc_paused():
         return json.loads(
             text,
-            parse_float=_Number,
-            parse_constant=_Number,
+            parse_float=Number,
+            parse_constant=Number,
             parse_int=_big_int if big else int,
         )
 
@@ -219,7 +219,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-#: Placeholders for `_Number` values: a string that starts with NUL, then its index.
+#: Placeholders for `Number` values: a string that starts with NUL, then its index.
 _PLACEHOLDER = re.compile(r'"\\u0000([0-9]+)"')
 
 
@@ -236,7 +236,7 @@ def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
     numbers: list[str] = []
 
     def default(obj: Any) -> str:
-        if isinstance(obj, _Number):
+        if isinstance(obj, Number):
             numbers.append(obj.jcs())
             return f"\x00{len(numbers) - 1}"
         raise TypeError(type(obj).__name__)
@@ -254,7 +254,7 @@ def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
 
 def thaw(value: Any) -> Any:
     """A value from `parse` with its wrapped numbers turned back into `jsonwire` numbers."""
-    if isinstance(value, _Number):
+    if isinstance(value, Number):
         return value.wire()
     if isinstance(value, dict):
         return {k: thaw(v) for k, v in value.items()}
@@ -263,85 +263,58 @@ def thaw(value: Any) -> Any:
     return value
 
 
-# --- strict: `canonicalize --jcs` --------------------------------------------------------------
+def unit_jcs(value: Any, text: str, start: int, end: int) -> tuple[bytes, int] | None:
+    """The RFC 8785 bytes of a value scanned from `text[start:end]` by `plain.scanner(Number)`
+    and the whitespace between its source's tokens, or None when its source lost a member or
+    an escape, or holds NaN or Infinity (so the exact path must decide). The C encoder writes
+    it; odd numbers go through placeholders."""
+    numbers: list[Number] = []
+
+    def default(obj: Any) -> str:
+        if isinstance(obj, Number):
+            numbers.append(obj)
+            return f"\x00{len(numbers) - 1}"
+        raise TypeError(type(obj).__name__)
+
+    encoded = json.JSONEncoder(default=default, **_SORTED).encode(value)
+    # NOTE: a placeholder is written `"\u0000<index>"`, 8 characters and the index's digits.
+    shift = sum(len(n.lexeme) - 8 - len(str(i)) for i, n in enumerate(numbers))
+    gaps = plain.lossless(text, start, end, encoded, shift)
+    if gaps is None:
+        return None
+    if numbers:
+        if not all(math.isfinite(float(n.lexeme)) for n in numbers):
+            return None
+        if encoded.count('"\\u0000') != len(numbers):
+            return _exact(value), gaps  # a string starts with NUL
+        encoded = _PLACEHOLDER.sub(lambda m: numbers[int(m.group(1))].jcs(), encoded)
+    out = _utf8(encoded)
+    if out is None or _utf16_order_may_differ(out):
+        return _exact(value), gaps
+    return out, gaps
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Something RFC 8785 cannot represent, at a JSON Pointer."""
-
-    pointer: str
-    detail: str
+def _exact(value: Any) -> bytes:
+    return jsonwire.canonical(thaw(value)).encode("utf-8")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_SIXTEEN = re.compile(r"[0-9]{16}")
+def unit_compact(value: Any) -> str | None:
+    """The compact served-order text of a value scanned by `plain.scanner(Number)`, odd numbers
+    written as their lexemes (what `jsonwire.compact` writes for the exact parse), or None when
+    a string starting with NUL makes the placeholders ambiguous."""
+    lexemes: list[str] = []
 
+    def default(obj: Any) -> str:
+        if isinstance(obj, Number):
+            lexemes.append(obj.lexeme)
+            return f"\x00{len(lexemes) - 1}"
+        raise TypeError(type(obj).__name__)
 
-def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
-    """What makes a `jsonwire` value not I-JSON (RFC 7493) or outside RFC 8785, in document order.
-
-    Duplicate keys and lone surrogates (I-JSON sections 2.3 and 2.1), NaN/Infinity and numbers
-    beyond the double range (RFC 8785 section 3.2.2.3), and, as in `rfc8785`, integers beyond
-    +-(2^53-1): a conformant JCS maps 2^53 and 2^53+1 to the same bytes (Appendix B).
-    """
-    found: list[Problem] = []
-
-    def text(s: str, at: str, what: str) -> None:
-        if _SURROGATE.search(s):
-            if invalid_utf8 and _ESCAPED_BYTE.search(s):
-                found.append(Problem(at, f"{what} is not valid UTF-8"))
-            else:
-                found.append(Problem(at, f"{what} has a lone surrogate"))
-
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        node, at = stack.pop()
-        if isinstance(node, dict):
-            dups = getattr(node, "duplicates", ())
-            found.extend(Problem(jsonwire.pointer_join(at, k), "duplicate key") for k in dups)
-            for key in node:
-                text(key, jsonwire.pointer_join(at, key), "key")
-            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend(
-                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
-            )
-        elif isinstance(node, str):
-            text(node, at, "string")
-        elif isinstance(node, float) and node - node != 0:  # NaN or +-inf
-            lexeme = node.lexeme if isinstance(node, jsonwire.WireFloat) else repr(node)
-            if lexeme in ("NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"):
-                found.append(Problem(at, f"{lexeme} is not a JSON number"))
-            else:
-                found.append(Problem(at, f"{lexeme} is beyond the IEEE 754 double range"))
-        elif isinstance(node, int) and not isinstance(node, bool):
-            if abs(node) > jsonwire.MAX_SAFE_INTEGER:
-                found.append(Problem(at, f"integer {node} is beyond +-(2^53-1)"))
-    return found
-
-
-def strict_jcs(data: bytes, name: str) -> bytes:
-    """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold."""
-    text, invalid_utf8 = jsonwire.decode_utf8(data)
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
-        raise InputError(f"{name}: empty input")
-    try:
-        value, plain = jsonwire.loads_plain(text)
-    except jsonwire.WireDecodeError as exc:
-        raise InputError(f"{name}: not JSON ({exc})") from None
-    # NOTE: a plain parse has no duplicate key and no NaN/Infinity; valid UTF-8 without a
-    # surrogate escape has no lone surrogate; without 16 digits in a row, no unsafe integer.
-    # Then `problems` has nothing to find and its walk is skipped.
-    clean = plain and not invalid_utf8 and not _SURROGATE_ESCAPE.search(text)
-    found = [] if clean and not _SIXTEEN.search(text) else problems(value, invalid_utf8)
-    if found:
-        where = found[0].pointer or "the document root"
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise InputError(
-            f"{name}: not representable in RFC 8785: {found[0].detail} at {where}{more}"
-        )
-    return jcs_bytes(value)
+    encoded = json.JSONEncoder(
+        default=default, separators=(",", ":"), ensure_ascii=False, check_circular=False
+    ).encode(value)
+    if not lexemes:
+        return encoded
+    if encoded.count('"\\u0000') != len(lexemes):
+        return None
+    return _PLACEHOLDER.sub(lambda m: lexemes[int(m.group(1))], encoded)

@@ -16,11 +16,9 @@ from typing import Any
 
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import InputError, UsageError
-from catalogaudit.intake import loader, static
+from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
 from catalogaudit.model.protocol import parse_protocol
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import rehash as rehashing
 
 
 @dataclass(frozen=True)
@@ -59,14 +57,18 @@ class Intake:
         return self.form == "snapshot"
 
 
-def read_catalog(spec: str, *, protocol: str = "auto", rehash: bool = False) -> Intake:
+def read_catalog(
+    spec: str, *, protocol: str = "auto", rehash: bool = False, data: bytes | None = None
+) -> Intake:
     """Read one input into one snapshot document.
 
     `protocol` is the revision of inputs that do not say it (not snapshots). `rehash=True`
     (canonicalize, hash) rebuilds every listing and recomputes every hash of a snapshot;
-    otherwise only listings whose readable items differ from the wire are rebuilt.
+    otherwise only listings whose readable items differ from the wire are rebuilt. `data`:
+    the input's bytes, when the caller has read them already (stdin can be read once).
     """
-    data = loader.read_bytes(spec)
+    if data is None:
+        data = loader.read_bytes(spec)
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
         loaded = loader.parse(spec, data)
         return _intake(spec, data, loaded, protocol, rehash)
@@ -118,6 +120,9 @@ def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = Tr
 
 
 def _merged(loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool) -> Intake:
+    from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
+    from catalogaudit.snapshot import build as snap
+
     doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
@@ -125,6 +130,12 @@ def _merged(loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool) -> 
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
+    # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
+    # `canonicalize --jcs` read bytes through this package and build no snapshot.
+    from catalogaudit.intake import static
+    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshot import rehash as rehashing
+
     if loaded.snapshot is None:
         doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
         inferred = tuple((loaded.name, note) for note in loaded.inferred)

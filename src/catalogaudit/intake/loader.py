@@ -15,7 +15,7 @@ from typing import Any
 
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
-from catalogaudit.model.names import LISTINGS, METHODS
+from catalogaudit.model.names import LISTINGS, result_note
 
 MAX_INPUT = 512 * 1024 * 1024
 
@@ -174,7 +174,7 @@ def _take(
         loaded.pages.setdefault(listing, []).append(
             StaticPage(result_text, result, bad_utf8, plain)
         )
-        loaded.inferred.append(f"{where}: a {METHODS[listing]} result")
+        loaded.inferred.append(f"{where}: {result_note(listing)}")
     elif "protocolVersion" in result or "supportedVersions" in result:
         loaded.handshake = result
         loaded.handshake_text = result_text

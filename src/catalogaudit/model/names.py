@@ -33,6 +33,11 @@ PROMPT_FIELDS: Mapping[str, frozenset[str]] = {
 HASH_KINDS: tuple[str, ...] = ("served", "prompt", "canonical")
 
 
+def result_note(listing: str) -> str:
+    """How a raw input holding one page of `listing` is described on stderr."""
+    return f"a {METHODS[listing]} result"
+
+
 def identity(listing: str, item: Any) -> str | None:
     """An item's identity (name, uri or uriTemplate), or None when it has no string identity."""
     if isinstance(item, dict):

@@ -11,7 +11,6 @@ kept for items whose meaning did not change.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,8 @@ from functools import cached_property
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.canonical import jcs as canonical
+from catalogaudit.canonical import quick as hash_quick
+from catalogaudit.canonical import strict
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.formatters.formats import HashFormat
 from catalogaudit.formatters.hashes import format_hashes
@@ -27,8 +27,7 @@ from catalogaudit.intake import loader
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.inert import visible
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import rehash
+from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.verbs import output
 
 
@@ -47,6 +46,9 @@ class Result:
     @cached_property
     def text(self) -> str:
         """The written form, written when asked for (`hash` of a raw result never needs it)."""
+        # NOTE: snapshot modules are imported where used: `hash` and `--jcs` build no snapshot.
+        from catalogaudit.snapshot import build as snap
+
         return snap.render(self.doc)
 
     @property
@@ -58,6 +60,8 @@ class Result:
         """A unified diff from the bytes read to the written form."""
         # NOTE: lines end at "\n" only (str.splitlines also splits at NEL, U+2028 and other
         # characters a server may put in JSON strings), and every line is shown `visible`.
+        import difflib
+
         old = _lines(self.original.decode("utf-8", "surrogateescape"))
         new = _lines(self.text)
         lines = difflib.unified_diff(old, new, self.name, f"{self.name} (canonical)")
@@ -78,9 +82,10 @@ def _lines(text: str) -> list[str]:
     return [*out, parts[-1]] if parts[-1] else out
 
 
-def canonicalize(spec: str, protocol: str = "auto") -> Result:
-    """Any input the intake reads, in the written form `snapshot` writes."""
-    got = intake.read_catalog(spec, protocol=protocol, rehash=True)
+def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -> Result:
+    """Any input the intake reads, in the written form `snapshot` writes (`data`: its bytes,
+    when already read)."""
+    got = intake.read_catalog(spec, protocol=protocol, rehash=True, data=data)
     added = got.added if got.is_snapshot else tuple(got.doc["findings"])
     _validate(got.name, got.doc)
     precision = precision_notes(got.name, added)
@@ -95,6 +100,8 @@ def canonicalize(spec: str, protocol: str = "auto") -> Result:
 
 
 def _validate(name: str, doc: dict[str, Any]) -> None:
+    from catalogaudit.snapshot import build as snap
+
     if snap.certainly_valid(doc):
         return  # NOTE: jsonschema would find nothing (model.valid_fast), and is not imported
     import jsonschema  # lazy: heavy
@@ -138,7 +145,7 @@ def run(o: Options) -> int:
     if o.jcs:
         spec = o.inputs[0]
         name = "<stdin>" if spec == "-" else spec
-        output.emit(o.output, canonical.strict_jcs(loader.read_bytes(spec), name))
+        output.emit(o.output, strict.strict_jcs(loader.read_bytes(spec), name))
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
@@ -160,8 +167,16 @@ def run(o: Options) -> int:
 
 
 def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[str]]:
-    """The hash report of any input (see `hash_report`), and notes for stderr."""
-    r = canonicalize(spec, protocol)
+    """The hash report of any input (see `hash_report`), and notes for stderr.
+
+    A one-page list result takes `canonical.quick` (no snapshot is built; same report)."""
+    parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
+    data = loader.read_bytes(spec)
+    name = "<stdin>" if spec == "-" else spec
+    quick = hash_quick.hash_report(name, data)
+    if quick is not None:
+        return quick[0], [f"{name}: input: {quick[1]}"]
+    r = canonicalize(spec, protocol, data)
     notes = [*r.notes, *precision_notes(r.name, r.doc["findings"])]
     if r.snapshot and r.changed:
         notes.append(
@@ -173,6 +188,8 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
 
 def hash_report(r: Result) -> dict[str, Any]:
     """The hashes of a canonicalized input, items in file (identity) order."""
+    from catalogaudit.snapshot import rehash
+
     return rehash.hash_document(r.name, r.doc)
 
 

@@ -1,0 +1,246 @@
+"""The C-speed paths (`canonical.plain`, `canonical.quick`, `strict_jcs`'s quick path) against
+the exact ones: same report, same bytes, same error, on real servers' pages and on sources
+written every way JSON allows (whitespace, needless escapes, number lexemes, duplicate keys)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogaudit.canonical import quick, strict
+from catalogaudit.errors import InputError
+from catalogaudit.verbs import canonicalize
+
+
+def full_report(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
+    """`hash` of the file on the snapshot path (the quick path switched off)."""
+    with monkeypatch.context() as m:
+        m.setattr(quick, "hash_report", lambda name, data: None)
+        return canonicalize.hashes_of(str(path))
+
+
+def both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    got = quick.hash_report(str(path), path.read_bytes())
+    expected = full_report(path, monkeypatch)
+    return got, expected
+
+
+def assert_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """The quick report equals the full one when it is given; True when it was."""
+    got, (report, notes) = both(path, monkeypatch)
+    if got is None:
+        return False
+    assert got[0] == report
+    assert [f"{path}: input: {got[1]}"] == notes
+    assert canonicalize.hashes_of(str(path)) == (report, notes)  # the verb's own choice
+    return True
+
+
+def real_pages() -> list[tuple[str, str, str]]:
+    out = []
+    for snap in sorted((FIXTURES / "real-servers").glob("*.snapshot.json")):
+        pages = json.loads(snap.read_text())["wire"]["pages"]
+        for listing, texts in pages.items():
+            if len(texts) == 1:
+                out.append((snap.name.removesuffix(".snapshot.json"), listing, texts[0]))
+    return out
+
+
+REAL = real_pages()
+
+
+@pytest.mark.parametrize(("server", "listing", "text"), REAL, ids=[f"{s}-{n}" for s, n, _ in REAL])
+def test_real_pages_give_the_full_report(
+    server: str, listing: str, text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / f"{listing}.json"
+    path.write_text(text, encoding="utf-8")
+    taken = assert_same(path, monkeypatch)
+    # NOTE: every real page here is compact SDK output (TypeScript and Python SDKs, with and
+    # without page fields such as cacheScope), so each takes the quick path.
+    assert taken, f"{server} {listing}: the quick path was not taken"
+
+
+def test_the_quick_path_is_what_hash_runs_on_a_plain_list(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text('{"tools":[{"name":"b","x":1.5},{"name":"a"}],"nextCursor":null}')
+    assert quick.hash_report(str(path), path.read_bytes()) is not None
+    report, _ = canonicalize.hashes_of(str(path))
+    assert [i["identity"] for i in report["listings"]["tools"]["items"]] == ["a", "b"]
+
+
+# --- generated sources -------------------------------------------------------------------------
+
+TRICKY = '\x00\x1f"\\/\x7f\u0080\u2028\ue000\ufb33\uffff\U0001f600é1.[:,e '
+chars = st.characters(blacklist_categories=("Cs",)) | st.sampled_from(TRICKY)
+text = st.text(chars, max_size=8)
+floats = st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(
+    [1e-07, 1e16, 100.0, -0.0, 0.5, 1e21, 5e-324]
+)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.sampled_from([2**53, -(2**60), 9007199254740991, 0])
+    | floats
+    | text
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+item = st.fixed_dictionaries(
+    {"name": text},
+    optional={
+        "description": text,
+        "inputSchema": st.dictionaries(text, values, max_size=3),
+        "annotations": st.dictionaries(text, values, max_size=2),
+        "title": text,
+    },
+)
+listing = st.sampled_from(["tools", "prompts", "resources", "resourceTemplates"])
+
+
+class Writer:
+    """Writes a value as JSON the way some server might: `rnd` picks whitespace, escapes,
+    lexemes and duplicate keys (`odd` off: the way SDKs write it)."""
+
+    def __init__(self, rnd: Any, odd: bool) -> None:
+        self.rnd, self.odd = rnd, odd
+
+    def maybe(self, p: float) -> bool:
+        return self.odd and self.rnd.random() < p
+
+    def gap(self) -> str:
+        return self.rnd.choice([" ", "\n  ", "\t", "\r\n"]) if self.maybe(0.2) else ""
+
+    def string(self, s: str) -> str:
+        out = []
+        for c in s:
+            if self.maybe(0.15):
+                code = f"{ord(c):04x}" if ord(c) < 0x10000 else None
+                if code is not None:
+                    out.append("\\u" + (code.upper() if self.maybe(0.5) else code))
+                    continue
+            if c == "/" and self.maybe(0.5):
+                out.append("\\/")
+                continue
+            out.append(json.dumps(c, ensure_ascii=False)[1:-1])
+        return '"' + "".join(out) + '"'
+
+    def number(self, x: float) -> str:
+        lexeme = repr(x)
+        if self.maybe(0.3):
+            lexeme = self.rnd.choice(
+                [f"{x:E}", f"{x:.17g}", lexeme + "0" if "." in lexeme else lexeme]
+            )
+        return lexeme if math.isfinite(float(lexeme)) else repr(x)
+
+    def write(self, v: Any) -> str:
+        g = self.gap
+        if isinstance(v, dict):
+            parts = [f"{g()}{self.string(k)}{g()}:{g()}{self.write(x)}{g()}" for k, x in v.items()]
+            if v and self.maybe(0.1):
+                k = self.rnd.choice(list(v))
+                parts.insert(0, f"{self.string(k)}:{self.write(self.rnd.choice([1, 'x', None]))}")
+            return "{" + ",".join(parts) + "}"
+        if isinstance(v, list):
+            return "[" + ",".join(f"{g()}{self.write(x)}{g()}" for x in v) + "]"
+        if isinstance(v, str):
+            return self.string(v)
+        if isinstance(v, float):
+            return self.number(v)
+        if isinstance(v, int) and not isinstance(v, bool) and v == 0 and self.maybe(0.1):
+            return "-0"
+        return json.dumps(v)
+
+
+def page(rnd: Any, odd: bool, name: str, items: list[Any], fields: dict[str, Any]) -> str:
+    w = Writer(rnd, odd)
+    body = "[" + ",".join(w.write(i) for i in items) + "]"
+    members = [f'"{name}":{body}', *(f"{w.string(k)}:{w.write(v)}" for k, v in fields.items())]
+    if w.maybe(0.3):
+        rnd.shuffle(members)
+    if w.maybe(0.05):
+        members.append("NaN" if w.maybe(0.5) else "1")
+    return w.gap() + "{" + ",".join(members) + "}" + w.gap()
+
+
+pages = st.tuples(
+    st.randoms(use_true_random=False),
+    st.booleans(),
+    listing,
+    st.lists(item, max_size=4, unique_by=lambda i: i["name"]),
+    st.dictionaries(st.sampled_from(["nextCursor", "_meta", "ttlMs", "x/y"]), values, max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages)
+def test_generated_pages_give_the_full_report(case: Any) -> None:
+    rnd, odd, name, items, fields = case
+    if name != "tools":  # the identity field of the other listings
+        ident = {"prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}[name]
+        items = [{ident: i.pop("name"), **i} for i in items]
+    source = page(rnd, odd, name, items, fields)
+    with pytest.MonkeyPatch.context() as mp, _tmpfile(source) as path:
+        try:
+            expected = full_report(path, mp)
+        except InputError:
+            assert quick.hash_report(str(path), path.read_bytes()) is None
+            return
+        got = quick.hash_report(str(path), path.read_bytes())
+        if not odd:
+            # NOTE: SDK-written pages take the quick path, unless a digit run might be an
+            # integer beyond 2^53-1 (the documented conservative test, e.g. 1.97e+22's digits).
+            big = any(int(run) > 2**53 - 1 for run in re.findall("[0-9]{16,}", source))
+            assert got is not None or big, source
+        if got is not None:
+            assert got[0] == expected[0], source
+            assert [f"{path}: input: {got[1]}"] == expected[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans(), values)
+def test_strict_jcs_quick_path_equals_the_exact_path(rnd: Any, odd: bool, value: Any) -> None:
+    source = Writer(rnd, odd).write(value).encode("utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(strict, "_quick_jcs", lambda text, data: None)
+        try:
+            expected: bytes | str = strict.strict_jcs(source, "x")
+        except InputError as exc:
+            expected = str(exc)
+    try:
+        got: bytes | str = strict.strict_jcs(source, "x")
+    except InputError as exc:
+        got = str(exc)
+    assert got == expected, source
+    if not odd and isinstance(value, dict) and isinstance(expected, bytes):
+        text = source.decode()
+        assert strict._quick_jcs(text, source) is not None or "\\u0000" in text
+
+
+class _tmpfile:
+    """A file holding `text` for the length of a `with` (hypothesis cannot take `tmp_path`)."""
+
+    def __init__(self, text: str) -> None:
+        import tempfile
+
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = Path(self.dir.name) / "page.json"
+        self.path.write_text(text, encoding="utf-8", newline="")
+
+    def __enter__(self) -> Path:
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        self.dir.cleanup()
