@@ -298,10 +298,10 @@ def _exact(value: Any) -> bytes:
     return jsonwire.canonical(thaw(value)).encode("utf-8")
 
 
-def unit_compact(value: Any) -> str | None:
+def unit_compact(value: Any) -> str:
     """The compact served-order text of a value scanned by `plain.scanner(Number)`, odd numbers
-    written as their lexemes (what `jsonwire.compact` writes for the exact parse), or None when
-    a string starting with NUL makes the placeholders ambiguous."""
+    written as their lexemes: what `jsonwire.compact` writes for the exact parse (and does
+    write, when a string starting with NUL makes the placeholders ambiguous)."""
     lexemes: list[str] = []
 
     def default(obj: Any) -> str:
@@ -316,5 +316,5 @@ def unit_compact(value: Any) -> str | None:
     if not lexemes:
         return encoded
     if encoded.count('"\\u0000') != len(lexemes):
-        return None
+        return jsonwire.compact(thaw(value))
     return _PLACEHOLDER.sub(lambda m: lexemes[int(m.group(1))], encoded)

@@ -84,7 +84,7 @@ def _page_fields(text: str, top: list[plain.Member], listing: list[str]) -> str 
         if m.key in names.LISTINGS:
             return None  # several listings: the loader's error
         encoded = canonical.unit_compact(m.value)
-        if encoded is None or plain.lossless(text, m.start, m.end, encoded) is None:
+        if plain.lossless(text, m.start, m.end, encoded) is None:
             return None
         parts.append(jsonwire.dump_string(m.key) + ":" + encoded)
     return "{" + ",".join(parts) + "}"
@@ -112,11 +112,8 @@ def _item_hashes(
         else:
             prompt = ("{" + ",".join(text[m.key_start : m.end] for m in kept) + "}").encode()
     else:
-        served_text = canonical.unit_compact(item)
-        prompt_text = canonical.unit_compact({m.key: m.value for m in kept})
-        if served_text is None or prompt_text is None:
-            raise _Slow
-        served, prompt = served_text.encode("utf-8"), prompt_text.encode("utf-8")
+        served = canonical.unit_compact(item).encode("utf-8")
+        prompt = canonical.unit_compact({m.key: m.value for m in kept}).encode("utf-8")
     return ident, canonical.sha256(served), canonical.sha256(prompt), canonical.sha256(jcs)
 
 
