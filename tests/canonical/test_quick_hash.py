@@ -244,3 +244,19 @@ class _tmpfile:
 
     def __exit__(self, *exc: object) -> None:
         self.dir.cleanup()
+
+
+@pytest.mark.parametrize(
+    ("data", "unsafe"),
+    [
+        (b'{"maximum":9007199254740991,"minimum":-9007199254740991}', False),  # zod's bounds
+        (b'{"maximum":9007199254740992}', True),
+        (b'{"id":"12345678901234567"}', True),  # in a string: only costs the exact path
+        (b'{"n":' + b"7" * 60_000 + b"}", True),
+        (b'{"n":123456789012345}', False),
+    ],
+)
+def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: bool) -> None:
+    from catalogaudit.canonical import plain
+
+    assert plain.has_unsafe_integer(data) is unsafe

@@ -176,8 +176,11 @@ def lossless(text: str, start: int, end: int, encoded: str, shift: int = 0) -> i
     escapes of its source (the module's argument); None means take the exact path. `shift`: how
     much longer `encoded` would be with each odd number written as its lexeme instead of what
     stands for it."""
+    size = len(encoded) + shift
+    if size == end - start:
+        return 0  # NOTE: never longer than the source's tokens, so none were lost, no gap
     gaps = outside_strings_whitespace(text, start, end, encoded.count(" "))
-    return gaps if len(encoded) + shift == end - start - gaps else None
+    return gaps if size == end - start - gaps else None
 
 
 def has_unsafe_integer(data: bytes) -> bool:
@@ -186,7 +189,10 @@ def has_unsafe_integer(data: bytes) -> bool:
     path. Zod writes 9007199254740991 itself, so a 16-digit run alone is not enough."""
     if data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) < 0:
         return False
-    return any(int(m.group()) > _MAX_SAFE for m in _LONG_RUN.finditer(data))
+    # NOTE: 17 digits are past 2^53-1 whatever they are (and `int` refuses 4,300 and more).
+    return any(
+        m.end() - m.start() > 16 or int(m.group()) > _MAX_SAFE for m in _LONG_RUN.finditer(data)
+    )
 
 
 _MAX_SAFE = 2**53 - 1
