@@ -7,7 +7,6 @@ parsing as the live client, and says what it inferred.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +71,8 @@ def _git_blob(spec: str) -> bytes:
     A ref starting with `-` would be an option to git (`--output=FILE` writes a file), so it
     is refused, and `--end-of-options` makes git read whatever follows as the object name.
     """
+    import subprocess  # NOTE: lazy: only git: inputs run git
+
     ref, sep, path = spec[4:].partition(":")
     if not sep or not ref or not path:
         raise InputError(f"{spec}: expected git:REF:PATH")
