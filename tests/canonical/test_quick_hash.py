@@ -15,6 +15,7 @@ from helpers import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catalogaudit.canonical import jcs as canonical
 from catalogaudit.canonical import quick, strict
 from catalogaudit.errors import InputError
 from catalogaudit.verbs import canonicalize
@@ -110,6 +111,12 @@ item = st.fixed_dictionaries(
 listing = st.sampled_from(["tools", "prompts", "resources", "resourceTemplates"])
 
 
+def maybe_unsafe(source: str) -> bool:
+    """Whether a digit run might be an integer beyond 2^53-1: the documented conservative test
+    that sends a source to the exact path (also for the digits of 1.97e+22)."""
+    return any(int(run) > 2**53 - 1 for run in re.findall("[0-9]{16,}", source))
+
+
 class Writer:
     """Writes a value as JSON the way some server might: `rnd` picks whitespace, escapes,
     lexemes and duplicate keys (`odd` off: the way SDKs write it)."""
@@ -200,10 +207,7 @@ def test_generated_pages_give_the_full_report(case: Any) -> None:
             return
         got = quick.hash_report(str(path), path.read_bytes())
         if not odd:
-            # NOTE: SDK-written pages take the quick path, unless a digit run might be an
-            # integer beyond 2^53-1 (the documented conservative test, e.g. 1.97e+22's digits).
-            big = any(int(run) > 2**53 - 1 for run in re.findall("[0-9]{16,}", source))
-            assert got is not None or big, source
+            assert got is not None or maybe_unsafe(source), source
         if got is not None:
             assert got[0] == expected[0], source
             assert [f"{path}: input: {got[1]}"] == expected[1]
@@ -226,7 +230,7 @@ def test_strict_jcs_quick_path_equals_the_exact_path(rnd: Any, odd: bool, value:
     assert got == expected, source
     if not odd and isinstance(value, dict) and isinstance(expected, bytes):
         text = source.decode()
-        assert strict._quick_jcs(text, source) is not None or "\\u0000" in text
+        assert strict._quick_jcs(text, source) is not None or maybe_unsafe(text), source
 
 
 class _tmpfile:
@@ -260,3 +264,24 @@ def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: b
     from catalogaudit.canonical import plain
 
     assert plain.has_unsafe_integer(data) is unsafe
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages)
+def test_page_canonicals_equal_the_exact_canonical_hashes(case: Any) -> None:
+    from catalogaudit.model import jsonwire
+
+    rnd, odd, name, items, fields = case
+    source = page(rnd, odd, name, items, fields)
+    try:
+        parsed = jsonwire.loads(source)
+    except jsonwire.WireDecodeError:
+        return
+    if not isinstance(parsed, dict) or not isinstance(parsed.get(name), list):
+        return
+    served = parsed[name]
+    got = quick.page_canonicals(source, name, len(served))
+    if not odd and not maybe_unsafe(source):
+        assert got is not None and None not in got, source  # SDK-written: all proved
+    for item, h in zip(served, got or [None] * len(served), strict=True):
+        assert h is None or h == canonical.jcs_hash(item), source

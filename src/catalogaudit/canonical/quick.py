@@ -90,6 +90,35 @@ def _page_fields(text: str, top: list[plain.Member], listing: list[str]) -> str 
     return "{" + ",".join(parts) + "}"
 
 
+def page_canonicals(text: str, listing: str, count: int) -> list[str | None] | None:
+    """The canonical hash of each item of one served page, from its text, or None per item
+    the quick path cannot prove (None for the whole page when its text is not one object
+    holding the listing's array of `count` items).
+
+    Why: `snapshot.build` hashes items parsed wire-faithfully; writing those with the C
+    encoder needs a search for risky numbers through every item's text. Scanned from the page
+    text, odd numbers are marked as they are read (`canonical.plain`) and nothing is searched.
+    """
+    if plain.has_unsafe_integer(text.encode("utf-8", "surrogatepass")):
+        return None
+    scan, _ = plain.scanner(canonical.Number)
+
+    def each(value: Any, start: int, end: int) -> str | None:
+        unit = canonical.unit_jcs(value, text, start, end)
+        return None if unit is None else canonical.sha256(unit[0])
+
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    with canonical.gc_paused():
+        try:
+            top, _ = plain.members(text, start, scan, each, split=lambda key: key == listing)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+    found = [m.elements for m in top if m.key == listing and m.elements is not None]
+    if len(found) != 1 or len(found[0]) != count:
+        return None
+    return found[0]
+
+
 def _item_hashes(
     listing: str, text: str, members: list[plain.Member], start: int, end: int
 ) -> tuple[str, str, str, str]:

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit.canonical import hashes
+from catalogaudit.canonical import hashes, quick
 from catalogaudit.model import jsonwire, names, valid_fast
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
@@ -94,20 +94,45 @@ def listing_record(listing: Listing) -> dict[str, Any]:
         record["answer"] = listing.answer
     if listing.status == "absent":
         return record
-    record.update(items_record(listing.name, served, plain=listing.plain))
+    record.update(
+        items_record(listing.name, served, plain=listing.plain, canonical=_canonicals(listing))
+    )
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
     return record
 
 
-def items_record(name: str, served: Sequence[Any], *, plain: bool = False) -> dict[str, Any]:
+def _canonicals(listing: Listing) -> list[str | None] | None:
+    """Each served item's canonical hash from the page texts (`quick.page_canonicals`), where
+    a page's text is there and proves it; None when no page does."""
+    out: list[str | None] = []
+    for page in listing.pages:
+        got = None
+        if page.text is not None:
+            got = quick.page_canonicals(page.text, listing.name, len(page.items))
+        out.extend(got or [None] * len(page.items))
+    return out if any(h is not None for h in out) else None
+
+
+def items_record(
+    name: str,
+    served: Sequence[Any],
+    *,
+    plain: bool = False,
+    canonical: Sequence[str | None] | None = None,
+) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
-    (`plain`: the items come from a plain parse, see `hashes.item_hashes`)."""
+    (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `canonical`: each
+    item's canonical hash where already known)."""
     order = sorted(
         range(len(served)),
         key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
     )
-    per_item = [hashes.item_hashes(name, item, plain=plain) for item in served]
+    known = canonical or [None] * len(served)
+    per_item = [
+        hashes.item_hashes(name, item, plain=plain, canonical_hash=known[i])
+        for i, item in enumerate(served)
+    ]
     return {
         "items": [served[i] for i in order],
         "servedPositions": order,
