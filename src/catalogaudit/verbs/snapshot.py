@@ -3,7 +3,9 @@ inputs, check the document against the published schema, write it, summarize on 
 
 from __future__ import annotations
 
+import os
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -75,10 +77,18 @@ def check_readable_size(size: int) -> None:
 
 
 def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
-    from rich.progress import Progress  # lazy: only runs need a progress bar
-
     label = "sessions" if o.url else "restarts"
     results: list[dict[str, Any] | None] = [None] * o.runs
+    if not _maybe_terminal():
+        # NOTE: no bar could show, so rich is not loaded: its import (60 ms) would delay
+        # the first servers.
+        def quiet(i: int) -> None:
+            results[i] = live.capture(o, limits=limits)
+
+        _parallel(quiet, o.runs, o.jobs)
+        return [r for r in results if r is not None]
+    from rich.progress import Progress  # lazy: only runs on a terminal show a progress bar
+
     console = _stderr_console()
     # NOTE: off a terminal the bar would leave an empty line beside the one `error:` line.
     with Progress(transient=True, console=console, disable=not console.is_terminal) as progress:
@@ -164,6 +174,17 @@ def _count(rec: dict[str, Any]) -> str:
         return "absent" if status == "absent" else "error (the list call failed)"
     n = len(rec["items"])
     return f"{n} (partial: stopped early)" if status == "partial" else str(n)
+
+
+def _maybe_terminal() -> bool:
+    """False when rich would surely find stderr no terminal: not a tty, and none of the
+    variables that make rich treat it as one (`TTY_COMPATIBLE`, `FORCE_COLOR`) is set."""
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed: rich says no terminal
+        return False
 
 
 def _stderr_console() -> Any:
