@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
-    from catalogaudit.model.jsonwire import MAX_INT_DIGITS
+    from catalogaudit.model.wiretypes import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
 
     if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
         sys.set_int_max_str_digits(MAX_INT_DIGITS)  # JSON integers of any length up to it

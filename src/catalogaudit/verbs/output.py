@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -86,6 +85,8 @@ def write_atomic(path: str, content: str | bytes) -> None:
         return
     directory = target.parent
     try:
+        import tempfile  # NOTE: lazy: `verbs.config` imports us on every start-up path
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
