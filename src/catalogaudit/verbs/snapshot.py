@@ -2,7 +2,7 @@
 inputs, check the document against the published schema, write it, summarize on stderr.
 
 Start-up: a live snapshot waits for its server to start, so what is imported before the
-server is spawned delays the whole command. The document's modules (build, schema, intake,
+server is spawned delays the whole command. The document's modules (build, schema,
 `Catalog`) are imported in `_prepare`, while the server starts, never at the top here.
 """
 
@@ -74,7 +74,6 @@ def snapshot(o: SnapshotOptions) -> int:
 
 def _prepare() -> None:
     """While the server starts: import what writing the snapshot needs, read its schema."""
-    from catalogaudit.intake import loader  # noqa: F401 - `check_readable_size`
     from catalogaudit.model import catalog  # noqa: F401 - the contract's `Catalog`
     from catalogaudit.snapshot.build import snapshot_schema
 
@@ -87,7 +86,7 @@ def _source(o: SnapshotOptions) -> str:
 
 def check_readable_size(size: int) -> None:
     """Refuse to write a snapshot no command could read back (the intake's input cap)."""
-    from catalogaudit.intake.loader import MAX_INPUT
+    from catalogaudit.model.wiretypes import MAX_INPUT
 
     if size > MAX_INPUT:
         raise CatalogauditError(
