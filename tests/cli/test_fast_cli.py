@@ -214,3 +214,22 @@ def test_a_live_snapshot_runs_without_loading_typer() -> None:
     )
     proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=False)
     assert proc.stdout.splitlines()[-1] == "LOADED []", proc.stdout[-2000:] + proc.stderr
+
+
+def test_the_console_script_skips_the_last_collection_and_still_writes(tmp_path: Any) -> None:
+    """`main()` as the program (no argv) freezes the heap as it ends: the interpreter's last
+    garbage collection took 10-15 ms after a live snapshot's server had exited."""
+    out = tmp_path / "out.json"
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('FROZEN', gc.get_freeze_count() > 0))\n"
+        "from catalogaudit.cli import main\n"
+        f"sys.argv = ['catalogaudit', 'canonicalize', '-o', {str(out)!r}, {TOOLS!r}]\n"
+        "raise SystemExit(main())\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "FROZEN True"), proc.stderr
+    to_stdout = subprocess.run(
+        [PYTHON, "-m", "catalogaudit", "canonicalize", TOOLS], capture_output=True, check=True
+    )
+    assert out.read_bytes() == to_stdout.stdout
