@@ -17,6 +17,7 @@ canonical hash against the hash script's).
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -364,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         help="time only the rows whose label contains WORD (repeatable; 'RSS': the RSS rows)",
     )
     parser.add_argument("--catalogs", metavar="DIR", help="reuse catalogs written there before")
+    parser.add_argument(
+        "--bytecode",
+        action="store_true",
+        help="compile src/ to bytecode first, as an installed package has it",
+    )
     parser.add_argument("--write-catalogs", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--identical", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -380,6 +386,13 @@ def main(argv: list[str] | None = None) -> int:
         print("needs check-jsonschema and jq (see bench/README.md)", file=sys.stderr)
         return 2
     ENV["CHECK_JSONSCHEMA"] = checker
+    if args.bytecode:
+        # NOTE: pip compiles what it installs, so the peers' packages (and our dependencies)
+        # have bytecode here; our checkout has none under PYTHONDONTWRITEBYTECODE=1 (the
+        # warm-up runs cannot write it), and then every timed run of ours compiles every
+        # module it imports: about 100 ms of a live snapshot's start-up.
+        compileall.compile_dir(str(ROOT / "src"), quiet=1)
+    print(f"bytecode of src/: {'compiled first' if args.bytecode else 'as found'}")
     server_bin = ROOT / "tests" / "node_modules" / ".bin" / "mcp-server-everything"
     server = None if args.no_live or not server_bin.exists() else [str(server_bin), "stdio"]
     load = os.getloadavg()

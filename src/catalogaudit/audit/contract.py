@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING
 
 from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Location
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.rules.unchecked import CONTRACT_RULES
+
+if TYPE_CHECKING:  # NOTE: a live snapshot resolves its contract before the server starts
+    from catalogaudit.model.catalog import Catalog
 
 #: The word each listing has in option and config names (`--expect-tool`, `min-templates`).
 WORDS: Mapping[str, str] = {

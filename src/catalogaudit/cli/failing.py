@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
-from catalogaudit.model.findings import EXIT_ERROR
-
 
 def fail(message: str) -> NoReturn:
     """One `error:` line on stderr, exit 2."""
     # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
-    # so no byte a server chose reaches the terminal and the error stays one line.
+    # so no byte a server chose reaches the terminal and the error stays one line. Both
+    # imports are lazy: every start-up imports this module.
+    from catalogaudit.model.findings import EXIT_ERROR
     from catalogaudit.model.inert import visible
 
     sys.stderr.write(f"error: {visible(message, keep='')}\n")

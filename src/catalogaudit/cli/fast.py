@@ -20,7 +20,8 @@ from typing import Any
 
 from catalogaudit.formatters.formats import HashFormat, OutputFormat
 
-#: What an option takes: a flag, one string, a repeatable string, a float, or an enum's value.
+#: What an option takes: a flag, one string, a repeatable string, a float, an int (at least
+#: `Opt.minimum`), or an enum's value.
 Kind = str | type[enum.Enum]
 #: The kind of an option the table declares but leaves to typer (it validates more).
 TYPER = "typer"
@@ -32,6 +33,8 @@ class Opt:
     dest: str
     kind: Kind
     default: Any = None
+    #: The `int` kind's bound (typer's `min=`): a smaller value is left to typer's message.
+    minimum: int | None = None
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,11 @@ def run_snapshot(command: list[str] | None, **given: Any) -> int:
     return run.snapshot(options)
 
 
-def _o(name: str, kind: Kind = "text", default: Any = None, dest: str = "") -> Opt:
+def _o(
+    name: str, kind: Kind = "text", default: Any = None, dest: str = "", minimum: int | None = None
+) -> Opt:
     names = tuple(name.split("|"))
-    return Opt(names, dest or names[-1].lstrip("-").replace("-", "_"), kind, default)
+    return Opt(names, dest or names[-1].lstrip("-").replace("-", "_"), kind, default, minimum)
 
 
 VERBS: dict[str, Verb] = {
@@ -241,15 +246,15 @@ VERBS: dict[str, Verb] = {
             _o("--secret", "many"),
             _o("--protocol", default="auto"),
             _o("--client-capabilities", default="none"),
-            # NOTE: typer checks the bounds (min=...); a line with one of these goes to typer.
-            _o("--runs", TYPER, 1),
-            _o("--jobs", TYPER, 1),
+            # NOTE: `--runs 4 --jobs 2` parsed here too: typer's start-up would delay the servers.
+            _o("--runs", "int", 1, minimum=1),
+            _o("--jobs", "int", 1, minimum=1),
             _o("--timeout", "float", 300.0),
             _o("--startup-timeout", "float", 30.0),
             _o("--request-timeout", "float", 30.0),
-            _o("--max-pages", TYPER, 1000),
-            _o("--max-message-size", TYPER, 64 * 1024 * 1024),
-            _o("--max-total-bytes", TYPER, 256 * 1024 * 1024),
+            _o("--max-pages", "int", 1000, minimum=1),
+            _o("--max-message-size", "int", 64 * 1024 * 1024, minimum=1024),
+            _o("--max-total-bytes", "int", 256 * 1024 * 1024, minimum=1024),
             _o("--no-wire", "flag", False),
             _o("--legacy-probe", "flag", False),
             _o("--from", "many", None, "from_"),
@@ -303,7 +308,7 @@ def _parse_verb(verb: Verb, tokens: list[str]) -> dict[str, Any] | None:
         raw = inline if eq else next(rest, None)
         if raw is None or (not eq and raw.startswith("-") and raw != "-"):
             return None
-        value = _value(opt.kind, raw)
+        value = _value(opt, raw)
         if value is None:
             return None
         if opt.kind == "many":
@@ -321,10 +326,17 @@ def _parse_verb(verb: Verb, tokens: list[str]) -> dict[str, Any] | None:
     return values
 
 
-def _value(kind: Kind, raw: str) -> Any:
+def _value(opt: Opt, raw: str) -> Any:
     """The value typer would pass for `raw`, or None when typer must judge it."""
+    kind = opt.kind
     if kind in ("text", "many"):
         return raw
+    if kind == "int":
+        # NOTE: plain ASCII digits only (typer also takes signs, spaces, `_`): the rest is its.
+        if not (raw.isascii() and raw.isdigit()):
+            return None
+        number = int(raw)
+        return None if opt.minimum is not None and number < opt.minimum else number
     if kind == "float":
         try:
             return float(raw)

@@ -15,8 +15,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import LISTINGS, result_note
-
-MAX_INPUT = 512 * 1024 * 1024
+from catalogaudit.model.wiretypes import MAX_INPUT
 
 
 @dataclass

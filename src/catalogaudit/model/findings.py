@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +93,8 @@ class Finding:
             self.pointer,
             normalize_excerpt(self.excerpt),
         ]
+        import hashlib  # NOTE: lazy (OpenSSL's load): a live snapshot imports us before its spawn
+
         return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
     def sort_key(self) -> tuple[str, str, str, str, str]:

@@ -63,6 +63,11 @@ class WireDecodeError(ValueError):
 #: raises the interpreter's limit to it (`cli.entry.main`).
 MAX_INT_DIGITS = 50_000
 
+#: The largest input any command reads (a file, stdin, a `git:` blob), and so the largest
+#: snapshot `snapshot` writes. Here, not in `intake`, so a live snapshot can check its size
+#: without loading the intake.
+MAX_INPUT = 512 * 1024 * 1024
+
 
 class LongInteger(ValueError):
     """An integer lexeme over `MAX_INT_DIGITS` (or the interpreter's limit) met while parsing."""

@@ -8,12 +8,14 @@ Per option the command line wins over the configuration, as for every other key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogaudit.audit.contract import WORDS, Contract, check
 from catalogaudit.errors import UsageError
-from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding
+
+if TYPE_CHECKING:  # NOTE: `resolve` runs before a live snapshot's server starts
+    from catalogaudit.model.catalog import Catalog
 
 #: Every contract key (option without `--`, configuration key), with the listing it is about.
 KEYS: dict[str, str] = {

@@ -9,13 +9,12 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
-from catalogaudit.snapshot import build as snap
 from catalogaudit.verbs.secrets import Masker, masker_for
 
 if TYPE_CHECKING:
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
 # NOTE: the wire client is imported where a capture needs it: `audit` imports this module for
 # `SnapshotOptions`, and the pre-commit hook's offline audit must not load the wire client.
+# `snapshot.build` too: it is imported while the server starts (`capture`), not before.
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,7 @@ def capture(
     wire: bool | None = None,
     legacy_pages: bool = True,
     limits: Limits | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Capture the server `o` names once and build its snapshot document.
 
@@ -193,6 +194,7 @@ def capture(
     session's pages too when the wire section is kept, unless `legacy_pages` is False (an
     audit that only needs to know whether the server answers). `limits` shares one deadline
     and byte budget between captures (`--runs`); by default the capture gets its own.
+    `meanwhile` is the caller's own start-up work, done while the server starts.
     """
     declared = client_capabilities(o.client_capabilities) if caps is None else caps
     kept = o.wire if wire is None else wire
@@ -200,6 +202,13 @@ def capture(
 
     target = target_of(o)
     masker = secrets_of(o, target)
+
+    def prepare() -> None:
+        from catalogaudit.snapshot import build  # noqa: F401 - used below, after the exit
+
+        if meanwhile is not None:
+            meanwhile()
+
     try:
         captured = wire_capture.capture(
             target,
@@ -208,6 +217,7 @@ def capture(
             limits_of(o) if limits is None else limits,
             legacy_probe=o.legacy_probe,
             legacy_pages=o.legacy_probe and kept and legacy_pages,
+            started=prepare,
         )
     except CatalogauditError as exc:
         if not masker:
@@ -217,6 +227,8 @@ def capture(
         except TypeError:  # an error type with more arguments
             masked = CatalogauditError(masker.text(str(exc)))
         raise masked from None
+    from catalogaudit.snapshot import build as snap
+
     return masker.document(snap.build(captured, wire=kept))
 
 

@@ -85,7 +85,7 @@ def write_atomic(path: str, content: str | bytes) -> None:
         return
     directory = target.parent
     try:
-        import tempfile  # NOTE: lazy: most runs write to stdout
+        import tempfile  # NOTE: lazy: `verbs.config` imports us on every start-up path
 
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:

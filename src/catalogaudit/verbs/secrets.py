@@ -8,12 +8,10 @@ Why: catalogaudit never writes a secret on its own, but a server that echoes one
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
 
 #: What a masked secret is written as.
 MASK = "***"
@@ -65,6 +63,9 @@ def url_secrets(url: str | None) -> list[str]:
     """User name, password and query values of `--url` (public_url drops them from records)."""
     if not url:
         return []
+    import base64  # NOTE: lazy, as below: a stdio snapshot needs neither before its server starts
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
     try:
         parts = urlsplit(url)
         user, password = parts.username or "", parts.password or ""

@@ -1,21 +1,24 @@
 """`catalogaudit snapshot`: capture a live server (once, or `--runs N` times) or merge static
-inputs, check the document against the published schema, write it, summarize on stderr."""
+inputs, check the document against the published schema, write it, summarize on stderr.
+
+Start-up: a live snapshot waits for its server to start, so what is imported before the
+server is spawned delays the whole command. The document's modules (build, schema,
+`Catalog`) are imported in `_prepare`, while the server starts, never at the top here.
+"""
 
 from __future__ import annotations
 
+import os
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.intake.loader import MAX_INPUT
-from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import client_capabilities, parse_protocol
-from catalogaudit.snapshot import build as snap
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.live import SnapshotOptions
@@ -34,6 +37,8 @@ def snapshot(o: SnapshotOptions) -> int:
             raise UsageError("--from reads files; do not also give a server command or --url")
         if sum(1 for s in o.static_inputs if s == "-") > 1:
             raise UsageError("--from - (stdin) can be given once")
+        from catalogaudit import intake
+
         got = intake.read_merged(o.static_inputs, protocol=o.protocol, wire=o.wire)
         doc, notes = got.doc, got.said
         code = EXIT_OK
@@ -41,10 +46,15 @@ def snapshot(o: SnapshotOptions) -> int:
         live.target_of(o)  # option errors before any server starts
         limits = live.limits_of(o)  # NOTE: the --timeout starts here and covers every run
         if o.runs == 1:
-            doc = live.capture(o, limits=limits)
+            doc = live.capture(o, limits=limits, meanwhile=_prepare)
         else:
-            doc = snap.merge_runs(_runs(o, limits), restarts=o.url is None, wire=o.wire)
+            runs = _runs(o, limits)
+            from catalogaudit.snapshot.build import merge_runs
+
+            doc = merge_runs(runs, restarts=o.url is None, wire=o.wire)
         code = EXIT_OK if doc["capture"].get("runs", {}).get("stable", True) else EXIT_FINDINGS
+    from catalogaudit.snapshot import build as snap
+
     problems = snap.validate(doc)
     if problems:
         raise CatalogauditError(
@@ -55,9 +65,19 @@ def snapshot(o: SnapshotOptions) -> int:
     output.emit(o.output, text, document=True)
     output.say(notes)
     _summary(doc, o.output)
+    from catalogaudit.model.catalog import Catalog
+
     failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
     output.say(f"error {f.rule_id}: {f.message}" for f in failed)
     return EXIT_FINDINGS if failed else code
+
+
+def _prepare() -> None:
+    """While the server starts: import what writing the snapshot needs, read its schema."""
+    from catalogaudit.model import catalog  # noqa: F401 - the contract's `Catalog`
+    from catalogaudit.snapshot.build import snapshot_schema
+
+    snapshot_schema()
 
 
 def _source(o: SnapshotOptions) -> str:
@@ -66,6 +86,8 @@ def _source(o: SnapshotOptions) -> str:
 
 def check_readable_size(size: int) -> None:
     """Refuse to write a snapshot no command could read back (the intake's input cap)."""
+    from catalogaudit.model.wiretypes import MAX_INPUT
+
     if size > MAX_INPUT:
         raise CatalogauditError(
             f"the snapshot would be {size:,} bytes, over the {MAX_INPUT:,} that every command "
@@ -75,17 +97,25 @@ def check_readable_size(size: int) -> None:
 
 
 def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
-    from rich.progress import Progress  # lazy: only runs need a progress bar
-
     label = "sessions" if o.url else "restarts"
     results: list[dict[str, Any] | None] = [None] * o.runs
+    if not _maybe_terminal():
+        # NOTE: no bar could show, so rich is not loaded: its import (60 ms) would delay
+        # the first servers.
+        def quiet(i: int) -> None:
+            results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
+
+        _parallel(quiet, o.runs, o.jobs)
+        return [r for r in results if r is not None]
+    from rich.progress import Progress  # lazy: only runs on a terminal show a progress bar
+
     console = _stderr_console()
     # NOTE: off a terminal the bar would leave an empty line beside the one `error:` line.
     with Progress(transient=True, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"capturing {o.runs} {label}", total=o.runs)
 
         def one(i: int) -> None:
-            results[i] = live.capture(o, limits=limits)
+            results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
             progress.advance(task)
 
         _parallel(one, o.runs, o.jobs)
@@ -164,6 +194,17 @@ def _count(rec: dict[str, Any]) -> str:
         return "absent" if status == "absent" else "error (the list call failed)"
     n = len(rec["items"])
     return f"{n} (partial: stopped early)" if status == "partial" else str(n)
+
+
+def _maybe_terminal() -> bool:
+    """False when rich would surely find stderr no terminal: not a tty, and none of the
+    variables that make rich treat it as one (`TTY_COMPATIBLE`, `FORCE_COLOR`) is set."""
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return True
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed: rich says no terminal
+        return False
 
 
 def _stderr_console() -> Any:

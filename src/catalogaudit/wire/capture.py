@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import UsageError
 from catalogaudit.model import protocol as protocol_
-from catalogaudit.model.capture import Capture
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import ProtocolChoice
-from catalogaudit.wire import handshake as protocol
-from catalogaudit.wire.handshake import negotiate
-from catalogaudit.wire.listing import fetch_listing
 from catalogaudit.wire.transport import Limits, Transport
 
+if TYPE_CHECKING:
+    from catalogaudit.model.capture import Capture
+
 # NOTE: the wire clients (httpx above all) are imported where a capture needs them, so a verb
-# that only imports this module (for `ENV_VALUE_*` or `Target`) loads no HTTP stack.
+# that only imports this module (for `ENV_VALUE_*` or `Target`) loads no HTTP stack; the
+# handshake and the listings (`capture`) once the server is started, so it starts sooner.
 
 #: Environment variables whose values change real catalogs (mcp-server-time embeds TZ), so
 #: their values are recorded; every other variable is recorded by name only.
@@ -130,8 +130,12 @@ def capture(
     *,
     legacy_probe: bool = False,
     legacy_pages: bool = False,
+    started: Callable[[], None] | None = None,
 ) -> Capture:
     """Run one capture; the transport is closed on every path (no orphan processes).
+
+    `started` is called once the server process runs (stdio) or the HTTP client is made,
+    before the handshake: the caller's own start-up (imports) overlaps the server's.
 
     With `legacy_probe`, a modern session is followed by a fresh one (a new server process
     over stdio, a new session over HTTP) that sends a legacy `initialize`, so the snapshot
@@ -144,6 +148,11 @@ def capture(
     transport = open_transport(target, limits, "roots" in caps)
     done = False
     try:
+        from catalogaudit.wire.handshake import negotiate
+        from catalogaudit.wire.listing import fetch_listing
+
+        if started is not None:
+            started()
         session = negotiate(transport, choice, caps, limits, deadline)
         listings = {
             name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
@@ -156,6 +165,8 @@ def capture(
     if legacy_probe and session.era == "modern":
         session.legacy, legacy_wire = _probe_legacy(target, caps, limits, deadline, legacy_pages)
     codings = sorted(transport.events.content_codings)
+    from catalogaudit.model.capture import Capture
+
     captured = Capture(
         target.transport, target.record(), session, listings, found, content_codings=codings
     )
@@ -171,6 +182,8 @@ def _probe_legacy(
     """The probe's record, and with `pages` the legacy session's handshake and page texts
     (a listing that failed keeps its error under `answers`)."""
     from catalogaudit.errors import ServerError
+    from catalogaudit.wire import handshake as protocol
+    from catalogaudit.wire.listing import fetch_listing
 
     transport = open_transport(target, limits, "roots" in caps)
     try:

@@ -184,5 +184,20 @@ def _reap() -> None:
 
 def at_exit() -> None:
     """The command is ending: no descendant of ours may outlive it."""
-    if _subreaper:
+    if _subreaper and _has_children():
         kill_descendants()
+
+
+def _has_children() -> bool:
+    """Whether any process is our child, living or a zombie (False: nothing is below us).
+
+    Why: the look through /proc reads every process's stat file, twice, after the server
+    exited (the user waits for it); and every process below us has an ancestor that is our
+    child, since as their subreaper we inherit each orphan before its parent is a zombie."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    except (AttributeError, OSError):  # no waitid here: look through /proc as before
+        return True
+    return True
