@@ -7,19 +7,24 @@ file or the new one, never a partial one.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from catalogaudit.errors import InputError
 from catalogaudit.model.inert import inert, visible
 
 #: A colour or style sequence (SGR) as the text formatter's rich console writes it.
 _SGR = re.compile("(\x1b\\[[0-9;]*m)")
+#: Bytes copied at a time from a spooled document to its output.
+_BLOCK = 1 << 20
 
 
 def _inert_styled(text: str) -> str:
@@ -65,6 +70,44 @@ def emit(
         raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
+def emit_document(
+    output: str | None, write: Callable[[BinaryIO], int], check: Callable[[int], None]
+) -> None:
+    """`emit` of a document (see `emit`) that `write(fh)` writes in pieces, returning its size.
+
+    Why: a snapshot's written form is never held whole. `fh` is a temporary file, so a writer
+    may start over (seek back, truncate) and `check(size)` may refuse the document (raise)
+    before any byte of it reaches the output.
+    """
+    if output == "":
+        raise InputError("-o needs a file name ('-' for stdout)")
+    if output not in (None, "-"):
+        try:
+            _atomic(output, write, check)
+        except FileNotFoundError:
+            raise InputError(f"cannot write {output}: no such directory") from None
+        except OSError as exc:
+            raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+        return
+    if sys.stdout is None:
+        raise InputError("cannot write the report: stdout is closed")
+    with tempfile.TemporaryFile() as fh:
+        check(write(fh))
+        fh.seek(0)
+        buffer = getattr(sys.stdout, "buffer", None)
+        try:
+            if buffer is not None and codecs.lookup(sys.stdout.encoding).name == "utf-8":
+                sys.stdout.flush()
+                shutil.copyfileobj(fh, buffer, _BLOCK)
+            else:  # NOTE: a text-only stdout (a test's StringIO) or another encoding
+                sys.stdout.write(fh.read().decode("utf-8"))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise InputError(f"cannot write to stdout: {exc.strerror or exc}") from None
+
+
 def write_atomic(path: str, content: str | bytes) -> None:
     """Write a file so readers see the old content or the new, never a partial file.
 
@@ -73,6 +116,18 @@ def write_atomic(path: str, content: str | bytes) -> None:
     place, since renaming over it would replace the device itself.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
+    _atomic(path, lambda fh: fh.write(data), lambda _: None, spool=False)
+
+
+def _atomic(
+    path: str,
+    write: Callable[[BinaryIO], int],
+    check: Callable[[int], None],
+    *,
+    spool: bool = True,
+) -> None:
+    """`write_atomic` of what `write(fh)` writes; `check(size)` may refuse it before it is
+    published (`spool`: a device gets it only once it is whole and checked)."""
     target = Path(os.path.realpath(path))
     try:
         st: os.stat_result | None = os.stat(target)
@@ -81,8 +136,15 @@ def write_atomic(path: str, content: str | bytes) -> None:
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise InputError(f"cannot write {path}: it is a directory")
     if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(target, "wb") as fh:
-            fh.write(data)
+        if not spool:
+            with open(target, "wb") as fh:
+                check(write(fh))
+            return
+        with tempfile.TemporaryFile() as spooled:
+            check(write(spooled))
+            spooled.seek(0)
+            with open(target, "wb") as fh:
+                shutil.copyfileobj(spooled, fh, _BLOCK)
         return
     directory = target.parent
     try:
@@ -97,8 +159,8 @@ def write_atomic(path: str, content: str | bytes) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, "w+b") as fh:
+            check(write(fh))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
@@ -119,4 +181,4 @@ def say(lines: Iterable[str]) -> None:
         sys.stderr.flush()
 
 
-__all__ = ["emit", "say", "write_atomic"]
+__all__ = ["emit", "emit_document", "say", "write_atomic"]
