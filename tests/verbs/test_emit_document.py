@@ -1,0 +1,68 @@
+"""`output.emit_document`: a document written in pieces reaches a file, a device or stdout whole
+and only once its size was checked; a refused one leaves the old file as it was."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+import pytest
+
+from catalogaudit.errors import CatalogauditError
+from catalogaudit.verbs import output
+
+BODY = "é \U0001f600 {}\n".encode() * 1000
+
+
+def _write(fh: BinaryIO) -> int:
+    fh.write(b"a false start")
+    fh.seek(0)
+    fh.truncate()  # NOTE: as snapshot.build.write does when it meets a lone surrogate
+    for at in range(0, len(BODY), 777):
+        fh.write(BODY[at : at + 777])
+    return len(BODY)
+
+
+def _refuse(size: int) -> None:
+    raise CatalogauditError(f"too big: {size}")
+
+
+def test_a_file_gets_the_bytes(tmp_path: Path) -> None:
+    sizes: list[int] = []
+    out = tmp_path / "s.json"
+    output.emit_document(str(out), _write, sizes.append)
+    assert out.read_bytes() == BODY
+    assert sizes == [len(BODY)]
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_a_refused_document_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    out.write_bytes(b"old")
+    with pytest.raises(CatalogauditError, match="too big"):
+        output.emit_document(str(out), _write, _refuse)
+    assert out.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_stdout_gets_the_bytes_only_once_checked(capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    output.emit_document("-", _write, lambda _: None)
+    assert capfdbinary.readouterr().out == BODY
+    with pytest.raises(CatalogauditError):
+        output.emit_document(None, _write, _refuse)
+    assert capfdbinary.readouterr().out == b""
+
+
+def test_a_device_is_written_in_place_after_the_check(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        with pytest.raises(CatalogauditError):
+            output.emit_document(str(fifo), _write, _refuse)
+        assert os.read(reader, 10) == b""  # nothing reached the device
+        output.emit_document(os.devnull, _write, lambda _: None)
+    finally:
+        os.close(reader)
+    assert fifo.exists()
