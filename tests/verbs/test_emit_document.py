@@ -66,3 +66,35 @@ def test_a_device_is_written_in_place_after_the_check(tmp_path: Path) -> None:
     finally:
         os.close(reader)
     assert fifo.exists()
+
+
+def test_without_a_temporary_directory_the_document_waits_in_memory(
+    monkeypatch: pytest.MonkeyPatch, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    def no_file() -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(output.tempfile, "TemporaryFile", no_file)
+    output.emit_document("-", _write, lambda _: None)
+    assert capfdbinary.readouterr().out == BODY
+
+
+@pytest.mark.parametrize("to_file", [True, False])
+def test_snapshot_too_big_to_read_back_writes_nothing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfdbinary: pytest.CaptureFixture[bytes],
+    to_file: bool,
+) -> None:
+    from helpers import fixture
+
+    from catalogaudit.verbs import snapshot as verb
+    from catalogaudit.verbs.live import SnapshotOptions
+
+    out = tmp_path / "s.json"
+    monkeypatch.setattr(verb, "MAX_INPUT", 1000)
+    src = str(fixture("bench", "tools100.json"))
+    with pytest.raises(CatalogauditError, match="nothing written"):
+        verb.snapshot(SnapshotOptions(static_inputs=(src,), output=str(out) if to_file else "-"))
+    assert not out.exists()
+    assert capfdbinary.readouterr().out == b""

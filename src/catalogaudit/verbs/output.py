@@ -8,6 +8,7 @@ file or the new one, never a partial one.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import re
 import shutil
@@ -91,7 +92,7 @@ def emit_document(
         return
     if sys.stdout is None:
         raise InputError("cannot write the report: stdout is closed")
-    with tempfile.TemporaryFile() as fh:
+    with _spool() as fh:
         check(write(fh))
         fh.seek(0)
         buffer = getattr(sys.stdout, "buffer", None)
@@ -106,6 +107,15 @@ def emit_document(
             raise
         except OSError as exc:
             raise InputError(f"cannot write to stdout: {exc.strerror or exc}") from None
+
+
+def _spool() -> BinaryIO:
+    """Where a document waits for its check: a temporary file, or memory when none can be
+    made (a read-only or full temporary directory)."""
+    try:
+        return tempfile.TemporaryFile()
+    except OSError:
+        return io.BytesIO()
 
 
 def write_atomic(path: str, content: str | bytes) -> None:
@@ -140,7 +150,7 @@ def _atomic(
             with open(target, "wb") as fh:
                 check(write(fh))
             return
-        with tempfile.TemporaryFile() as spooled:
+        with _spool() as spooled:
             check(write(spooled))
             spooled.seek(0)
             with open(target, "wb") as fh:
