@@ -72,7 +72,7 @@ def read_catalog(
     """
     data = loader.read_bytes(spec)
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
-        loaded = loader.parse(spec, data)
+        loaded = (lean and loader.parse_written_snapshot(spec, data)) or loader.parse(spec, data)
         if lean:
             data, loaded.text = b"", None
         return _intake(spec, data, loaded, protocol, rehash)
