@@ -3,6 +3,7 @@ and only once its size was checked; a refused one leaves the old file as it was.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import BinaryIO
@@ -98,3 +99,18 @@ def test_snapshot_too_big_to_read_back_writes_nothing(
         verb.snapshot(SnapshotOptions(static_inputs=(src,), output=str(out) if to_file else "-"))
     assert not out.exists()
     assert capfdbinary.readouterr().out == b""
+
+
+def test_stdout_gets_utf8_whatever_its_encoding(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    src = tmp_path / "tools.json"
+    tool = {"name": "t", "description": "caf\u00e9 \U0001f600", "inputSchema": {"type": "object"}}
+    src.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    run = [sys.executable, "-m", "catalogaudit", "snapshot", "--from", str(src), "-o"]
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    got = subprocess.run([*run, "-"], capture_output=True, env=env, check=True).stdout
+    subprocess.run([*run, str(tmp_path / "s.json")], capture_output=True, check=True)
+    assert got == (tmp_path / "s.json").read_bytes()
+    assert not got.isascii()  # NOTE: else any encoding would pass

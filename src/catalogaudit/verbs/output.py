@@ -7,7 +7,6 @@ file or the new one, never a partial one.
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 import re
@@ -97,10 +96,10 @@ def emit_document(
         fh.seek(0)
         buffer = getattr(sys.stdout, "buffer", None)
         try:
-            if buffer is not None and codecs.lookup(sys.stdout.encoding).name == "utf-8":
+            if buffer is not None:  # NOTE: the written form is UTF-8, whatever the locale
                 sys.stdout.flush()
                 shutil.copyfileobj(fh, buffer, _BLOCK)
-            else:  # NOTE: a text-only stdout (a test's StringIO) or another encoding
+            else:  # NOTE: a text-only stdout (a test's StringIO)
                 sys.stdout.write(fh.read().decode("utf-8"))
             sys.stdout.flush()
         except BrokenPipeError:
