@@ -58,19 +58,28 @@ class Intake:
 
 
 def read_catalog(
-    spec: str, *, protocol: str = "auto", rehash: bool = False, data: bytes | None = None
+    spec: str,
+    *,
+    protocol: str = "auto",
+    rehash: bool = False,
+    data: bytes | None = None,
+    lean: bool = False,
 ) -> Intake:
     """Read one input into one snapshot document.
 
     `protocol` is the revision of inputs that do not say it (not snapshots). `rehash=True`
     (canonicalize, hash) rebuilds every listing and recomputes every hash of a snapshot;
     otherwise only listings whose readable items differ from the wire are rebuilt. `data`:
-    the input's bytes, when the caller has read them already (stdin can be read once).
+    the input's bytes, when the caller has read them already (stdin can be read once). `lean`:
+    the intake keeps neither the bytes nor the text (several times the file as a Python
+    string), let go once parsed, for a caller that needs only the document (`diff`).
     """
     if data is None:
         data = loader.read_bytes(spec)
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
-        loaded = loader.parse(spec, data)
+        loaded = (lean and loader.parse_written_snapshot(spec, data)) or loader.parse(spec, data)
+        if lean:
+            data, loaded.text = b"", None
         return _intake(spec, data, loaded, protocol, rehash)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, pieces
 from catalogaudit.model.names import LISTINGS, result_note
 from catalogaudit.model.wiretypes import MAX_INPUT
 
@@ -100,6 +100,16 @@ def _git_blob(spec: str) -> bytes:
 def load(spec: str) -> Loaded:
     """Load one input and classify it."""
     return parse(spec, read_bytes(spec))
+
+
+def parse_written_snapshot(spec: str, data: bytes) -> Loaded | None:
+    """`parse` of a snapshot file in the written form, parsed in pieces (`model.pieces`:
+    never decoded whole) and without its text; None for anything else (`parse` it)."""
+    value = pieces.parse_written(data)
+    if value is None or "formatVersion" not in value or "listings" not in value:
+        return None
+    name = "<stdin>" if spec == "-" else spec
+    return Loaded(name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"])
 
 
 def parse(spec: str, data: bytes) -> Loaded:

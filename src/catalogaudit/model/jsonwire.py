@@ -16,7 +16,7 @@ from typing import Any
 
 import rfc8785
 
-from catalogaudit.model import _fast
+from catalogaudit.model import _writer
 from catalogaudit.model._fast import raw_decode_plain
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
@@ -281,8 +281,10 @@ def dumps(
     the same text as the exact one, `exact_dumps`, except around lone surrogates, which the C
     escaper keeps raw: then the exact writer runs (tests/model prove the two equal).
     """
+    out: list[str] = []
     try:
-        text = _fast.dumps(value, sort_keys, indent, number)
+        _writer.write(value, sort_keys, indent, number, out.append)
+        text: str | None = "".join(out)
     except RecursionError:
         text = None
     if text is None or _SURROGATE.search(text):
@@ -373,6 +375,17 @@ def _written_number(number: int | float) -> str:
 def written(value: Any) -> str:
     """The one written form of catalogaudit files: JCS key order, lexemes, 2-space indent, EOL."""
     return dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n"
+
+
+def write_written(value: Any, sink: Callable[[str], object], *, exact: bool = False) -> None:
+    """`written(value)` handed to `sink` in pieces of about a megabyte, never held whole; the
+    fast writer keeps lone surrogates raw (the sink's UTF-8 encoding refuses them), `exact`
+    runs the exact writer, which escapes them (the text is then held whole: rare)."""
+    if exact:
+        sink(exact_dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n")
+        return
+    _writer.write(value, True, 2, _written_number, sink, 1 << 16)
+    sink("\n")
 
 
 def is_integer_lexeme(number: int | float) -> bool:

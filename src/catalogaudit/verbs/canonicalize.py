@@ -150,7 +150,10 @@ def run(o: Options) -> int:
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
     if not (o.check or o.in_place):
-        output.emit(o.output, results[0].text.encode("utf-8"))
+        from catalogaudit.snapshot import build as snap
+
+        doc = results[0].doc
+        output.emit_document(o.output, lambda fh: snap.write(doc, fh), lambda _: None)
         output.say(notes.splitlines())
         return EXIT_OK
     output.say(notes.splitlines())

@@ -66,6 +66,10 @@ class StabilityOptions:
     max_chars: int | None = None
 
 
+#: The formats that point at a change's line in the file (the bytes read are kept for them).
+_LINED = (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT, DiffFormat.GITLAB)
+
+
 def run_diff(o: DiffOptions) -> int:
     """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
     if o.mode not in ("all", "schema", "prose"):
@@ -76,7 +80,8 @@ def run_diff(o: DiffOptions) -> int:
     elif o.old is None or o.new is None:
         raise UsageError("give the OLD and NEW catalogs (or --live)")
     else:
-        (olds, news), notes, (old_bytes, new_bytes) = _read_inputs([o.old, o.new])
+        lines = o.fmt in _LINED
+        (olds, news), notes, (old_bytes, new_bytes) = _read_inputs([o.old, o.new], keep=lines)
     if len(olds) > 1 or len(news) > 1:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
     conf, _ = cfg.load(o.config)
@@ -88,7 +93,7 @@ def run_diff(o: DiffOptions) -> int:
         result.assertions = contract.findings(new_catalog, assertions)
     file: str | None = None
     line_of: Callable[[Any], int | None] | None = None
-    if o.fmt in (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT, DiffFormat.GITLAB):
+    if o.fmt in _LINED:
         file, line_of = _pointed_at(o, (olds[0], old_bytes), (news[0], new_bytes))
     text = fmt_diff.render(
         result,
@@ -154,8 +159,12 @@ def load_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str]]:
     return groups, notes
 
 
-def _read_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str], list[bytes]]:
-    """`load_inputs`, and the bytes each input held (read once: SARIF line numbers need them)."""
+def _read_inputs(
+    specs: list[str], *, keep: bool = False
+) -> tuple[list[list[Any]], list[str], list[bytes]]:
+    """`load_inputs`, and the bytes each input held (read once: SARIF line numbers need them;
+    empty unless `keep`). Each input's intake (its bytes and decoded text, several times the
+    file) is let go before the next is read."""
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     groups: list[list[Any]] = []
@@ -163,7 +172,7 @@ def _read_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str], list[byt
     data: list[bytes] = []
     seen: dict[str, int] = {}
     for spec in specs:
-        got = intake.read_catalog(spec)
+        got = intake.read_catalog(spec, lean=not keep)
         data.append(got.data)
         output.say(got.warnings)
         label = got.name
@@ -172,6 +181,7 @@ def _read_inputs(specs: list[str]) -> tuple[list[list[Any]], list[str], list[byt
             label = f"{label} ({seen[label]})"
         notes.extend(f"{label}: {note}" for _, note in got.inferred)
         sides, more = compare.sides_of(label, got.doc)
+        del got  # NOTE: else it lives on while the next input is read and parsed
         groups.append(sides)
         notes.extend(more)
     return groups, notes, data

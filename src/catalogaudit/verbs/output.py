@@ -7,18 +7,22 @@ file or the new one, never a partial one.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from catalogaudit.errors import InputError
 from catalogaudit.model.inert import inert, visible
 
 #: A colour or style sequence (SGR) as the text formatter's rich console writes it.
 _SGR = re.compile("(\x1b\\[[0-9;]*m)")
+#: Bytes copied at a time from a spooled document to its output.
+_BLOCK = 1 << 20
 
 
 def _inert_styled(text: str) -> str:
@@ -64,6 +68,61 @@ def emit(
         raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
+def emit_document(
+    output: str | None, write: Callable[[BinaryIO], int], check: Callable[[int], None]
+) -> None:
+    """`emit` of a document (see `emit`) that `write(fh)` writes in pieces, returning its size.
+
+    Why: a snapshot's written form is never held whole. `fh` is a temporary file, so a writer
+    may start over (seek back, truncate) and `check(size)` may refuse the document (raise)
+    before any byte of it reaches the output.
+    """
+    if output == "":
+        raise InputError("-o needs a file name ('-' for stdout)")
+    if output not in (None, "-"):
+        try:
+            _atomic(output, write, check)
+        except FileNotFoundError:
+            raise InputError(f"cannot write {output}: no such directory") from None
+        except OSError as exc:
+            raise InputError(f"cannot write {output}: {exc.strerror or exc}") from None
+        return
+    if sys.stdout is None:
+        raise InputError("cannot write the report: stdout is closed")
+    with _spool() as fh:
+        check(write(fh))
+        fh.seek(0)
+        buffer = getattr(sys.stdout, "buffer", None)
+        try:
+            if buffer is not None:  # NOTE: the written form is UTF-8, whatever the locale
+                sys.stdout.flush()
+                _copy(fh, buffer)
+            else:  # NOTE: a text-only stdout (a test's StringIO)
+                sys.stdout.write(fh.read().decode("utf-8"))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise InputError(f"cannot write to stdout: {exc.strerror or exc}") from None
+
+
+def _copy(source: BinaryIO, target: BinaryIO) -> None:
+    """`shutil.copyfileobj` without importing shutil on every start-up path."""
+    while block := source.read(_BLOCK):
+        target.write(block)
+
+
+def _spool() -> BinaryIO:
+    """Where a document waits for its check: a temporary file, or memory when none can be
+    made (a read-only or full temporary directory)."""
+    import tempfile  # NOTE: lazy, as in `write_atomic`
+
+    try:
+        return tempfile.TemporaryFile()
+    except OSError:
+        return io.BytesIO()
+
+
 def write_atomic(path: str, content: str | bytes) -> None:
     """Write a file so readers see the old content or the new, never a partial file.
 
@@ -72,6 +131,18 @@ def write_atomic(path: str, content: str | bytes) -> None:
     place, since renaming over it would replace the device itself.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
+    _atomic(path, lambda fh: fh.write(data), lambda _: None, spool=False)
+
+
+def _atomic(
+    path: str,
+    write: Callable[[BinaryIO], int],
+    check: Callable[[int], None],
+    *,
+    spool: bool = True,
+) -> None:
+    """`write_atomic` of what `write(fh)` writes; `check(size)` may refuse it before it is
+    published (`spool`: a device gets it only once it is whole and checked)."""
     target = Path(os.path.realpath(path))
     try:
         st: os.stat_result | None = os.stat(target)
@@ -80,8 +151,15 @@ def write_atomic(path: str, content: str | bytes) -> None:
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise InputError(f"cannot write {path}: it is a directory")
     if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(target, "wb") as fh:
-            fh.write(data)
+        if not spool:
+            with open(target, "wb") as fh:
+                check(write(fh))
+            return
+        with _spool() as spooled:
+            check(write(spooled))
+            spooled.seek(0)
+            with open(target, "wb") as fh:
+                _copy(spooled, fh)
         return
     directory = target.parent
     try:
@@ -98,8 +176,8 @@ def write_atomic(path: str, content: str | bytes) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with os.fdopen(fd, "w+b") as fh:
+            check(write(fh))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
@@ -120,4 +198,4 @@ def say(lines: Iterable[str]) -> None:
         sys.stderr.flush()
 
 
-__all__ = ["emit", "say", "write_atomic"]
+__all__ = ["emit", "emit_document", "say", "write_atomic"]

@@ -60,9 +60,7 @@ def snapshot(o: SnapshotOptions) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    text = snap.render(doc)
-    check_readable_size(len(text.encode("utf-8", "surrogatepass")))
-    output.emit(o.output, text, document=True)
+    output.emit_document(o.output, lambda fh: snap.write(doc, fh), check_readable_size)
     output.say(notes)
     _summary(doc, o.output)
     from catalogaudit.model.catalog import Catalog

@@ -1,0 +1,107 @@
+"""`model.pieces.parse_written` (a written-form file parsed piece by piece) gives exactly what
+the whole-file parse gives, or None: never another value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fastpaths import WIRE_TEXT
+
+from catalogaudit.model import jsonwire, pieces
+from catalogaudit.model.wiretypes import WireObject
+
+
+def _shape(value: Any) -> Any:
+    """Types, served key order, duplicate keys and lexemes: what must survive the parse."""
+    if isinstance(value, dict):
+        dups = getattr(value, "duplicates", None) if isinstance(value, WireObject) else None
+        return (type(value).__name__, dups, [(k, _shape(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ["list", *(_shape(v) for v in value)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (type(value).__name__, jsonwire.lexeme(value))
+    return (type(value).__name__, value)
+
+
+@pytest.fixture(params=[0, 7, 1 << 20], ids=["every container split", "small", "default"])
+def piece(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(pieces, "_PIECE", request.param)
+    return int(request.param)
+
+
+def _whole(data: bytes) -> Any:
+    """The top-level value as `intake.loader.parse` reads a snapshot file (whole)."""
+    text, _ = jsonwire.decode_utf8(data)
+    text = text[1:] if text.startswith("\ufeff") else text
+    return {k: m.value for k, m in jsonwire.parse_members(text).items()}
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(WIRE_TEXT, min_size=1, max_size=4))
+def test_a_written_file_parses_to_the_same_document(piece: int, texts: list[str]) -> None:
+    doc = {
+        "formatVersion": 1,
+        "listings": {"tools": {"items": [jsonwire.loads(t) for t in texts]}},
+        "wire": {"pages": {"tools": texts}},
+    }
+    data = jsonwire.written(doc).encode("utf-8")
+    got = pieces.parse_written(data)
+    assert got is not None
+    assert _shape(got) == _shape(_whole(data))
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(WIRE_TEXT, st.sampled_from(["\n", "\n  ", " ", ""]))
+def test_any_other_file_gives_the_same_document_or_none(piece: int, text: str, ws: str) -> None:
+    # NOTE: hand-written: any spacing, duplicate keys (the top level's too), not the written form
+    data = '{\n  "formatVersion": 1,' + ws + '"listings":' + ws + text + ',\n  "x": ' + text
+    for body in (data + "\n}\n", data + ',\n  "x": 2\n}\n', data + "}"):
+        raw = body.encode("utf-8", "surrogatepass")
+        try:
+            whole = _shape(_whole(raw))
+        except Exception:  # noqa: BLE001 - not JSON, or not a snapshot: then None
+            whole = None
+        got = pieces.parse_written(raw)
+        assert got is None or _shape(got) == whole
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'\xef\xbb\xbf{\n  "a": 1\n}\n',  # a BOM
+        b'{\n  "a": "\xff"\n}\n',  # invalid UTF-8: the whole-file reader escapes it
+        b'{\n  "a": 1,\n  "a": 2\n}\n',  # a duplicate top-level key
+        b'{\n  "a": [\n    1,\n  2\n  ]\n}\n',  # another indentation
+        b'{\n  "a": "x,\n  "b": 1\n}\n',  # a raw newline in a string: not JSON
+    ],
+)
+def test_what_is_not_the_written_form_is_left_to_the_whole_parse(piece: int, data: bytes) -> None:
+    assert pieces.parse_written(data) is None or piece > 0
+
+
+def test_a_snapshot_fixture_parses_the_same(piece: int) -> None:
+    from helpers import fixture
+
+    paths = [p for p in sorted(fixture().glob("**/*.json")) if b'"formatVersion"' in p.read_bytes()]
+    assert len(paths) > 20
+    for path in paths:
+        data = path.read_bytes()
+        got = pieces.parse_written(data)
+        if data == jsonwire.written(_whole(data)).encode("utf-8"):
+            assert got is not None, path
+        assert got is None or _shape(got) == _shape(_whole(data)), path
+
+
+def test_a_duplicate_key_below_the_top_is_kept_as_the_whole_parse_keeps_it(piece: int) -> None:
+    data = b'{\n  "listings": {\n    "a": 1.50,\n    "a": [\n      -0,\n      1E3\n    ]\n  }\n}\n'
+    got = pieces.parse_written(data)
+    assert got is not None
+    assert _shape(got) == _shape(_whole(data))
+    assert isinstance(got["listings"], WireObject)
