@@ -5,12 +5,13 @@ jsonschema's 2020-12 meta-schema validation costs about 20 ms for a 10 kB tool s
 valid property around it. Meta-schema validation is local: at a schema position the meta-schema
 applies itself again (`$dynamicRef: "#meta"`, draft-07 `$ref: "#"`) to the value there alone,
 so the errors of a schema are its own keywords' errors plus each child position's errors under
-that position's path. `first_schema_error` therefore replaces each child that
-`schema_fast.certainly_valid` proves valid with `{}` (which adds no error), validates what is
-left, and takes the same minimum. A kept error at a replaced position or above one could carry
-a replaced value (in its message or instance) or come from a position the meta-schema does not
-treat as a schema (draft-07 `items` is an `anyOf`): then it validates the original schema, the
-exact path (`tests/rules/test_schema_errors.py` compares both on generated schemas).
+that position's path. `first_schema_error` therefore drops each child that
+`schema_fast.certainly_valid` proves valid (an array element becomes `true`, so indexes stay),
+validates what is left, and takes the same minimum. Only an error at a dropped position or
+above one can see the change (a dropped value in its message or instance, a keyword that
+counts its siblings, a position the meta-schema does not treat as a schema: draft-07 `items`
+is an `anyOf`): then it validates the original schema, the exact path
+(`tests/rules/test_schema_errors.py` compares both on generated schemas).
 """
 
 from __future__ import annotations
@@ -113,8 +114,8 @@ def _prune(
     positions: tuple[frozenset[str], frozenset[str], frozenset[str]],
     replaced: list[Path],
 ) -> dict[str, Any]:
-    """`node` with each proven-valid schema child replaced by `{}` (a copy, only where some
-    child was), descending into the children not proven valid; `replaced` gets their paths."""
+    """`node` without each proven-valid schema child (a copy, only where some child was
+    dropped), descending into the children not proven valid; `replaced` gets their paths."""
     maps, ones, lists = positions
     out = node
     for key, value in node.items():
@@ -129,7 +130,10 @@ def _prune(
         if new is not value:
             if out is node:
                 out = dict(node)
-            out[key] = new
+            if new is _DROPPED:
+                del out[key]
+            else:
+                out[key] = new
     return out
 
 
@@ -149,7 +153,12 @@ def _children(
         if new is not sub:
             if out is container:
                 out = dict(container) if isinstance(container, dict) else list(container)
-            out[slot] = new
+            if new is not _DROPPED:
+                out[slot] = new
+            elif isinstance(out, dict):
+                del out[slot]
+            else:
+                out[slot] = True
     return out
 
 
@@ -161,5 +170,9 @@ def _child(
 ) -> dict[str, Any]:
     if sub and certainly_valid(sub):
         replaced.append(at)
-        return {}
+        return _DROPPED
     return _prune(sub, at, positions, replaced)
+
+
+#: What `_child` answers for a child proven valid: drop it from the copy.
+_DROPPED: dict[str, Any] = {}
