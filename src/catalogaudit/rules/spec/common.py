@@ -39,6 +39,22 @@ def strings(value: Any, at: str = "") -> Iterator[tuple[str, str]]:
             yield from strings(v, jsonwire.pointer_join(at, i))
 
 
+def holds_string_member(value: Any, key: str) -> bool:
+    """Whether an object at any depth of `value` has a string member named `key`: a scan
+    without pointers that lets a rule skip the `strings` walk (most schemas have no `$ref`, and
+    that walk costs a tenth of a second on a 10 MB catalog)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get(key), str):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def is_number(value: Any) -> bool:
     """A JSON number (bools are not numbers)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
