@@ -11,7 +11,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import IDENTITY, LISTINGS
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import at_least
+from catalogaudit.rules.spec.common import at_least, may_hold
 from catalogaudit.rules.spec.schema_errors import first_schema_error
 from catalogaudit.rules.spec.schema_fast import certainly_valid
 from catalogaudit.walker import subschemas
@@ -210,6 +210,8 @@ def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 def _network_refs(catalog: Catalog) -> Iterator[Hit]:
     for item, at, schema in _schemas(catalog):
+        if not may_hold(schema, "$ref"):
+            continue
         for sub, sub_at, _ in subschemas(schema, at):
             ref = sub.get("$ref")
             if isinstance(ref, str) and NETWORK_REF.match(ref):
@@ -228,6 +230,8 @@ def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     for item in catalog.items("tools"):
         schema = item.value.get("inputSchema") if isinstance(item.value, dict) else None
         if not isinstance(schema, dict):
+            continue
+        if not may_hold(schema, "x-mcp-header"):
             continue
         reachable = set(_property_chain(schema, "/inputSchema"))
         seen: dict[str, str] = {}

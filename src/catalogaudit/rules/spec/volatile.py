@@ -20,7 +20,7 @@ from typing import Any
 from catalogaudit import walker
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import holds_string_member, strings
+from catalogaudit.rules.spec.common import may_hold, strings
 
 _LOCAL_HOST = r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)"
 
@@ -92,8 +92,8 @@ def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue
         for key in ("inputSchema", "outputSchema"):
             schema = item.value.get(key)
-            if not holds_string_member(schema, "$ref"):
-                continue  # no string under a `$ref` member, so no pointer ends in /$ref
+            if not may_hold(schema, "$ref"):
+                continue  # no `$ref` member, so no pointer ends in /$ref
             for text, at in strings(schema, "/" + key):
                 if at.endswith("/$ref") and LOCAL_PORT.match(text):
                     yield Hit(
