@@ -73,10 +73,10 @@ def schema_children(schema: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], A
 
 #: Every keyword `schema_children` enters, the order it enters them in, and how.
 _KIND = {
-    **{k: "map" for k in (*SCHEMA_MAPS, "dependencies")},
-    **{k: "one" for k in SCHEMA_ONE},
+    **dict.fromkeys((*SCHEMA_MAPS, "dependencies"), "map"),
+    **dict.fromkeys(SCHEMA_ONE, "one"),
     "items": "items",
-    **{k: "list" for k in SCHEMA_LIST},
+    **dict.fromkeys(SCHEMA_LIST, "list"),
 }
 _ORDER = {k: i for i, k in enumerate(_KIND)}
 _ENTERED = frozenset(_KIND)
@@ -198,6 +198,8 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
             text = node.get(key)
             if isinstance(text, str):
                 seen.append(Visit(listing, pointer_join(at, key), key, text, where))
+
+
 _VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}
 
 
