@@ -174,3 +174,50 @@ def test_names_uris_patterns_are_never_visited() -> None:
         },
     }
     assert [v.pointer for v in walker.visits("tools", tool)] == ["/inputSchema/properties/a/title"]
+
+
+def _children_as_written(schema: dict[str, Any]) -> Any:
+    """`schema_children` as first written (one lookup per keyword, in keyword order)."""
+    for key in (*walker.SCHEMA_MAPS, "dependencies"):
+        named = schema.get(key)
+        if isinstance(named, dict):
+            for name, sub in named.items():
+                yield (key, name), sub
+    for key in walker.SCHEMA_ONE:
+        if key in schema:
+            yield (key,), schema[key]
+    entries = schema.get("items")
+    if isinstance(entries, list):
+        for i, sub in enumerate(entries):
+            yield ("items", i), sub
+    elif entries is not None:
+        yield ("items",), entries
+    for key in walker.SCHEMA_LIST:
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for i, sub in enumerate(subs):
+                yield (key, i), sub
+
+
+def _recursive_subschemas(schema: Any, at: str = "", depth: int = 1) -> Any:
+    """The descent as first written (one generator per level): the fast one must equal it."""
+    if not isinstance(schema, dict):
+        return
+    assert list(walker.schema_children(schema)) == list(_children_as_written(schema))
+    yield schema, at, depth
+    for slot, sub in _children_as_written(schema):
+        yield from _recursive_subschemas(sub, walker.slot_pointer(at, slot), depth + 1)
+
+
+@settings(max_examples=300)
+@given(ITEMS)
+def test_visits_and_subschemas_equal_the_walk_and_the_recursion(case: tuple[str, Any]) -> None:
+    listing, item = case
+    walked: list[walker.Visit] = []
+    walker.walk(listing, item, lambda v: walked.append(v) and None)
+    assert walker.visits(listing, copy.deepcopy(item)) == walked
+    for key in ("inputSchema", "outputSchema"):
+        if isinstance(item.get(key), dict):
+            got = [(at, d) for _, at, d in walker.subschemas(item[key], "/" + key)]
+            want = [(at, d) for _, at, d in _recursive_subschemas(item[key], "/" + key)]
+            assert got == want

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from catalogaudit import walker
 from catalogaudit.audit import contract as contracts
 from catalogaudit.audit.selection import selected
 from catalogaudit.model.catalog import Catalog
@@ -18,6 +19,7 @@ from catalogaudit.model.findings import (
 )
 from catalogaudit.rules.base import Context, Hit, Rule
 from catalogaudit.rules.registry import SPEC_RULES, spec_meta
+from catalogaudit.rules.spec import common as spec_common
 from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES
 
 
@@ -111,6 +113,14 @@ def capture_findings(catalog: Catalog) -> list[Finding]:
 
 def audit(catalog: Catalog, options: AuditOptions) -> Report:
     """Audit one catalog with the selected profiles (default: spec)."""
+    try:
+        return _audit(catalog, options)
+    finally:
+        walker.forget()  # the rules' kept walks hold this catalog's items
+        spec_common.forget()
+
+
+def _audit(catalog: Catalog, options: AuditOptions) -> Report:
     report = Report(inputs=[catalog.source], revision=catalog.revision)
     report.revision_assumed = catalog.revision_assumed
     report.notes.extend(catalog.notes)

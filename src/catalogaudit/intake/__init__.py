@@ -83,13 +83,18 @@ def read_catalog(
         return _intake(spec, data, loaded, protocol, rehash)
 
 
-def read_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> list[Intake]:
+def read_catalogs(
+    specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True
+) -> list[Intake]:
     """What `audit` reads: each snapshot file on its own, every other input (one per listing)
-    merged into one static snapshot, last; each input is read once (stdin can be read once)."""
-    return list(iter_catalogs(specs, protocol=protocol))
+    merged into one static snapshot, last; each input is read once (stdin can be read once).
+    `hashed=False`: the merged snapshot has no hashes (`snapshot.build`; a plain audit)."""
+    return list(iter_catalogs(specs, protocol=protocol, hashed=hashed))
 
 
-def iter_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> Iterator[Intake]:
+def iter_catalogs(
+    specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True
+) -> Iterator[Intake]:
     """`read_catalogs` one input at a time: each snapshot is yielded as soon as it is read,
     so a caller that drops it before the next holds one file, not all (500 files: 2.8 GiB)."""
     if sum(1 for s in specs if s == "-") > 1:
@@ -113,7 +118,7 @@ def iter_catalogs(specs: Sequence[str], *, protocol: str = "auto") -> Iterator[I
         del loaded, got
     if others:
         with gc_paused():
-            merged = _merged(others, protocol, True)
+            merged = _merged(others, protocol, True, hashed)
         if len(others) == 1:
             merged = replace(merged, data=first_raw)
         yield merged
@@ -128,11 +133,13 @@ def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = Tr
         return _merged([(spec, loader.load(spec)) for spec in specs], protocol, wire)
 
 
-def _merged(loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool) -> Intake:
+def _merged(
+    loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool, hashed: bool = True
+) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
     from catalogaudit.snapshot import build as snap
 
-    doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire)
+    doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
     return Intake(names, names, "merged", doc, inferred=inferred)

@@ -25,10 +25,14 @@ WIRE_LOST = (
 )
 
 
-def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
-    """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept)."""
+def build(capture: Capture, *, wire: bool = True, hashed: bool = True) -> dict[str, Any]:
+    """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept).
+
+    `hashed=False` leaves out every hash (`hashes`, `itemHashes`): an audit of raw results reads
+    none, and hashing is a quarter of its time on a 10 MB list. Such a document is never written.
+    """
     session = capture.session
-    listings = {name: listing_record(capture.listings[name]) for name in names.LISTINGS}
+    listings = {name: listing_record(capture.listings[name], hashed) for name in names.LISTINGS}
     cap: dict[str, Any] = {"source": "live" if capture.server is not None else "static"}
     if capture.server is not None:
         cap["transport"] = capture.transport
@@ -70,9 +74,11 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
         "formatVersion": FORMAT_VERSION,
         "capture": cap,
         "listings": listings,
-        "hashes": catalog_hashes(listings, session.instructions),
+        "hashes": catalog_hashes(listings, session.instructions) if hashed else {},
         "findings": [f.as_dict() for f in findings],
     }
+    if not hashed:
+        del doc["hashes"]
     if wire:
         doc["wire"] = {
             "handshake": session.handshake_text,
@@ -86,7 +92,7 @@ def build(capture: Capture, *, wire: bool = True) -> dict[str, Any]:
     return doc
 
 
-def listing_record(listing: Listing) -> dict[str, Any]:
+def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
     """The readable record of one listing: sorted items, their hashes, pages and status."""
     served = listing.items()
     record: dict[str, Any] = {"status": listing.status, "advertised": listing.advertised}
@@ -94,11 +100,13 @@ def listing_record(listing: Listing) -> dict[str, Any]:
         record["answer"] = listing.answer
     if listing.status == "absent":
         return record
+    canonical = _canonicals(listing) if hashed else None
     record.update(
-        items_record(listing.name, served, plain=listing.plain, canonical=_canonicals(listing))
+        items_record(listing.name, served, plain=listing.plain, hashed=hashed, canonical=canonical)
     )
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
-    record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
+    if hashed:
+        record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
     return record
 
 
@@ -119,15 +127,18 @@ def items_record(
     served: Sequence[Any],
     *,
     plain: bool = False,
+    hashed: bool = True,
     canonical: Sequence[str | None] | None = None,
 ) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
-    (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `canonical`: each
-    item's canonical hash where already known)."""
+    (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `hashed=False`:
+    no hashes, see `build`; `canonical`: each item's canonical hash where already known)."""
     order = sorted(
         range(len(served)),
         key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
     )
+    if not hashed:
+        return {"items": [served[i] for i in order], "servedPositions": order}
     known = canonical or [None] * len(served)
     per_item = [
         hashes.item_hashes(name, item, plain=plain, canonical_hash=known[i])

@@ -74,7 +74,9 @@ def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False)
         return [Catalog(doc, source="<live>", revision_override=revision)]
     if not o.inputs:
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
-    found = intake.read_catalogs(o.inputs, protocol=revision or "auto")
+    # NOTE: a plain audit reads no hash; --matrix runs profiles, --suggest rewrites.
+    plain = not (o.show_matrix or o.suggest or o.substitutions or o.substitutions_from_env)
+    found = intake.read_catalogs(o.inputs, protocol=revision or "auto", hashed=not plain)
     output.say(w for got in found for w in got.warnings)
     # NOTE: two snapshots outside the current directory may share a file name; their
     # findings must not merge under one heading.
@@ -124,7 +126,7 @@ def _streamed(
     reports = []
     specs: dict[str, str] = {}
     snapshots: set[str] = set()
-    for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto"):
+    for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto", hashed=False):
         warnings.extend(got.warnings)
         source = intake.display_name(got.spec) if got.is_snapshot else got.name
         raw_spec = None

@@ -11,7 +11,8 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import IDENTITY, LISTINGS
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import at_least
+from catalogaudit.rules.spec.common import at_least, may_hold
+from catalogaudit.rules.spec.schema_errors import first_schema_error
 from catalogaudit.rules.spec.schema_fast import certainly_valid
 from catalogaudit.walker import subschemas
 
@@ -152,7 +153,7 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         if name in FAST_DIALECTS and certainly_valid(schema):
             continue
-        exc = _first_schema_error(getattr(jsonschema, name), schema)
+        exc = first_schema_error(getattr(jsonschema, name), schema)
         if exc is not None:
             where = jsonwire.pointer_of(exc.absolute_path)
             yield Hit(
@@ -161,29 +162,6 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 f"{item.label}: {at[1:]} is not a valid {name[:-9]} schema: {exc.message}",
                 str(exc.instance)[:200],
             )
-
-
-#: One meta-schema validator per dialect, shared by every schema of every file audited.
-_META_CHECKERS: dict[Any, Any] = {}
-
-
-def _first_schema_error(cls: Any, schema: dict[str, Any]) -> Any:
-    """The meta-schema error `cls.check_schema` raises, chosen the same way on every run.
-
-    NOTE: `check_schema` raises the first error jsonschema meets, and for the 2020-12 dialect
-    that order follows string hashing: a schema with two defects named either at random, so
-    one catalog's report changed between runs. The first by pointer, then message, is stable.
-    """
-    checker = _META_CHECKERS.get(cls)
-    if checker is None:
-        import jsonschema  # lazy: heavy
-
-        meta = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
-        checker = _META_CHECKERS[cls] = meta(cls.META_SCHEMA, format_checker=meta.FORMAT_CHECKER)
-    errors = checker.iter_errors(schema)
-    return min(
-        errors, key=lambda e: (jsonwire.pointer_of(e.absolute_path), e.message), default=None
-    )
 
 
 def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -232,6 +210,8 @@ def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 def _network_refs(catalog: Catalog) -> Iterator[Hit]:
     for item, at, schema in _schemas(catalog):
+        if not may_hold(schema, "$ref"):
+            continue
         for sub, sub_at, _ in subschemas(schema, at):
             ref = sub.get("$ref")
             if isinstance(ref, str) and NETWORK_REF.match(ref):
@@ -250,6 +230,8 @@ def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     for item in catalog.items("tools"):
         schema = item.value.get("inputSchema") if isinstance(item.value, dict) else None
         if not isinstance(schema, dict):
+            continue
+        if not may_hold(schema, "x-mcp-header"):
             continue
         reachable = set(_property_chain(schema, "/inputSchema"))
         seen: dict[str, str] = {}

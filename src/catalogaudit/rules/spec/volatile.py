@@ -20,7 +20,7 @@ from typing import Any
 from catalogaudit import walker
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import strings
+from catalogaudit.rules.spec.common import may_hold, strings
 
 _LOCAL_HOST = r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)"
 
@@ -91,7 +91,10 @@ def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if not per_start or item.listing != "tools" or not isinstance(item.value, dict):
             continue
         for key in ("inputSchema", "outputSchema"):
-            for text, at in strings(item.value.get(key), "/" + key):
+            schema = item.value.get(key)
+            if not may_hold(schema, "$ref"):
+                continue  # no `$ref` member, so no pointer ends in /$ref
+            for text, at in strings(schema, "/" + key):
                 if at.endswith("/$ref") and LOCAL_PORT.match(text):
                     yield Hit(
                         item,
@@ -143,6 +146,8 @@ def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 def _controls(text: str) -> str:
     """The distinct control characters of a text, named as U+XXXX, or ""."""
+    if CONTROL.search(text) is None:
+        return ""  # nearly all prose: one scan, no list, no join
     chars = dict.fromkeys(CONTROL.findall(text))
     return ", ".join(f"U+{ord(c):04X}" for c in chars)
 
@@ -203,9 +208,26 @@ def _may_match(text: str) -> bool:
 
 
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
-    """The first (match, what) of the patterns in text that is not an example value."""
+    """The first (match, what) of the patterns in text that is not an example value.
+
+    NOTE: CA701 and CA703 both ask for PER_START of every prose text; the answer for texts
+    that may match is kept (by text; bounded), so the second asks a dict, not four patterns."""
     if not _may_match(text):
         return None
+    if patterns is PER_START:
+        if text in _PER_START_FOUND:
+            return _PER_START_FOUND[text]
+        if len(_PER_START_FOUND) >= 1 << 16:
+            _PER_START_FOUND.clear()
+        found = _PER_START_FOUND[text] = _search(text, patterns)
+        return found
+    return _search(text, patterns)
+
+
+_PER_START_FOUND: dict[str, tuple[str, str] | None] = {}
+
+
+def _search(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
     for volatile in patterns:
         for match in volatile.pattern.finditer(text):
             if not is_example(text, match.start()):

@@ -1,0 +1,77 @@
+"""CA403's shortcut (validate only what `certainly_valid` cannot prove) names the same error
+as validating the whole schema, on generated schemas with defects at any depth."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalogaudit.model import jsonwire
+from catalogaudit.rules.spec.schema_errors import exact_schema_error, first_schema_error
+
+#: Leaves that are valid or not as keyword values (a negative multipleOf, a bad regex, ...).
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 3)
+    | st.sampled_from(["string", "object", "nope", "#/$defs/a", "http://x", "[a-", "^a$", ""])
+)
+#: Keywords with a plain value, and the schema-position keywords of both dialects.
+PLAIN = ["type", "multipleOf", "minimum", "pattern", "required", "enum", "format", "$id"]
+MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
+ONES = ["items", "additionalProperties", "not", "if", "then", "contains", "propertyNames"]
+LISTS = ["allOf", "anyOf", "prefixItems"]
+
+
+def schemas() -> st.SearchStrategy[Any]:
+    def extend(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        names = st.sampled_from(["a", "b", "^x", "[", "description"])
+        keyword = st.one_of(
+            st.tuples(st.sampled_from(PLAIN), LEAVES | st.lists(LEAVES, max_size=2)),
+            st.tuples(st.sampled_from(MAPS), st.dictionaries(names, inner, max_size=3)),
+            st.tuples(st.sampled_from(ONES), inner),
+            st.tuples(st.sampled_from(LISTS), st.lists(inner, max_size=3) | inner),
+            st.tuples(st.just("dependencies"), st.dictionaries(names, inner, max_size=2)),
+        )
+        return st.lists(keyword, max_size=5).map(dict)
+
+    base = st.dictionaries(st.sampled_from(PLAIN), LEAVES, max_size=3)
+    return st.recursive(base | st.booleans(), extend, max_leaves=25)
+
+
+def _view(exc: Any) -> Any:
+    if exc is None:
+        return None
+    return jsonwire.pointer_of(exc.absolute_path), exc.message, str(exc.instance)[:200]
+
+
+@settings(max_examples=400, deadline=None)
+@given(schemas().filter(lambda s: isinstance(s, dict)))
+def test_the_shortcut_names_the_exact_error(schema: dict[str, Any]) -> None:
+    for cls in (jsonschema.Draft202012Validator, jsonschema.Draft7Validator):
+        assert _view(first_schema_error(cls, schema)) == _view(exact_schema_error(cls, schema))
+
+
+def test_a_deep_defect_among_valid_properties() -> None:
+    valid = {"type": "string", "description": "d", "minLength": 1}
+    schema = {
+        "type": "object",
+        "properties": {
+            **{f"p{i}": dict(valid) for i in range(20)},
+            "deep": {"type": "object", "properties": {"n": {"type": "number", "multipleOf": -1}}},
+        },
+    }
+    cls = jsonschema.Draft202012Validator
+    got = first_schema_error(cls, schema)
+    assert _view(got) == _view(exact_schema_error(cls, schema))
+    assert jsonwire.pointer_of(got.absolute_path) == "/properties/deep/properties/n/multipleOf"
+
+
+def test_an_error_above_a_replaced_child_takes_the_exact_path() -> None:
+    # draft-07 `items` is an anyOf: its one error sits above the valid children and shows them.
+    schema = {"items": {"properties": {"ok": {"type": "string"}, "bad": {"type": "x"}}}}
+    cls = jsonschema.Draft7Validator
+    assert _view(first_schema_error(cls, schema)) == _view(exact_schema_error(cls, schema))
