@@ -24,23 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-#: Compact text by the C encoder (`check_circular` off: parsed JSON cannot be circular).
-COMPACT: Callable[[Any], str] = json.JSONEncoder(
-    separators=(",", ":"), ensure_ascii=False, check_circular=False, allow_nan=False
-).encode
-#: The same with keys sorted by code point (RFC 8785 order when `jcs` says so).
-SORTED: Callable[[Any], str] = json.JSONEncoder(
-    separators=(",", ":"),
-    ensure_ascii=False,
-    check_circular=False,
-    allow_nan=False,
-    sort_keys=True,
-).encode
-
 Scan = Callable[[str, int], tuple[Any, int]]
 
 
-def scanner(wrap: Callable[[str], Any] = float) -> tuple[Scan, list[int]]:
+def scanner(wrap: Callable[[str], Any]) -> tuple[Scan, list[int]]:
     """A C scanner (`scan(text, idx) -> (value, end)`) and its counter of odd numbers.
 
     A number is odd when the C encoder would not write it back as its lexeme or RFC 8785 would
