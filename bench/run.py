@@ -367,8 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--catalogs", metavar="DIR", help="reuse catalogs written there before")
     parser.add_argument(
         "--bytecode",
-        action="store_true",
-        help="compile src/ to bytecode first, as an installed package has it",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="compile src/ to bytecode first, as an installed package has it (the default)",
     )
     parser.add_argument("--write-catalogs", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--identical", metavar="DIR", help=argparse.SUPPRESS)
