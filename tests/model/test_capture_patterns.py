@@ -8,12 +8,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import capture
+from catalogaudit.model import wiretypes
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from("0123456789a \u0661\uff10"), max_size=60))
 def test_the_sixteen_digit_pattern_finds_what_the_plain_spelling_finds(text: str) -> None:
     want = re.search(r"[0-9]{16}", text)
-    got = capture._SIXTEEN_DIGITS.search(text)
+    got = wiretypes.SIXTEEN_DIGITS.search(text)
     assert (got and got.span()) == (want and want.span())

@@ -29,6 +29,7 @@ from typing import Any
 
 from catalogaudit.canonical import plain
 from catalogaudit.model import jsonwire
+from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
 
 #: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
 _SORTED: dict[str, Any] = {
@@ -190,7 +191,7 @@ def parse(data: bytes | str) -> Any:
         big = data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
         text, _ = jsonwire.decode_utf8(data)
     else:
-        big = re.search(r"[0-9]{16}", data) is not None
+        big = SIXTEEN_DIGITS.search(data) is not None
         text = data
     if text.startswith("\ufeff"):
         text = text[1:]

@@ -12,6 +12,7 @@ from catalogaudit.canonical import plain
 from catalogaudit.canonical.jcs import Number, gc_paused, jcs_bytes, unit_jcs
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
+from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,6 @@ class Problem:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_SIXTEEN = re.compile(r"[0-9]{16}")
 
 
 def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
@@ -88,7 +88,7 @@ def strict_jcs(data: bytes, name: str) -> bytes:
     # surrogate escape has no lone surrogate; without 16 digits in a row, no unsafe integer.
     # Then `problems` has nothing to find and its walk is skipped.
     clean = plain_parse and not invalid_utf8 and not _SURROGATE_ESCAPE.search(text)
-    found = [] if clean and not _SIXTEEN.search(text) else problems(value, invalid_utf8)
+    found = [] if clean and not SIXTEEN_DIGITS.search(text) else problems(value, invalid_utf8)
     if found:
         where = found[0].pointer or "the document root"
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

@@ -11,6 +11,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
+from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
 
 
 @dataclass
@@ -45,10 +46,6 @@ class Listing:
         return bool(self.pages) and all(page.plain for page in self.pages)
 
 
-#: Sixteen ASCII digits in a row. NOTE: spelt `[0-9][0-9]{15}`, not `[0-9]{16}`: a pattern that
-#: starts with a character set lets `re` skip to the next digit in C, three times faster on a
-#: 10 MB page (the same matches: tests/model/test_capture_patterns.py).
-_SIXTEEN_DIGITS = re.compile(r"[0-9][0-9]{15}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
@@ -62,7 +59,7 @@ def page_anomalies(
     risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
     if risky:
         found.extend(jsonwire.anomalies(result, "", invalid_utf8))
-    if text is None or _SIXTEEN_DIGITS.search(text):
+    if text is None or SIXTEEN_DIGITS.search(text):
         found.extend(unsafe_integers(result))
     return found
 
