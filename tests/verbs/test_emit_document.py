@@ -75,7 +75,9 @@ def test_without_a_temporary_directory_the_document_waits_in_memory(
     def no_file() -> None:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr(output.tempfile, "TemporaryFile", no_file)
+    import tempfile  # NOTE: `verbs.output` imports it where a document is spooled
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_file)
     output.emit_document("-", _write, lambda _: None)
     assert capfdbinary.readouterr().out == BODY
 
@@ -89,11 +91,12 @@ def test_snapshot_too_big_to_read_back_writes_nothing(
 ) -> None:
     from helpers import fixture
 
+    from catalogaudit.model import wiretypes
     from catalogaudit.verbs import snapshot as verb
     from catalogaudit.verbs.live import SnapshotOptions
 
     out = tmp_path / "s.json"
-    monkeypatch.setattr(verb, "MAX_INPUT", 1000)
+    monkeypatch.setattr(wiretypes, "MAX_INPUT", 1000)  # read where the size is checked
     src = str(fixture("bench", "tools100.json"))
     with pytest.raises(CatalogauditError, match="nothing written"):
         verb.snapshot(SnapshotOptions(static_inputs=(src,), output=str(out) if to_file else "-"))
