@@ -91,11 +91,13 @@ def test_snapshot_too_big_to_read_back_writes_nothing(
 ) -> None:
     from helpers import fixture
 
+    from catalogaudit.intake import loader  # NOTE: its read limit stays the real one
     from catalogaudit.model import wiretypes
     from catalogaudit.verbs import snapshot as verb
     from catalogaudit.verbs.live import SnapshotOptions
 
     out = tmp_path / "s.json"
+    assert loader.MAX_INPUT > 1000
     monkeypatch.setattr(wiretypes, "MAX_INPUT", 1000)  # read where the size is checked
     src = str(fixture("bench", "tools100.json"))
     with pytest.raises(CatalogauditError, match="nothing written"):
