@@ -56,23 +56,19 @@ def prompt_projection(listing: str, item: Any) -> Any:
     return {k: v for k, v in item.items() if k in fields}
 
 
-def item_hashes(
-    listing: str, item: Any, *, plain: bool = False, canonical_hash: str | None = None
-) -> ItemHashes:
+def item_hashes(listing: str, item: Any, *, plain: bool = False) -> ItemHashes:
     """Hash one item three ways; `plain` (the item comes from a plain parse,
-    `jsonwire.raw_decode_plain`) lets the C encoder write the served forms; `canonical_hash`:
-    the canonical one, when already known (`quick.page_canonicals`)."""
-    canon = canonical_hash or canonical.jcs_hash(item)  # the fast path; jsonwire.canonical's bytes
+    `jsonwire.raw_decode_plain`) lets the C encoder write the served forms."""
     if plain:
         return ItemHashes(
             served=canonical.sha256(jsonwire.plain_compact(item)),
             prompt=canonical.sha256(jsonwire.plain_compact(prompt_projection(listing, item))),
-            canonical=canon,
+            canonical=canonical.jcs_hash(item),
         )
     return ItemHashes(
         served=sha256(jsonwire.compact(item)),
         prompt=sha256(jsonwire.compact(prompt_projection(listing, item))),
-        canonical=canon,
+        canonical=canonical.jcs_hash(item),  # the fast path; same bytes as jsonwire.canonical
     )
 
 

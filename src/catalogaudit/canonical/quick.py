@@ -90,27 +90,33 @@ def _page_fields(text: str, top: list[plain.Member], listing: list[str]) -> str 
     return "{" + ",".join(parts) + "}"
 
 
-def page_canonicals(text: str, listing: str, count: int) -> list[str | None] | None:
-    """The canonical hash of each item of one served page, from its text, or None per item
-    the quick path cannot prove (None for the whole page when its text is not one object
-    holding the listing's array of `count` items).
+def page_hashes(text: str, listing: str, count: int) -> list[hashes.ItemHashes | None] | None:
+    """The three hashes of each item of one served page, from its text, or None per item the
+    quick path cannot prove (None for the whole page when its text is not one object holding
+    the listing's array of `count` items).
 
-    Why: `snapshot.build` hashes items parsed wire-faithfully; writing those with the C
-    encoder needs a search for risky numbers through every item's text. Scanned from the page
-    text, odd numbers are marked as they are read (`canonical.plain`) and nothing is searched.
+    Why: `snapshot.build` hashes items parsed wire-faithfully: two C encodings per item and a
+    search for risky numbers through each. From the page text, odd numbers are marked as they
+    are read (`canonical.plain`), and a compact source gives the served and prompt texts as
+    they stand.
     """
     if plain.has_unsafe_integer(text.encode("utf-8", "surrogatepass")):
         return None
     scan, _ = plain.scanner(canonical.Number)
 
-    def each(value: Any, start: int, end: int) -> str | None:
-        unit = canonical.unit_jcs(value, text, start, end)
-        return None if unit is None else canonical.sha256(unit[0])
+    def item(text: str, pos: int) -> tuple[Any, int]:
+        return plain.members(text, pos, scan)
+
+    def each(members: list[plain.Member], start: int, end: int) -> hashes.ItemHashes | None:
+        try:
+            return hashes.ItemHashes(*_item_texts(listing, text, members, start, end))
+        except _Slow:
+            return None
 
     start = len(text) - len(text.lstrip(" \t\n\r"))
     with canonical.gc_paused():
         try:
-            top, _ = plain.members(text, start, scan, each, split=lambda key: key == listing)
+            top, _ = plain.members(text, start, scan, each, item, lambda key: key == listing)
         except (StopIteration, ValueError, RecursionError):
             return None
     found = [m.elements for m in top if m.key == listing and m.elements is not None]
@@ -123,9 +129,18 @@ def _item_hashes(
     listing: str, text: str, members: list[plain.Member], start: int, end: int
 ) -> tuple[str, str, str, str]:
     """(identity, served, prompt, canonical) of one item, or `_Slow`."""
+    ident = next((m.value for m in members if m.key == names.IDENTITY[listing]), None)
+    if not isinstance(ident, str):
+        raise _Slow
+    return (ident, *_item_texts(listing, text, members, start, end))
+
+
+def _item_texts(
+    listing: str, text: str, members: list[plain.Member], start: int, end: int
+) -> tuple[str, str, str]:
+    """(served, prompt, canonical) hashes of one item scanned member by member, or `_Slow`."""
     item = {m.key: m.value for m in members}
-    ident = item.get(names.IDENTITY[listing])
-    if len(item) != len(members) or not isinstance(ident, str):
+    if len(item) != len(members):
         raise _Slow
     unit = canonical.unit_jcs(item, text, start, end)
     if unit is None:
@@ -143,7 +158,7 @@ def _item_hashes(
     else:
         served = canonical.unit_compact(item).encode("utf-8")
         prompt = canonical.unit_compact({m.key: m.value for m in kept}).encode("utf-8")
-    return ident, canonical.sha256(served), canonical.sha256(prompt), canonical.sha256(jcs)
+    return canonical.sha256(served), canonical.sha256(prompt), canonical.sha256(jcs)
 
 
 def _report(

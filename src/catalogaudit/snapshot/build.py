@@ -100,9 +100,9 @@ def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
         record["answer"] = listing.answer
     if listing.status == "absent":
         return record
-    canonical = _canonicals(listing) if hashed else None
+    known = _known(listing) if hashed else None
     record.update(
-        items_record(listing.name, served, plain=listing.plain, hashed=hashed, canonical=canonical)
+        items_record(listing.name, served, plain=listing.plain, hashed=hashed, known=known)
     )
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     if hashed:
@@ -110,14 +110,14 @@ def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
     return record
 
 
-def _canonicals(listing: Listing) -> list[str | None] | None:
-    """Each served item's canonical hash from the page texts (`quick.page_canonicals`), where
-    a page's text is there and proves it; None when no page does."""
-    out: list[str | None] = []
+def _known(listing: Listing) -> list[hashes.ItemHashes | None] | None:
+    """Each served item's hashes from the page texts (`quick.page_hashes`), where a page's text
+    is there and proves them; None when no page does."""
+    out: list[hashes.ItemHashes | None] = []
     for page in listing.pages:
         got = None
         if page.text is not None:
-            got = quick.page_canonicals(page.text, listing.name, len(page.items))
+            got = quick.page_hashes(page.text, listing.name, len(page.items))
         out.extend(got or [None] * len(page.items))
     return out if any(h is not None for h in out) else None
 
@@ -128,21 +128,20 @@ def items_record(
     *,
     plain: bool = False,
     hashed: bool = True,
-    canonical: Sequence[str | None] | None = None,
+    known: Sequence[hashes.ItemHashes | None] | None = None,
 ) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
     (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `hashed=False`:
-    no hashes, see `build`; `canonical`: each item's canonical hash where already known)."""
+    no hashes, see `build`; `known`: each item's hashes where already known)."""
     order = sorted(
         range(len(served)),
         key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
     )
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
-    known = canonical or [None] * len(served)
+    given = known or [None] * len(served)
     per_item = [
-        hashes.item_hashes(name, item, plain=plain, canonical_hash=known[i])
-        for i, item in enumerate(served)
+        given[i] or hashes.item_hashes(name, item, plain=plain) for i, item in enumerate(served)
     ]
     return {
         "items": [served[i] for i in order],
