@@ -6,8 +6,8 @@ substitution per string made the written form of a 10 MB catalog take seconds. H
 through CPython's C escaper (`json.encoder.encode_basestring`, which escapes exactly what RFC
 8785 section 3.2.2.2 escapes, except lone surrogates: the callers check for them and then run
 the exact writer), keys sort by code point when every key of an object is ASCII (UTF-16 order
-is the same then), scalar members are written in their container's loop (no call per value)
-and plain safe integers skip the `number` call.
+is the same then), string and plain integer members are written in their container's loop (no
+call per value), each key is escaped once, and plain safe integers skip the `number` call.
 
 Why a sink: the written form of a 10 MB catalog is a 29 MB text, 116 MB as a Python string
 when one character is astral; handed on in pieces, it is never held whole. A string longer
@@ -52,6 +52,13 @@ def write(
         if depth < len(pads):
             return pads[depth]
         return "\n" + " " * ((indent or 0) * depth)
+
+    #: `"key": ` per key met, escaped once (schemas repeat `type`, `description`, ...).
+    heads: dict[str, str] = {}
+
+    def head_of(key: str) -> str:
+        text = heads[key] = escape(key) + colon
+        return text
 
     def flush() -> None:
         if out:
@@ -101,14 +108,19 @@ def write(
             else:
                 inner = pad(depth + 1)
                 sep = "," + inner
-                put("{" + inner)
-                first = True
+                lead = "{" + inner
                 for key in keys:
-                    if not first:
-                        put(sep)
-                    first = False
-                    put(escape(key) + colon)
-                    write(v[key], depth + 1)
+                    x = v[key]
+                    head = lead + (heads.get(key) or head_of(key))
+                    lead = sep
+                    tx = type(x)
+                    if tx is str and len(x) < _LONG:
+                        put(head + escape(x))
+                    elif tx is int and -_SAFE <= x <= _SAFE:
+                        put(head + int.__repr__(x))
+                    else:
+                        put(head)
+                        write(x, depth + 1)
                 put(pad(depth) + "}")
             if len(out) > limit >= 0:
                 flush()
@@ -128,13 +140,17 @@ def write(
             else:
                 inner = pad(depth + 1)
                 sep = "," + inner
-                put("[" + inner)
-                first = True
+                lead = "[" + inner
                 for item in v:
-                    if not first:
-                        put(sep)
-                    first = False
-                    write(item, depth + 1)
+                    tx = type(item)
+                    if tx is str and len(item) < _LONG:
+                        put(lead + escape(item))
+                    elif tx is int and -_SAFE <= item <= _SAFE:
+                        put(lead + int.__repr__(item))
+                    else:
+                        put(lead)
+                        write(item, depth + 1)
+                    lead = sep
                 put(pad(depth) + "]")
             if len(out) > limit >= 0:
                 flush()
