@@ -113,6 +113,22 @@ def subschemas(
             push(children)
 
 
+def schema_nodes(schema: Any, at: str = "") -> tuple[tuple[dict[str, Any], str, int], ...]:
+    """`subschemas(schema, at)` as a tuple, kept by the schema's identity: the prose walk and
+    the schema rules (CA404, CA405/CA408) descend the same schemas, so one descent serves them
+    all. Schemas are never mutated in place (`walk` copies), so a kept answer cannot go stale.
+    """
+    key = (id(schema), at)
+    kept = _NODES.get(key)
+    if kept is not None and kept[0] is schema:
+        return kept[1]
+    nodes = tuple(subschemas(schema, at))
+    if len(_NODES) >= _KEEP:
+        _NODES.clear()
+    _NODES[key] = (schema, nodes)
+    return nodes
+
+
 @dataclass(frozen=True)
 class Visit:
     """One prose string and where it lives."""
@@ -174,6 +190,7 @@ def forget() -> None:
     """Drop the kept walks (and the items they hold): the audit calls it after each catalog,
     so 500 files audited in one run do not keep every file's items alive (522 MiB)."""
     _VISITS.clear()
+    _NODES.clear()
 
 
 def _collect(listing: str, item: Any) -> list[Visit]:
@@ -188,7 +205,7 @@ def _collect(listing: str, item: Any) -> list[Visit]:
         _prose(seen, listing, item.get("annotations"), "/annotations", "annotations")
         for key in ("inputSchema", "outputSchema"):
             if key in item:
-                for sub, at, _ in subschemas(item[key], "/" + key):
+                for sub, at, _ in schema_nodes(item[key], "/" + key):
                     _prose(seen, listing, sub, at, "schema")
     elif listing == "prompts":
         args = item.get("arguments")
@@ -207,6 +224,7 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
 
 
 _VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}
+_NODES: dict[tuple[int, str], tuple[Any, tuple[tuple[dict[str, Any], str, int], ...]]] = {}
 
 
 class _Walk:
