@@ -98,16 +98,43 @@ def subschemas(
         return
     # NOTE: one stack, not one generator per level: `yield from` through every level of a
     # deep schema made each value cost a resume per ancestor. Same pre-order as the recursion.
+    # `schema_children` and `slot_pointer` are inlined (no generator, no call per child): the
+    # keywords need no pointer escaping, names under the maps may.
     stack = [(schema, at, depth)]
     pop, push = stack.pop, stack.extend
+    entered, order, kinds = _ENTERED.intersection, _ORDER.__getitem__, _KIND
     while stack:
         node, here, level = pop()
         yield node, here, level
-        children = [
-            (sub, slot_pointer(here, slot), level + 1)
-            for slot, sub in schema_children(node)
-            if isinstance(sub, dict)
-        ]
+        present = entered(node)
+        if not present:
+            continue  # a leaf (most subschemas)
+        children: list[tuple[dict[str, Any], str, int]] = []
+        add = children.append
+        down = level + 1
+        for key in sorted(present, key=order) if len(present) > 1 else present:
+            value = node[key]
+            kind = kinds[key]
+            base = here + "/" + key
+            if kind == "map":
+                if isinstance(value, dict):
+                    for name, sub in value.items():
+                        if isinstance(sub, dict):
+                            add((sub, pointer_join(base, name), down))
+            elif kind == "one":
+                if isinstance(value, dict):
+                    add((value, base, down))
+            elif kind == "items":
+                if isinstance(value, list):
+                    for i, sub in enumerate(value):
+                        if isinstance(sub, dict):
+                            add((sub, f"{base}/{i}", down))
+                elif isinstance(value, dict):
+                    add((value, base, down))
+            elif isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        add((sub, f"{base}/{i}", down))
         if children:
             children.reverse()
             push(children)
@@ -220,7 +247,7 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
         for key in PROSE_KEYS:
             text = node.get(key)
             if isinstance(text, str):
-                seen.append(Visit(listing, pointer_join(at, key), key, text, where))
+                seen.append(Visit(listing, at + "/" + key, key, text, where))
 
 
 _VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}
