@@ -98,19 +98,62 @@ def subschemas(
         return
     # NOTE: one stack, not one generator per level: `yield from` through every level of a
     # deep schema made each value cost a resume per ancestor. Same pre-order as the recursion.
+    # `schema_children` and `slot_pointer` are inlined (no generator, no call per child): the
+    # keywords need no pointer escaping, names under the maps may.
     stack = [(schema, at, depth)]
     pop, push = stack.pop, stack.extend
+    entered, order, kinds = _ENTERED.intersection, _ORDER.__getitem__, _KIND
     while stack:
         node, here, level = pop()
         yield node, here, level
-        children = [
-            (sub, slot_pointer(here, slot), level + 1)
-            for slot, sub in schema_children(node)
-            if isinstance(sub, dict)
-        ]
+        present = entered(node)
+        if not present:
+            continue  # a leaf (most subschemas)
+        children: list[tuple[dict[str, Any], str, int]] = []
+        add = children.append
+        down = level + 1
+        for key in sorted(present, key=order) if len(present) > 1 else present:
+            value = node[key]
+            kind = kinds[key]
+            base = here + "/" + key
+            if kind == "map":
+                if isinstance(value, dict):
+                    for name, sub in value.items():
+                        if isinstance(sub, dict):
+                            add((sub, pointer_join(base, name), down))
+            elif kind == "one":
+                if isinstance(value, dict):
+                    add((value, base, down))
+            elif kind == "items":
+                if isinstance(value, list):
+                    for i, sub in enumerate(value):
+                        if isinstance(sub, dict):
+                            add((sub, f"{base}/{i}", down))
+                elif isinstance(value, dict):
+                    add((value, base, down))
+            elif isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        add((sub, f"{base}/{i}", down))
         if children:
             children.reverse()
             push(children)
+
+
+def schema_nodes(schema: Any, at: str = "") -> tuple[tuple[dict[str, Any], str, int], ...]:
+    """`subschemas(schema, at)` as a tuple, kept by the schema's identity: the prose walk and
+    the schema rules (CA404, CA405/CA408) descend the same schemas, so one descent serves them
+    all. Schemas are never mutated in place (`walk` copies), so a kept answer cannot go stale.
+    """
+    key = (id(schema), at)
+    kept = _NODES.get(key)
+    if kept is not None and kept[0] is schema:
+        return kept[1]
+    nodes = tuple(subschemas(schema, at))
+    if len(_NODES) >= _KEEP:
+        _NODES.clear()
+    _NODES[key] = (schema, nodes)
+    return nodes
 
 
 @dataclass(frozen=True)
@@ -174,6 +217,7 @@ def forget() -> None:
     """Drop the kept walks (and the items they hold): the audit calls it after each catalog,
     so 500 files audited in one run do not keep every file's items alive (522 MiB)."""
     _VISITS.clear()
+    _NODES.clear()
 
 
 def _collect(listing: str, item: Any) -> list[Visit]:
@@ -188,7 +232,7 @@ def _collect(listing: str, item: Any) -> list[Visit]:
         _prose(seen, listing, item.get("annotations"), "/annotations", "annotations")
         for key in ("inputSchema", "outputSchema"):
             if key in item:
-                for sub, at, _ in subschemas(item[key], "/" + key):
+                for sub, at, _ in schema_nodes(item[key], "/" + key):
                     _prose(seen, listing, sub, at, "schema")
     elif listing == "prompts":
         args = item.get("arguments")
@@ -203,10 +247,11 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
         for key in PROSE_KEYS:
             text = node.get(key)
             if isinstance(text, str):
-                seen.append(Visit(listing, pointer_join(at, key), key, text, where))
+                seen.append(Visit(listing, at + "/" + key, key, text, where))
 
 
 _VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}
+_NODES: dict[tuple[int, str], tuple[Any, tuple[tuple[dict[str, Any], str, int], ...]]] = {}
 
 
 class _Walk:

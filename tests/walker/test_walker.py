@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from catalogaudit import walker
 from catalogaudit.model.jsonwire import pointer_join
 
-NAMES = st.sampled_from(["description", "title", "properties", "items", "default", "x", "enum"])
+NAMES = st.sampled_from(
+    ["description", "title", "properties", "items", "default", "x", "enum", "a/~b"]
+)
 TEXT = st.text(max_size=6)
 LEAF = st.none() | st.booleans() | st.integers() | TEXT
 
@@ -221,3 +223,15 @@ def test_visits_and_subschemas_equal_the_walk_and_the_recursion(case: tuple[str,
             got = [(at, d) for _, at, d in walker.subschemas(item[key], "/" + key)]
             want = [(at, d) for _, at, d in _recursive_subschemas(item[key], "/" + key)]
             assert got == want
+
+
+@settings(max_examples=100)
+@given(schemas())
+def test_schema_nodes_are_the_descent_kept_by_identity(schema: Any) -> None:
+    walker.forget()
+    kept = walker.schema_nodes(schema, "/inputSchema")
+    assert kept == tuple(_recursive_subschemas(schema, "/inputSchema"))
+    assert walker.schema_nodes(schema, "/inputSchema") is kept  # the second rule asks a dict
+    assert walker.schema_nodes(copy.deepcopy(schema), "/inputSchema") is not kept
+    walker.forget()
+    assert walker.schema_nodes(schema, "/inputSchema") is not kept

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from catalogaudit import walker
 from catalogaudit.audit import contract as contracts
 from catalogaudit.audit.selection import selected
+from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
     Finding,
@@ -114,7 +115,10 @@ def capture_findings(catalog: Catalog) -> list[Finding]:
 def audit(catalog: Catalog, options: AuditOptions) -> Report:
     """Audit one catalog with the selected profiles (default: spec)."""
     try:
-        return _audit(catalog, options)
+        # NOTE: the rules make no cycles worth collecting, and each full collection walked
+        # every object of the catalog: 0.25 s of the 1.6 s audit of a 10 MB catalog.
+        with gc_paused():
+            return _audit(catalog, options)
     finally:
         walker.forget()  # the rules' kept walks hold this catalog's items
         spec_common.forget()

@@ -14,7 +14,7 @@ from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least, may_hold
 from catalogaudit.rules.spec.schema_errors import first_schema_error
 from catalogaudit.rules.spec.schema_fast import certainly_valid
-from catalogaudit.walker import subschemas
+from catalogaudit.walker import schema_nodes, subschemas
 
 #: P:2025-11-25/server/tools "Tool Names" (SHOULD): 1-128 of A-Z a-z 0-9 _ - .
 TOOL_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}\Z")
@@ -180,7 +180,7 @@ def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 def required_declared(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA404: `required` names a property that `properties` does not declare."""
     for item, at, schema in _schemas(catalog):
-        for sub, sub_at, _ in subschemas(schema, at):
+        for sub, sub_at, _ in schema_nodes(schema, at):
             required = sub.get("required")
             props = sub.get("properties")
             if not isinstance(required, list) or not isinstance(props, dict):
@@ -212,7 +212,7 @@ def _network_refs(catalog: Catalog) -> Iterator[Hit]:
     for item, at, schema in _schemas(catalog):
         if not may_hold(schema, "$ref"):
             continue
-        for sub, sub_at, _ in subschemas(schema, at):
+        for sub, sub_at, _ in schema_nodes(schema, at):
             ref = sub.get("$ref")
             if isinstance(ref, str) and NETWORK_REF.match(ref):
                 yield Hit(

@@ -129,49 +129,101 @@ def certainly_valid(schema: Any, depth: int = 0) -> bool:
         return True
     if not isinstance(schema, dict) or depth > 64:
         return False
+    # NOTE: one dict lookup per keyword, then the branches by how often real schemas use them
+    # (a chain of set tests cost ten lookups for `properties`).
+    kind_of = _KIND.get
     for key, value in schema.items():
-        if key not in KEYWORDS:
+        kind = kind_of(key)
+        if kind is None:
             continue  # an annotation (x-..., vendor keys): allowed by every meta-schema
-        if key in STRINGS:
-            ok = isinstance(value, str)
-        elif key in ANY:
-            ok = True
-        elif key == "pattern":
-            ok = isinstance(value, str) and _regex(value)
-        elif key == "$ref":
-            ok = isinstance(value, str) and bool(LOCAL_REF.match(value))
-        elif key == "type":
-            ok = _type(value)
-        elif key in NUMBERS:
-            ok = _number(value)
-        elif key in COUNTS:
-            ok = _count(value)
-        elif key == "multipleOf":
-            ok = _number(value) and value > 0
-        elif key in ("uniqueItems", "deprecated", "readOnly", "writeOnly"):
-            ok = isinstance(value, bool)
-        elif key == "required":
-            ok = (
+        if kind == _STRING:
+            if not isinstance(value, str):
+                return False
+        elif kind == _TYPE:
+            if not _type(value):
+                return False
+        elif kind == _MAP:
+            if not isinstance(value, dict):
+                return False
+            for sub in value.values():
+                if not certainly_valid(sub, depth + 1):
+                    return False
+        elif kind == _ONE:
+            if not certainly_valid(value, depth + 1):
+                return False
+        elif kind == _LIST:
+            if not isinstance(value, list) or not value:
+                return False
+            for sub in value:
+                if not certainly_valid(sub, depth + 1):
+                    return False
+        elif kind == _ANY_VALUE:
+            pass
+        elif kind == _REQUIRED:
+            if not (
                 isinstance(value, list)
                 and all(isinstance(v, str) for v in value)
                 and len(set(value)) == len(value)
-            )
-        elif key in ("enum", "examples"):
-            ok = isinstance(value, list)
-        elif key in SCHEMA_MAPS:
-            ok = isinstance(value, dict) and all(
-                certainly_valid(v, depth + 1) for v in value.values()
-            )
-        elif key in SCHEMA_ONE or key == "items":
-            ok = certainly_valid(value, depth + 1)
-        elif key in SCHEMA_LISTS:
-            ok = (
-                isinstance(value, list)
-                and bool(value)
-                and all(certainly_valid(v, depth + 1) for v in value)
-            )
+            ):
+                return False
+        elif kind == _ARRAY:
+            if not isinstance(value, list):
+                return False
+        elif kind == _NUMBER:
+            if not _number(value):
+                return False
+        elif kind == _COUNT:
+            if not _count(value):
+                return False
+        elif kind == _BOOL:
+            if not isinstance(value, bool):
+                return False
+        elif kind == _PATTERN:
+            if not (isinstance(value, str) and _regex(value)):
+                return False
+        elif kind == _REF:
+            if not (isinstance(value, str) and LOCAL_REF.match(value)):
+                return False
+        elif kind == _MULTIPLE:
+            if not (_number(value) and value > 0):
+                return False
         else:
-            ok = False  # a keyword whose rules differ by dialect: let jsonschema decide
-        if not ok:
-            return False
+            return False  # a keyword whose rules differ by dialect: let jsonschema decide
     return True
+
+
+#: How `certainly_valid` checks each keyword's value (`_OTHER`: it does not; jsonschema does).
+(
+    _STRING,
+    _TYPE,
+    _MAP,
+    _ONE,
+    _LIST,
+    _ANY_VALUE,
+    _REQUIRED,
+    _ARRAY,
+    _NUMBER,
+    _COUNT,
+    _BOOL,
+    _PATTERN,
+    _REF,
+    _MULTIPLE,
+    _OTHER,
+) = range(15)
+_KIND: dict[str, int] = {
+    **dict.fromkeys(KEYWORDS, _OTHER),
+    **dict.fromkeys(("enum", "examples"), _ARRAY),
+    **dict.fromkeys(("uniqueItems", "deprecated", "readOnly", "writeOnly"), _BOOL),
+    **dict.fromkeys(COUNTS, _COUNT),
+    **dict.fromkeys(NUMBERS, _NUMBER),
+    **dict.fromkeys(SCHEMA_LISTS, _LIST),
+    **dict.fromkeys((*SCHEMA_ONE, "items"), _ONE),
+    **dict.fromkeys(SCHEMA_MAPS, _MAP),
+    **dict.fromkeys(ANY, _ANY_VALUE),
+    "required": _REQUIRED,
+    "multipleOf": _MULTIPLE,
+    "pattern": _PATTERN,
+    "$ref": _REF,
+    "type": _TYPE,
+    **dict.fromkeys(STRINGS, _STRING),
+}

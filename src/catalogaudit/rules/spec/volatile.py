@@ -87,7 +87,10 @@ def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         per_start = item.listing not in stable
         for visit in walker.visits(item.listing, item.value):
             hit = _per_start(item, visit.pointer, visit.text) if per_start else None
-            yield from [hit] if hit else _per_machine(item, visit.pointer, visit.text, env)
+            if hit:
+                yield hit
+            elif env:  # no captured values: no generator per visit for nothing
+                yield from _per_machine(item, visit.pointer, visit.text, env)
         if not per_start or item.listing != "tools" or not isinstance(item.value, dict):
             continue
         for key in ("inputSchema", "outputSchema"):
