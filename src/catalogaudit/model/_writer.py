@@ -109,6 +109,8 @@ def write(
                 inner = pad(depth + 1)
                 sep = "," + inner
                 lead = "{" + inner
+                # NOTE: strings and plain integers written here and in the list branch below,
+                # not through `write`: a call per value was half the written form's time.
                 for key in keys:
                     x = v[key]
                     head = lead + (heads.get(key) or head_of(key))
