@@ -38,6 +38,8 @@ _SORTED: dict[str, Any] = {
     "ensure_ascii": False,
     "check_circular": False,
 }
+#: The same in served key order.
+_SERVED: dict[str, Any] = {**_SORTED, "sort_keys": False}
 _ENCODE: Callable[[Any], str] = json.JSONEncoder(allow_nan=False, **_SORTED).encode
 
 #: A number the C encoder writes otherwise than RFC 8785, as it writes it (always after `:`,
@@ -234,23 +236,40 @@ def parsed_jcs_bytes(value: Any) -> bytes:
 
 
 def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
-    numbers: list[str] = []
-
-    def default(obj: Any) -> str:
-        if isinstance(obj, Number):
-            numbers.append(obj.jcs())
-            return f"\x00{len(numbers) - 1}"
-        raise TypeError(type(obj).__name__)
-
-    text = json.JSONEncoder(default=default, **_SORTED).encode(value)
+    text, numbers = _marked(value, sort_keys=True)
     if numbers:
         # NOTE: every placeholder writes one `"\u0000`; one more means a real string starts
         # with NUL (or holds `"` then NUL), so the substitution could hit it: slow path.
-        if text.count('"\\u0000') != len(numbers):
+        if not _unambiguous(text, numbers):
             return None
-        text = _PLACEHOLDER.sub(lambda m: numbers[int(m.group(1))], text)
+        text = _fill(text, [n.jcs() for n in numbers])
     data = _utf8(text)
     return None if data is None or _utf16_order_may_differ(data) else data
+
+
+def _marked(value: Any, sort_keys: bool) -> tuple[str, list[Number]]:
+    """The C encoder's compact text of `value` (keys sorted or in served order), each `Number`
+    written as a placeholder string (`"\\u0000<index>"`), and those numbers in order."""
+    numbers: list[Number] = []
+
+    def default(obj: Any) -> str:
+        if isinstance(obj, Number):
+            numbers.append(obj)
+            return f"\x00{len(numbers) - 1}"
+        raise TypeError(type(obj).__name__)
+
+    layout = _SORTED if sort_keys else _SERVED
+    return json.JSONEncoder(default=default, **layout).encode(value), numbers
+
+
+def _unambiguous(text: str, numbers: list[Number]) -> bool:
+    """No real string looks like a placeholder (each placeholder writes one `"\\u0000`)."""
+    return text.count('"\\u0000') == len(numbers)
+
+
+def _fill(text: str, texts: list[str]) -> str:
+    """`text` with the i-th placeholder replaced by `texts[i]`."""
+    return _PLACEHOLDER.sub(lambda m: texts[int(m.group(1))], text)
 
 
 def thaw(value: Any) -> Any:
@@ -269,15 +288,7 @@ def unit_jcs(value: Any, text: str, start: int, end: int) -> tuple[bytes, int] |
     and the whitespace between its source's tokens, or None when its source lost a member or
     an escape, or holds NaN or Infinity (so the exact path must decide). The C encoder writes
     it; odd numbers go through placeholders."""
-    numbers: list[Number] = []
-
-    def default(obj: Any) -> str:
-        if isinstance(obj, Number):
-            numbers.append(obj)
-            return f"\x00{len(numbers) - 1}"
-        raise TypeError(type(obj).__name__)
-
-    encoded = json.JSONEncoder(default=default, **_SORTED).encode(value)
+    encoded, numbers = _marked(value, sort_keys=True)
     # NOTE: a placeholder is written `"\u0000<index>"`, 8 characters and the index's digits.
     shift = sum(len(n.lexeme) - 8 - len(str(i)) for i, n in enumerate(numbers))
     gaps = plain.lossless(text, start, end, encoded, shift)
@@ -286,9 +297,9 @@ def unit_jcs(value: Any, text: str, start: int, end: int) -> tuple[bytes, int] |
     if numbers:
         if not all(math.isfinite(float(n.lexeme)) for n in numbers):
             return None
-        if encoded.count('"\\u0000') != len(numbers):
+        if not _unambiguous(encoded, numbers):
             return _exact(value), gaps  # a string starts with NUL
-        encoded = _PLACEHOLDER.sub(lambda m: numbers[int(m.group(1))].jcs(), encoded)
+        encoded = _fill(encoded, [n.jcs() for n in numbers])
     out = _utf8(encoded)
     if out is None or _utf16_order_may_differ(out):
         return _exact(value), gaps
@@ -303,19 +314,9 @@ def unit_compact(value: Any) -> str:
     """The compact served-order text of a value scanned by `plain.scanner(Number)`, odd numbers
     written as their lexemes: what `jsonwire.compact` writes for the exact parse (and does
     write, when a string starting with NUL makes the placeholders ambiguous)."""
-    lexemes: list[str] = []
-
-    def default(obj: Any) -> str:
-        if isinstance(obj, Number):
-            lexemes.append(obj.lexeme)
-            return f"\x00{len(lexemes) - 1}"
-        raise TypeError(type(obj).__name__)
-
-    encoded = json.JSONEncoder(
-        default=default, separators=(",", ":"), ensure_ascii=False, check_circular=False
-    ).encode(value)
-    if not lexemes:
+    encoded, numbers = _marked(value, sort_keys=False)
+    if not numbers:
         return encoded
-    if encoded.count('"\\u0000') != len(lexemes):
+    if not _unambiguous(encoded, numbers):
         return jsonwire.compact(thaw(value))
-    return _PLACEHOLDER.sub(lambda m: lexemes[int(m.group(1))], encoded)
+    return _fill(encoded, [n.lexeme for n in numbers])

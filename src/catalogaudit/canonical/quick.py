@@ -13,6 +13,7 @@ or a BOM) gives None, and the caller builds the snapshot, which gives the same r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.canonical import hashes, plain
@@ -31,26 +32,17 @@ def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], str] | None:
     text, invalid_utf8 = jsonwire.decode_utf8(data)
     if invalid_utf8 or text.startswith("\ufeff") or plain.has_unsafe_integer(data):
         return None
-    scan, _ = plain.scanner(canonical.Number)
     found: list[tuple[str, str, str, str]] = []
     listing: list[str] = []
-
-    def item(text: str, pos: int) -> tuple[Any, int]:
-        return plain.members(text, pos, scan)
 
     def each(members: list[plain.Member], start: int, end: int) -> None:
         if not listing:
             raise _Slow  # NOTE: an array before the listing's key is known
         found.append(_item_hashes(listing[0], text, members, start, end))
 
-    start = len(text) - len(text.lstrip(" \t\n\r"))
-    with canonical.gc_paused():
-        try:
-            top, end = plain.members(text, start, scan, each, item, _ListingKey(listing))
-            fields = _page_fields(text, top, listing)
-        except (StopIteration, ValueError, RecursionError, _Slow):
-            return None
-    if fields is None or not plain.trailing_only_whitespace(text, end):
+    page = _page(text, each, _ListingKey(listing))
+    fields = None if page is None else _page_fields(text, page[0], listing)
+    if page is None or fields is None or not plain.trailing_only_whitespace(text, page[1]):
         return None
     if len({ident for ident, *_ in found}) != len(found):
         return None
@@ -102,10 +94,6 @@ def page_hashes(text: str, listing: str, count: int) -> list[hashes.ItemHashes |
     """
     if plain.has_unsafe_integer(text.encode("utf-8", "surrogatepass")):
         return None
-    scan, _ = plain.scanner(canonical.Number)
-
-    def item(text: str, pos: int) -> tuple[Any, int]:
-        return plain.members(text, pos, scan)
 
     def each(members: list[plain.Member], start: int, end: int) -> hashes.ItemHashes | None:
         try:
@@ -113,16 +101,32 @@ def page_hashes(text: str, listing: str, count: int) -> list[hashes.ItemHashes |
         except _Slow:
             return None
 
-    start = len(text) - len(text.lstrip(" \t\n\r"))
-    with canonical.gc_paused():
-        try:
-            top, _ = plain.members(text, start, scan, each, item, lambda key: key == listing)
-        except (StopIteration, ValueError, RecursionError):
-            return None
-    found = [m.elements for m in top if m.key == listing and m.elements is not None]
+    page = _page(text, each, lambda key: key == listing)
+    if page is None:
+        return None
+    found = [m.elements for m in page[0] if m.key == listing and m.elements is not None]
     if len(found) != 1 or len(found[0]) != count:
         return None
     return found[0]
+
+
+def _page(
+    text: str, each: Callable[[Any, int, int], Any], split: Callable[[str], bool]
+) -> tuple[list[plain.Member], int] | None:
+    """The page object's members and its end, each item of the array `split` picks scanned
+    member by member and handed to `each`; None when the text is not such an object (or
+    `each` gave up)."""
+    scan, _ = plain.scanner(canonical.Number)
+
+    def item(text: str, pos: int) -> tuple[Any, int]:
+        return plain.members(text, pos, scan)
+
+    start = len(text) - len(text.lstrip(" \t\n\r"))
+    with canonical.gc_paused():
+        try:
+            return plain.members(text, start, scan, each, item, split)
+        except (StopIteration, ValueError, RecursionError, _Slow):
+            return None
 
 
 def _item_hashes(

@@ -108,7 +108,7 @@ def parse_written_snapshot(spec: str, data: bytes) -> Loaded | None:
     value = pieces.parse_written(data)
     if value is None or "formatVersion" not in value or "listings" not in value:
         return None
-    name = "<stdin>" if spec == "-" else spec
+    name = input_name(spec)
     return Loaded(name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"])
 
 
@@ -117,7 +117,7 @@ def parse(spec: str, data: bytes) -> Loaded:
     text, bad_utf8 = jsonwire.decode_utf8(data)
     if text.startswith("\ufeff"):
         text = text[1:]
-    name = "<stdin>" if spec == "-" else spec
+    name = input_name(spec)
     if not text.strip():
         raise InputError(f"{name}: empty input")
     try:
@@ -192,6 +192,11 @@ def _take(
         loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def input_name(spec: str) -> str:
+    """How an input is named in messages and reports (`-` is `<stdin>`)."""
+    return "<stdin>" if spec == "-" else spec
 
 
 def display_name(spec: str) -> str:

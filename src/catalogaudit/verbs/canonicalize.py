@@ -144,7 +144,7 @@ def run(o: Options) -> int:
     """
     if o.jcs:
         spec = o.inputs[0]
-        name = "<stdin>" if spec == "-" else spec
+        name = loader.input_name(spec)
         output.emit(o.output, strict.strict_jcs(loader.read_bytes(spec), name))
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
@@ -175,7 +175,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     A one-page list result takes `canonical.quick` (no snapshot is built; same report)."""
     parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
     data = loader.read_bytes(spec)
-    name = "<stdin>" if spec == "-" else spec
+    name = loader.input_name(spec)
     quick = hash_quick.hash_report(name, data)
     if quick is not None:
         return quick[0], [f"{name}: input: {quick[1]}"]
