@@ -101,6 +101,9 @@ def audit(
         bool, typer.Option("--expand", help="Text: one block per finding, nothing folded.")
     ] = False,
     max_chars: MaxChars = None,
+    jobs: Annotated[
+        int, typer.Option(min=0, help="Files audited at once (0: one per CPU for 8 or more).")
+    ] = 0,
     expect_tool: c.ExpectTool = None,
     forbid_tool: c.ForbidTool = None,
     min_tools: c.MinTools = None,

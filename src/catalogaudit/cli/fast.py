@@ -125,6 +125,7 @@ def run_audit(
         strict_baseline=bool(o.get("strict_baseline")),
         expand=bool(o.get("expand")),
         max_chars=o.get("max_chars"),
+        jobs=o.get("jobs") or 0,
     )
     return run.run(options)
 
@@ -227,6 +228,7 @@ VERBS: dict[str, Verb] = {
             _o("--strict-baseline", "flag", False),
             _o("--expand", "flag", False),
             _o("--max-chars", TYPER),  # typer checks the bound (min=200)
+            _o("--jobs", "int", 0, minimum=0),
             *(_o("--" + name.replace("_", "-"), "many") for name in CONTRACT_OPTIONS[:8]),
             # NOTE: typer checks the bound (min=0); a line with one of these goes to typer.
             *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),

@@ -124,6 +124,17 @@ def iter_catalogs(
         yield merged
 
 
+def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
+    """One input as `iter_catalogs` reads it when it is a snapshot file; None when it is not
+    (a raw input, which `iter_catalogs` merges with the others: `verbs.fanout`)."""
+    with gc_paused():
+        data = loader.read_bytes(spec)
+        loaded = loader.parse(spec, data)
+        if loaded.snapshot is None:
+            return None
+        return _intake(spec, data, loaded, protocol, False)
+
+
 def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = True) -> Intake:
     """Several inputs (one per listing, e.g. `snapshot --from` a tools and a prompts result)
     merged into one static snapshot document."""
@@ -187,4 +198,5 @@ __all__ = [
     "read_catalog",
     "read_catalogs",
     "read_merged",
+    "read_snapshot",
 ]

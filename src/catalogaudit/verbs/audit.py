@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -15,12 +14,12 @@ from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
 from catalogaudit.formatters.rules import format_rules
-from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import contract, live, output, terminal
+from catalogaudit.verbs import contract, files, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
+from catalogaudit.verbs.files import catalog_of, settled
 from catalogaudit.verbs.live import SnapshotOptions
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -61,6 +60,8 @@ class AuditRunOptions:
     expand: bool = False
     #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
     max_chars: int | None = None
+    #: `--jobs`: files audited at once (0: one per CPU for many files; `verbs.fanout`).
+    jobs: int = 0
 
 
 def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False) -> list[Catalog]:
@@ -88,73 +89,23 @@ def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False)
     # NOTE: one raw list is named by its path; several merged ones have no single path.
     raw_spec = raw[0] if len(raw) == 1 else None
     return [
-        _catalog(got, next(sources) if got.is_snapshot else got.name, revision, raw_spec, regions)
+        catalog_of(got, next(sources) if got.is_snapshot else got.name, revision, raw_spec, regions)
         for got in found
     ]
-
-
-def _catalog(
-    got: intake.Intake, source: str, revision: str | None, raw_spec: str | None, regions: bool
-) -> Catalog:
-    """One input as a catalog: its spec (for repository paths) and, with `regions`, a raw
-    list's text (for its findings' lines)."""
-    return Catalog(
-        got.doc,
-        source=source,
-        text=got.text,
-        revision_override=revision,
-        spec=got.spec if got.is_snapshot else raw_spec,
-        raw=None
-        if got.is_snapshot or not regions or not got.data
-        else jsonwire.decode_utf8(got.data)[0],
-    )
 
 
 def _streamed(
     o: AuditRunOptions, revision: str | None, options: AuditOptions, regions: bool
 ) -> tuple[list[Report], dict[str, str]] | None:
-    """The plain offline audit of several inputs, one file at a time (read, audit, drop):
-    the reports and each catalog's spec by source (for repository paths); or None where
-    `catalogs` must hold them all (live, --matrix, --suggest, or two inputs whose display
-    names clash: `display_names` then depends on which inputs are snapshots). Warnings are
-    printed after the last file is read, as `catalogs` prints them."""
+    """The plain offline audit of several inputs, one file at a time (`verbs.files`); or
+    None where `catalogs` must hold them all (live, --matrix, --suggest, or two inputs whose
+    display names clash: `display_names` then depends on which inputs are snapshots)."""
     if o.live or o.snapshot.url or o.show_matrix or o.suggest or len(o.inputs) < 2:
         return None
     names = [intake.display_name(s) for s in o.inputs]
     if intake.display_names(list(o.inputs)) != names:
         return None
-    warnings: list[str] = []
-    reports = []
-    specs: dict[str, str] = {}
-    snapshots: set[str] = set()
-    for got in intake.iter_catalogs(o.inputs, protocol=revision or "auto", hashed=False):
-        warnings.extend(got.warnings)
-        source = intake.display_name(got.spec) if got.is_snapshot else got.name
-        raw_spec = None
-        if got.is_snapshot:
-            snapshots.add(got.spec)
-        else:  # the merged raw lists come last, after every snapshot has been seen
-            raw = [spec for spec in o.inputs if spec not in snapshots]
-            raw_spec = raw[0] if len(raw) == 1 else None
-        catalog = _catalog(got, source, revision, raw_spec, regions)
-        del got
-        settled()
-        if catalog.spec:
-            specs[catalog.source] = catalog.spec
-        reports.append(audit(catalog, options))
-        del catalog
-    output.say(warnings)
-    return reports, specs
-
-
-def settled() -> None:
-    """Exempt what is alive now (the catalogs just read) from the cyclic GC's collections.
-
-    NOTE: parsed JSON holds no cycles, so only reference counting ever frees it, yet every
-    full collection walked all of it, and the first ones after the paused parse walked it
-    again (0.2 s of the audit of a 10 MB catalog). The process ends after the command
-    (`cli.entry` freezes the heap then too); cycles made later are still collected."""
-    gc.freeze()
+    return files.audit_files(o.inputs, revision, options, regions, o.jobs)
 
 
 def run(o: AuditRunOptions) -> int:
