@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from catalogaudit.audit.engine import AuditOptions, audit
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.report import format_report
 from catalogaudit.verbs import audit as verb
+from catalogaudit.verbs import fanout
 
 #: Runs the CLI and prints its own peak RSS (VmHWM, KiB) on stderr's last line: ru_maxrss
 #: would keep the forked pytest process's high-water mark.
@@ -90,3 +92,61 @@ def test_clashing_names_keep_the_held_path(tmp_path: Path) -> None:
         _snapshot(tmp_path / d, "x.snapshot.json", FIXTURES / "bench" / "tools100.json")
     inputs = (str(tmp_path / "a" / "x.snapshot.json"), str(tmp_path / "b" / "x.snapshot.json"))
     assert verb._streamed(verb.AuditRunOptions(inputs=inputs), None, AuditOptions(), False) is None
+
+
+def _cli(cwd: Path, *args: str) -> tuple[int, str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
+    done = subprocess.run(
+        [PYTHON, "-m", "catalogaudit", "audit", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_workers_write_the_one_process_report(tmp_path: Path, fmt: str) -> None:
+    # Real servers' snapshots (server-filesystem, the example server) and one raw list,
+    # which is merged and audited last, in this process.
+    caps = sorted((FIXTURES / "captures").glob("*.snapshot.json"))
+    assert len(caps) >= 3
+    names = [f"c{i:02}.snapshot.json" for i in range(10)]
+    for i, name in enumerate(names):
+        shutil.copy(caps[i % len(caps)], tmp_path / name)
+    raw = tmp_path / "tools.json"
+    raw.write_text('{"tools": [{"name": "a b", "inputSchema": {"type": "object"}}]}')
+    inputs = [*names[:5], raw.name, *names[5:]]
+    args = ("--format", fmt, "--fail-on", "info")
+    one = _cli(tmp_path, *args, "--jobs", "1", *inputs)
+    assert one[0] == 1 and "CA520" in one[1] and "tools.json" in one[1], one
+    assert _cli(tmp_path, *args, "--jobs", "3", *inputs) == one
+    assert _cli(tmp_path, *args, *inputs) == one  # 11 inputs: one worker per CPU
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
+def test_a_bad_file_among_many_is_the_one_process_error(tmp_path: Path) -> None:
+    one = _snapshot(tmp_path, "s00.snapshot.json", FIXTURES / "bench" / "tools100.json")
+    names = [one.name]
+    for i in range(1, 10):
+        shutil.copy(one, tmp_path / f"s{i:02}.snapshot.json")
+        names.append(f"s{i:02}.snapshot.json")
+    (tmp_path / "s04.snapshot.json").write_text('{"formatVersion": 1, "listings": ')
+    (tmp_path / "s07.snapshot.json").write_text("[]")
+    alone = _cli(tmp_path, "--jobs", "1", *names)
+    assert alone[0] == 2 and alone[2].startswith("error: ") and alone[2].count("\n") == 1
+    assert "s04" in alone[2] and "Traceback" not in alone[2]
+    assert _cli(tmp_path, "--jobs", "2", *names) == alone
+
+
+def test_how_many_workers() -> None:
+    many = tuple(f"f{i}.snapshot.json" for i in range(fanout.MANY))
+    linux = sys.platform.startswith("linux")
+    assert fanout.workers(0, many[:-1]) == 1  # too few to be worth a fork
+    assert fanout.workers(3, many[:2]) == (2 if linux else 1)  # never more than the inputs
+    assert fanout.workers(2, (*many, "-")) == 1  # stdin is read once, here
+    assert fanout.workers(1, many) == 1
+    if linux:
+        assert fanout.workers(0, many) == len(os.sched_getaffinity(0))
