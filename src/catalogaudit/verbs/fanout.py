@@ -58,16 +58,18 @@ def beside(work: Callable[[], T]) -> Callable[[], T]:
     gc.freeze()  # NOTE: as in `fan_out`: the child's collections then copy no shared pages
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: never returns
-        os.close(read)
-        _child()
+    if pid == 0:  # the child: never returns, whatever happens (the parent waits for it)
         try:
-            data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
-        except BaseException:
-            data = b""
-        with os.fdopen(write, "wb") as out:
-            out.write(data)
-        os._exit(0)
+            os.close(read)
+            _child()
+            try:
+                data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
+            except BaseException:
+                data = b""
+            with os.fdopen(write, "wb") as out:
+                out.write(data)  # a parent gone (Ctrl-C): BrokenPipeError, then the exit
+        finally:
+            os._exit(0)
     os.close(write)
 
     def wait() -> T:
