@@ -102,7 +102,7 @@ def audit(
     ] = False,
     max_chars: MaxChars = None,
     jobs: Annotated[
-        int, typer.Option(min=0, help="Files audited at once (0: one per CPU for 8 or more).")
+        int, typer.Option(min=0, help="Processes for many files or a big catalog (0: per CPU).")
     ] = 0,
     expect_tool: c.ExpectTool = None,
     forbid_tool: c.ForbidTool = None,

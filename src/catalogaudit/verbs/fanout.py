@@ -1,9 +1,10 @@
-"""Many input files worked on at once (`audit --jobs`): forked workers, results in input order.
+"""Work in forked processes for `audit --jobs`, with the one-process outcome, byte for byte.
 
 Why: a gateway operator audits hundreds of servers' snapshots in one call, and each file is
 read and audited on its own, sharing nothing with the others but the rules' code. Workers
 forked from the process that has imported that code start at once, and the results come back
-in input order, so the output is the one-process run's, byte for byte.
+in input order (`fan_out`). One big catalog's rules split in two groups that share no walk;
+the second runs in one forked child while this process runs the first (`beside`).
 """
 
 from __future__ import annotations
