@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+#: Exit codes shared by every verb (documented in the README; `model.findings` re-exports
+#: them). NOTE: here, not in `model.findings`, so a verb that reports no findings
+#: (`canonicalize --jcs`) returns its code without loading the findings vocabulary.
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
 
 class CatalogauditError(Exception):
     """Root of every expected error; its message is one line, shown as `error: <message>`."""

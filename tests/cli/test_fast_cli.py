@@ -199,6 +199,31 @@ def test_hash_runs_without_loading_typer_or_pydantic() -> None:
     assert proc.stdout.splitlines()[-1] == "LOADED []", proc.stdout[-2000:] + proc.stderr
 
 
+def test_canonicalize_jcs_loads_only_what_it_writes_with(tmp_path: Any) -> None:
+    """Start-up: `--jcs` is one read and one encoding (issue 14 measured it against a script
+    that imports rfc8785 alone); the findings vocabulary, protocols, snapshot building and the
+    report formatters are not on its path."""
+    out = tmp_path / "out.json"
+    unwanted = (
+        "typer",
+        "rich",
+        "catalogaudit.model.findings",
+        "catalogaudit.model.protocol",
+        "catalogaudit.snapshot.build",
+        "catalogaudit.canonical.quick",
+        "catalogaudit.formatters.hashes",
+    )
+    code = (
+        "import sys\n"
+        "from catalogaudit.cli import main\n"
+        f"code = main(['canonicalize', '--jcs', {TOOLS!r}, '-o', {str(out)!r}])\n"
+        f"print('LOADED', code, sorted(m for m in {unwanted!r} if m in sys.modules))\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.stdout.splitlines()[-1] == "LOADED 0 []", proc.stdout[-2000:] + proc.stderr
+    assert out.read_bytes()
+
+
 def test_a_live_snapshot_runs_without_loading_typer() -> None:
     """Start-up: typer's import and parse were a third of a live snapshot of server-everything
     (1.08 s against the server's own 0.40 s start-to-exit)."""

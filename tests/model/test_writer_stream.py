@@ -70,3 +70,15 @@ def test_a_long_string_is_written_in_slices_with_the_same_text(length: int) -> N
     assert "".join(pieces) + "\n" == _exact_written(value) + "\n"
     if length > _writer._LONG:  # handed on in slices, never whole
         assert max(len(p) for p in pieces) < len(jsonwire.dump_string(page))
+
+
+@pytest.mark.parametrize("depth", [62, 63, 64, 65, 80])
+def test_values_nested_past_the_precomputed_pads_are_indented_as_the_exact_writer_does(
+    depth: int,
+) -> None:
+    # NOTE: the writer reads its first 64 indents from a table and computes deeper ones.
+    value: Any = {"leaf": [1, "x"]}
+    for level in range(depth):
+        value = {"k": value, "n": level} if level % 2 else [value, level]
+    joined = "".join(_pieces(value, 4, sort_keys=True, indent=2, number=jsonwire._written_number))
+    assert joined == _exact_written(value)

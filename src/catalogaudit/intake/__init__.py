@@ -18,7 +18,6 @@ from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
-from catalogaudit.model.protocol import parse_protocol
 
 
 @dataclass(frozen=True)
@@ -148,6 +147,7 @@ def _merged(
     loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool, hashed: bool = True
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
 
     doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire, hashed=hashed)
@@ -158,8 +158,10 @@ def _merged(
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
     # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
-    # `canonicalize --jcs` read bytes through this package and build no snapshot.
+    # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
+    # protocol: `model.protocol` loads the findings vocabulary).
     from catalogaudit.intake import static
+    from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
     from catalogaudit.snapshot import rehash as rehashing
 

@@ -47,6 +47,9 @@ def write(
     limit = chunk if chunk is not None else -1
     pads = ["\n" + " " * (indent * d) for d in range(64)] if indent is not None else []
     colon = ": " if indent is not None else ":"
+    #: NOTE: `pads[depth]` is read in place below, not through `pad` (a call per container
+    #: was a tenth of the written form's time); `pad` is for deeper values only.
+    deepest = len(pads) - 1
 
     def pad(depth: int) -> str:
         if depth < len(pads):
@@ -106,7 +109,7 @@ def write(
                     write(v[key], depth + 1)
                 put("}")
             else:
-                inner = pad(depth + 1)
+                inner = pads[depth + 1] if depth < deepest else pad(depth + 1)
                 sep = "," + inner
                 lead = "{" + inner
                 # NOTE: strings and plain integers written here and in the list branch below,
@@ -123,7 +126,7 @@ def write(
                     else:
                         put(head)
                         write(x, depth + 1)
-                put(pad(depth) + "}")
+                put((pads[depth] if depth < deepest else pad(depth)) + "}")
             if len(out) > limit >= 0:
                 flush()
         elif isinstance(v, (list, tuple)):
@@ -140,7 +143,7 @@ def write(
                     write(item, depth + 1)
                 put("]")
             else:
-                inner = pad(depth + 1)
+                inner = pads[depth + 1] if depth < deepest else pad(depth + 1)
                 sep = "," + inner
                 lead = "[" + inner
                 for item in v:
@@ -153,7 +156,7 @@ def write(
                         put(lead)
                         write(item, depth + 1)
                     lead = sep
-                put(pad(depth) + "]")
+                put((pads[depth] if depth < deepest else pad(depth)) + "]")
             if len(out) > limit >= 0:
                 flush()
         elif isinstance(v, str):

@@ -6,10 +6,10 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Exit codes shared by every verb (documented in the README).
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_ERROR = 2
+#: Exit codes shared by every verb (their home is `errors`).
+from catalogaudit.errors import EXIT_ERROR as EXIT_ERROR
+from catalogaudit.errors import EXIT_FINDINGS as EXIT_FINDINGS
+from catalogaudit.errors import EXIT_OK as EXIT_OK
 
 
 class Severity(str, enum.Enum):

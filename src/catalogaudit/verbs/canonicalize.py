@@ -15,20 +15,19 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from catalogaudit import intake
-from catalogaudit.canonical import quick as hash_quick
-from catalogaudit.canonical import strict
-from catalogaudit.errors import InputError, UsageError
-from catalogaudit.formatters.formats import HashFormat
-from catalogaudit.formatters.hashes import format_hashes
+from catalogaudit.errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
 from catalogaudit.intake import loader
-from catalogaudit.model import jsonwire
-from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
 from catalogaudit.model.inert import visible
-from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.verbs import output
+
+if TYPE_CHECKING:
+    from catalogaudit.formatters.formats import HashFormat
+
+# NOTE: `canonicalize --jcs` reads bytes and writes `canonical.strict`'s; what only the written
+# form, `hash` or exit 1 need (the snapshot document, `model.findings`, `model.protocol`, the
+# hash formatter) is imported where used, so the one-shot --jcs process does not load it.
 
 
 @dataclass(frozen=True)
@@ -85,6 +84,8 @@ def _lines(text: str) -> list[str]:
 def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -> Result:
     """Any input the intake reads, in the written form `snapshot` writes (`data`: its bytes,
     when already read)."""
+    from catalogaudit import intake
+
     got = intake.read_catalog(spec, protocol=protocol, rehash=True, data=data)
     added = got.added if got.is_snapshot else tuple(got.doc["findings"])
     _validate(got.name, got.doc)
@@ -100,6 +101,7 @@ def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -
 
 
 def _validate(name: str, doc: dict[str, Any]) -> None:
+    from catalogaudit.model import jsonwire
     from catalogaudit.snapshot import build as snap
 
     if snap.certainly_valid(doc):
@@ -143,6 +145,8 @@ def run(o: Options) -> int:
     Option combinations are checked by `options`.
     """
     if o.jcs:
+        from catalogaudit.canonical import strict
+
         spec = o.inputs[0]
         name = loader.input_name(spec)
         output.emit(o.output, strict.strict_jcs(loader.read_bytes(spec), name))
@@ -173,6 +177,9 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     """The hash report of any input (see `hash_report`), and notes for stderr.
 
     A one-page list result takes `canonical.quick` (no snapshot is built; same report)."""
+    from catalogaudit.canonical import quick as hash_quick
+    from catalogaudit.model.protocol import parse_protocol
+
     parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
     data = loader.read_bytes(spec)
     name = loader.input_name(spec)
@@ -226,6 +233,8 @@ def options(
 
 def run_hash(spec: str, fmt: HashFormat, protocol: str = "auto") -> int:
     """`catalogaudit hash`: print the hash report of one input (notes on stderr); exit 0."""
+    from catalogaudit.formatters.hashes import format_hashes
+
     report, notes = hashes_of(spec, protocol)
     output.say(notes)
     output.emit("-", format_hashes(report, fmt))
