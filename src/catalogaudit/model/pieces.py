@@ -46,7 +46,9 @@ def parse_written(data: bytes) -> dict[str, Any] | None:
 def _value(data: bytes, start: int, end: int, depth: int, *, top: bool = False) -> Any:
     opener = data[start]
     if end - start <= max(_PIECE, 2) or opener not in b"{[":
-        return _whole(data[start:end].decode("utf-8"))
+        # NOTE: decoded through a memoryview: a slice would copy the piece (the 12 MB wire
+        # page of the bench snapshot) while its text and its value are both alive
+        return _whole(str(memoryview(data)[start:end], "utf-8"))
     closer = b"}" if opener == ord("{") else b"]"
     pad = b"\n" + b"  " * (depth + 1)
     if data[start + 1 : start + 1 + len(pad)] != pad or data[end - 1 : end] != closer:
