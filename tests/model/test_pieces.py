@@ -105,3 +105,54 @@ def test_a_duplicate_key_below_the_top_is_kept_as_the_whole_parse_keeps_it(piece
     assert got is not None
     assert _shape(got) == _shape(_whole(data))
     assert isinstance(got["listings"], WireObject)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.characters(codec=None), max_size=60),
+    st.integers(min_value=1, max_value=9),
+    st.booleans(),
+)
+def test_a_long_string_decoded_in_parts_is_the_string(text: str, piece: int, ascii: bool) -> None:
+    """`_long_string` cuts the literal between tokens only: the parts joined are the value,
+    whatever escapes (`\\uXXXX` pairs, lone surrogates, `\\"`) or UTF-8 sequences it holds."""
+    import json
+
+    literal = json.dumps(text, ensure_ascii=ascii).encode("utf-8", "surrogatepass")
+    try:
+        literal.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # a raw lone surrogate is not UTF-8: the whole parse refuses it too
+    old = pieces._PIECE
+    pieces._PIECE = piece
+    try:
+        got = pieces._long_string(b"x" + literal, 1, 1 + len(literal))
+    finally:
+        pieces._PIECE = old
+    assert got == jsonwire.raw_decode(literal.decode("utf-8"))[0] == text
+
+
+def test_a_broken_long_string_is_refused() -> None:
+    for literal in (b'"a"b"', b'"ab\\q"', b'"a\x01"', b'"ab'):
+        with pytest.raises((pieces._NotWritten, jsonwire.WireDecodeError)):
+            old = pieces._PIECE
+            pieces._PIECE = 1
+            try:
+                pieces._long_string(literal, 0, len(literal))
+            finally:
+                pieces._PIECE = old
+
+
+@pytest.mark.parametrize("text", ["\ud800x", "a\ud83d\ude00b", '\\"\\\\u0041', "\udfff\ud800"])
+@pytest.mark.parametrize("piece", [1, 2, 3, 5])
+def test_escaped_surrogates_survive_the_cuts(text: str, piece: int) -> None:
+    import json
+
+    literal = json.dumps(text).encode("ascii")
+    old = pieces._PIECE
+    pieces._PIECE = piece
+    try:
+        want = jsonwire.raw_decode(literal.decode("ascii"))[0]  # a pair joins: one character
+        assert pieces._long_string(literal, 0, len(literal)) == want
+    finally:
+        pieces._PIECE = old

@@ -74,7 +74,8 @@ class Side:
         return self._wire[name]
 
     def page_texts(self, name: str) -> list[Any] | None:
-        """The wire page texts of a listing, when kept."""
+        """The wire page texts of a listing, when kept: `str`, or UTF-8 `bytes` when the side
+        was packed (`sides_of(..., packed=True)`); either way equal exactly when the texts are."""
         texts = (self.wire or {}).get(name)
         return texts if isinstance(texts, list) else None
 
@@ -99,17 +100,44 @@ def _served_order(rec: dict[str, Any], key: str) -> list[Any]:
 
 
 def _parse_pages(name: str, texts: Any) -> list[Any] | None:
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+    if not isinstance(texts, list) or not all(isinstance(t, (str, bytes)) for t in texts):
         return None
     items: list[Any] = []
     for text in texts:
         try:
-            result = jsonwire.loads(text)
+            result = jsonwire.loads(_text(text))
         except jsonwire.WireDecodeError:
             return None
         got = result.get(name) if isinstance(result, dict) else None
         items.extend(got if isinstance(got, list) else [])
     return items
+
+
+def _text(text: str | bytes) -> str:
+    """A page text back as `str` (a packed one is decoded for the parse only)."""
+    return text if isinstance(text, str) else text.decode("utf-8", "surrogatepass")
+
+
+def _packed(doc: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with its run-1 wire page texts as UTF-8 bytes, for a caller that only compares
+    or parses them (`diff`, `stability`).
+
+    Why: a page text holding one astral character is a 4-byte-per-character Python string,
+    37 MB for the 10 MB bench page, held for the whole run per side though only the items
+    whose served bytes changed are ever parsed from it. `surrogatepass` keeps a lone
+    surrogate (a `\\ud800` escape) exactly, so the bytes decode back to the same text.
+    """
+    wire = _dict(doc.get("wire"))
+    pages = _dict(wire.get("pages"))
+    if not pages:
+        return doc
+    packed = {
+        name: [t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for t in texts]
+        if isinstance(texts, list)
+        else texts
+        for name, texts in pages.items()
+    }
+    return {**doc, "wire": {**wire, "pages": packed}}
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -141,8 +169,14 @@ def _records_from_pages(pages: dict[str, Any], like: dict[str, Any]) -> dict[str
     return out
 
 
-def sides_of(label: str, doc: dict[str, Any]) -> tuple[list[Side], list[str]]:
-    """The sides one snapshot holds: one, or one per run of `snapshot --runs N`."""
+def sides_of(
+    label: str, doc: dict[str, Any], *, packed: bool = False
+) -> tuple[list[Side], list[str]]:
+    """The sides one snapshot holds: one, or one per run of `snapshot --runs N`. `packed`:
+    run 1's wire page texts are kept as UTF-8 bytes (`_packed`), in the sides and in
+    `Side.doc`; for a caller that drops `doc` and never writes or positions it."""
+    if packed:
+        doc = _packed(doc)
     capture = dict(_dict(doc.get("capture")))
     runs = _dict(capture.get("runs"))
     wire = _dict(doc.get("wire"))

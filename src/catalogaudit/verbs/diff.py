@@ -180,7 +180,7 @@ def _read_inputs(
         if seen[label] > 1:
             label = f"{label} ({seen[label]})"
         notes.extend(f"{label}: {note}" for _, note in got.inferred)
-        sides, more = compare.sides_of(label, got.doc)
+        sides, more = compare.sides_of(label, got.doc, packed=not keep)
         del got  # NOTE: else it lives on while the next input is read and parsed
         groups.append(sides)
         notes.extend(more)
