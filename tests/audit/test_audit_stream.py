@@ -39,6 +39,15 @@ def _snapshot(tmp: Path, name: str, raw: Path) -> Path:
     return path
 
 
+def _copies(tmp: Path, count: int) -> list[str]:
+    """`count` copies of the snapshot of the 100-tool bench catalog: s00.snapshot.json, ..."""
+    names = [f"s{i:02}.snapshot.json" for i in range(count)]
+    one = _snapshot(tmp, names[0], FIXTURES / "bench" / "tools100.json")
+    for name in names[1:]:
+        shutil.copy(one, tmp / name)
+    return names
+
+
 def _peak_kib(cwd: Path, *args: str) -> int:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     done = subprocess.run(
@@ -50,12 +59,8 @@ def _peak_kib(cwd: Path, *args: str) -> int:
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 def test_auditing_many_files_holds_one_at_a_time(tmp_path: Path) -> None:
-    one = _snapshot(tmp_path, "s0.snapshot.json", FIXTURES / "bench" / "tools100.json")
-    names = [one.name]
-    for i in range(1, 16):
-        shutil.copy(one, tmp_path / f"s{i}.snapshot.json")
-        names.append(f"s{i}.snapshot.json")
-    alone = _peak_kib(tmp_path, one.name)
+    names = _copies(tmp_path, 16)
+    alone = _peak_kib(tmp_path, names[0])
     many = _peak_kib(tmp_path, *names)
     # Held (before), the 16 documents, texts and position maps cost 26 MiB more than one
     # file; streamed, 7 MiB (the per-text caches of the prose rules).
@@ -128,11 +133,7 @@ def test_workers_write_the_one_process_report(tmp_path: Path, fmt: str) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")
 def test_a_bad_file_among_many_is_the_one_process_error(tmp_path: Path) -> None:
-    one = _snapshot(tmp_path, "s00.snapshot.json", FIXTURES / "bench" / "tools100.json")
-    names = [one.name]
-    for i in range(1, 10):
-        shutil.copy(one, tmp_path / f"s{i:02}.snapshot.json")
-        names.append(f"s{i:02}.snapshot.json")
+    names = _copies(tmp_path, 10)
     (tmp_path / "s04.snapshot.json").write_text('{"formatVersion": 1, "listings": ')
     (tmp_path / "s07.snapshot.json").write_text("[]")
     alone = _cli(tmp_path, "--jobs", "1", *names)
