@@ -48,7 +48,7 @@ class AuditOptions:
 
 
 #: A catalog with this many items or more has its spec rules run in two processes when
-#: `AuditOptions.spread` allows (a 1,000-tool, 10 MB catalog: 0.7 s of rules, in two halves).
+#: `AuditOptions.beside` allows (a 1,000-tool, 10 MB catalog: 0.7 s of rules, in two halves).
 BIG = 500
 
 #: The spec rules of the second group: the three that share the prose walk

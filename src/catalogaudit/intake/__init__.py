@@ -125,7 +125,7 @@ def iter_catalogs(
 
 def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
     """One input as `iter_catalogs` reads it when it is a snapshot file; None when it is not
-    (a raw input, which `iter_catalogs` merges with the others: `verbs.fanout`)."""
+    (a raw input, which `iter_catalogs` merges with the others: `verbs.files`)."""
     with gc_paused():
         data = loader.read_bytes(spec)
         loaded = loader.parse(spec, data)

@@ -60,7 +60,8 @@ class AuditRunOptions:
     expand: bool = False
     #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
     max_chars: int | None = None
-    #: `--jobs`: files audited at once (0: one per CPU for many files; `verbs.fanout`).
+    #: `--jobs`: processes for many files or a big catalog's rules (0: one per CPU;
+    #: `verbs.fanout`).
     jobs: int = 0
 
 

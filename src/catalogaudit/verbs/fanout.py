@@ -18,6 +18,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: Where a process can fork safely with its imports warm (not Windows; not macOS, whose
+#: system libraries may hold locks across a fork).
+_FORKS = sys.platform.startswith("linux")
+
 #: With `--jobs 0` (the default), fewer inputs than this are worked on in this process: a
 #: worker costs a fork and a pipe, and a handful of files are done before two would start.
 MANY = 8
@@ -40,7 +44,7 @@ def workers(jobs: int, inputs: Sequence[str]) -> int:
 def cpus(jobs: int) -> int:
     """`--jobs` as a number of processes (0: one per usable CPU); 1 where a process cannot
     fork safely (Windows, macOS)."""
-    if not sys.platform.startswith("linux"):
+    if not _FORKS:
         return 1
     return max(1, jobs or len(os.sched_getaffinity(0)))
 
@@ -54,7 +58,7 @@ def beside(work: Callable[[], T]) -> Callable[[], T]:
     `work()` here instead, so the outcome, errors included, is the one-process outcome."""
     import pickle
 
-    if not sys.platform.startswith("linux"):
+    if not _FORKS:
         return work
     gc.freeze()  # NOTE: as in `fan_out`: the child's collections then copy no shared pages
     read, write = os.pipe()
