@@ -1,5 +1,6 @@
-"""`Catalog.location` finds a value's line and column in the written text along its pointer
-alone (issue 14); every answer must equal the full map `written_positions` makes."""
+"""`Catalog.location` finds a value's line and column in the file's text along its pointer
+alone (issue 14, `model.positions.Finder`); every answer must equal a full map of the text:
+`written_positions` for the written form, `raw_positions` for any other layout."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, written_positions
+from catalogaudit.model.findings import Location
+from catalogaudit.model.positions import Finder, raw_positions
 
 KEYS = st.sampled_from(
     ["a", "b", "", "/", "~", "a/b~c", '"', "\\", "\n", "\ue000", "\U0001f600", "\ud800", "é"]
@@ -28,6 +31,12 @@ VALUES = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
     max_leaves=30,
 )
+
+
+def _at(location: Location) -> tuple[int | None, int | None]:
+    return location.line, location.column
+
+
 BOGUS = ["x", "/", "//", "/~2", "/-", "/01", "/0/", "/999", "/a~1b", "/a/b"]
 
 
@@ -36,9 +45,9 @@ def _check(doc: Any, text: str | None = None) -> None:
     catalog = Catalog(doc if isinstance(doc, dict) else {"v": doc}, text=text)
     full = written_positions(catalog.doc)
     for pointer, at in full.items():
-        assert catalog._position(pointer) == at, pointer
+        assert _at(catalog.location(None, pointer)) == at, pointer
     for pointer in BOGUS:
-        assert catalog._position(pointer) == full.get(pointer), pointer
+        assert _at(catalog.location(None, pointer)) == (full.get(pointer) or (None, None))
 
 
 @settings(max_examples=300, deadline=None)
@@ -55,11 +64,44 @@ def test_positions_in_a_real_snapshot() -> None:
     _check(doc, text)
 
 
-def test_no_positions_when_the_text_is_not_the_written_form() -> None:
+LAYOUTS = st.sampled_from(
+    [
+        {"separators": (",", ":")},
+        {"separators": (" , ", " : "), "indent": "\t"},
+        {"indent": 1, "ensure_ascii": False},
+        {"indent": 5},
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES, LAYOUTS)
+def test_positions_in_any_layout_equal_the_full_map_of_the_text(value: Any, how: Any) -> None:
+    """A hand-edited or reformatted snapshot keeps its lines: the finder reads the text
+    itself, whatever its layout, and agrees with a full tokenizing map of it."""
+    import json
+
+    text = " \n" + json.dumps({"v": value}, **how) + "\n"
+    doc = jsonwire.loads(text)
+    full = raw_positions(text)
+    finder = Finder(text)
+    for pointer, at in full.items():
+        assert finder.position(doc, pointer) == at, pointer
+    for pointer in BOGUS:
+        assert finder.position(doc, pointer) == full.get(pointer), pointer
+
+
+def test_a_duplicate_key_points_at_the_member_the_document_holds() -> None:
+    text = '{"a": {"x": 1},\n "b": 2,\n "a": {"x": 3}}'
+    doc = jsonwire.loads(text)
+    assert doc["a"] == {"x": 3}
+    assert Finder(text).position(doc, "/a/x") == (3, 13)
+
+
+def test_no_positions_when_the_document_is_not_the_texts_parse() -> None:
     doc = {"a": [1, {"b": 2}]}
-    catalog = Catalog(doc, text='{"a": [1, {"b": 2}]}\n')
-    assert catalog.location(None, "/a/1/b").line is None
-    written = Catalog(doc, text=jsonwire.written(doc))
-    assert (written.location(None, "/a/1/b").line, written.location(None, "/a/1/b").column) == (
-        written_positions(doc)["/a/1/b"]
-    )
+    compact = Catalog(doc, text='{"a": [1, {"b": 2}]}\n')
+    assert _at(compact.location(None, "/a/1/b")) == (1, 17)
+    other = Catalog({"a": [1, 2, 3]}, text='{"a": {"b": 2}}')
+    assert _at(other.location(None, "/a/2")) == (None, None)
+    assert _at(other.location(None, "/a/1")) == (None, None)

@@ -31,8 +31,8 @@ class Intake:
     form: str
     #: The snapshot document: the wire copy where a snapshot's readable items disagree.
     doc: dict[str, Any]
-    #: The bytes read (empty for merged inputs) and, for snapshot files, their decoded text
-    #: (line and column of findings).
+    #: The bytes read (empty for merged inputs) and, for a snapshot file whose `doc` is its
+    #: parse (no listing rebuilt from the wire), its decoded text (line and column of findings).
     data: bytes = b""
     text: str | None = None
     #: What the loader inferred about each non-snapshot input: (input name, note).
@@ -182,13 +182,14 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
             "snapshot",
             done.doc,
             data,
-            loaded.text,
+            None,  # NOTE: a rehashed document is not the text's parse (see `text`)
             warnings=tuple(done.warnings),
             notes=tuple(done.notes),
             added=tuple(done.added),
         )
     doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
-    return Intake(spec, loaded.name, "snapshot", doc, data, loaded.text, warnings=tuple(warnings))
+    text = loaded.text if doc is loaded.snapshot else None  # rebuilt: not the text's parse
+    return Intake(spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings))
 
 
 __all__ = [

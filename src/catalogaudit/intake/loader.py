@@ -40,7 +40,8 @@ class Loaded:
     handshake: dict[str, Any] | None = None
     handshake_text: str | None = None
     inferred: list[str] = field(default_factory=list)
-    #: The decoded file text (snapshots: for line and column of findings).
+    #: The decoded file text of a snapshot, when `snapshot` is its parse (line and column of
+    #: findings).
     text: str | None = None
 
 
@@ -120,8 +121,9 @@ def parse(spec: str, data: bytes) -> Loaded:
     name = input_name(spec)
     if not text.strip():
         raise InputError(f"{name}: empty input")
+    duplicates: list[str] = []
     try:
-        members = jsonwire.parse_members(text)
+        members = jsonwire.parse_members(text, duplicates)
     except jsonwire.WireDecodeError as exc:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) > 1:
@@ -129,8 +131,11 @@ def parse(spec: str, data: bytes) -> Loaded:
         raise InputError(f"{name}: not JSON ({exc})") from None
     value = {k: m.value for k, m in members.items()}
     if "formatVersion" in value and "listings" in value:
+        # NOTE: a duplicate top-level key: the document is not the text read member by member
+        # (`model.positions.Finder`), so no line and column.
+        kept = None if duplicates else text
         return Loaded(
-            name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=text
+            name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=kept
         )
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
     _take(loaded, text, members, bad_utf8, 1)

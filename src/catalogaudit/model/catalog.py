@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import islice
 from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
 from catalogaudit.model.names import LISTINGS, identity
+from catalogaudit.model.positions import Finder, listing_items, raw_positions
 from catalogaudit.model.protocol import MODERN_VERSIONS
 
 
@@ -48,7 +47,8 @@ class Catalog:
     doc: dict[str, Any]
     #: The file it was read from (as the user named it), or `<live>`.
     source: str = "<live>"
-    #: The exact file text when it was read from a snapshot file in the written form.
+    #: The text of the snapshot file `doc` was parsed from, in any layout (line and column
+    #: of findings: `model.positions.Finder`); None when `doc` is not its parse.
     text: str | None = None
     revision_override: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -57,14 +57,6 @@ class Catalog:
     #: The text of the one raw list input (a `tools/list` result, a JSON-RPC response) the
     #: catalog was built from: its items' regions (`model.positions`).
     raw: str | None = None
-    #: Where `_position` found values in `text`: line starts by pointer, an array's element
-    #: line starts by the array's line start.
-    _starts: dict[str, tuple[int, int]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-    _elements: dict[int, list[tuple[int, int]]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     @property
     def capture(self) -> dict[str, Any]:
@@ -149,8 +141,8 @@ class Catalog:
         else:
             doc_pointer = f"/listings/{item.listing}/items/{item.index}{pointer}"
         line = col = None
-        if self.text is not None and self._written:
-            pos = self._position(doc_pointer)
+        if self.text is not None:
+            pos = self._finder.position(self.doc, doc_pointer)
             if pos is not None:
                 line, col = pos
         elif self.raw is not None and item is not None:
@@ -162,8 +154,6 @@ class Catalog:
     def _raw_position(self, item: Item, pointer: str) -> tuple[int, int] | None:
         """Where a value of an item is in the raw input: its listing's one array, at the
         item's served position, then the pointer inside the item (or its nearest parent)."""
-        from catalogaudit.model.positions import listing_items
-
         found = self._raw_positions
         listing = self.listing(item.listing)
         if len(listing.get("pages") or [None]) > 1:
@@ -178,71 +168,11 @@ class Catalog:
 
     @cached_property
     def _raw_positions(self) -> dict[str, tuple[int, int]]:
-        from catalogaudit.model.positions import raw_positions
-
         return raw_positions(self.raw or "")
 
     @cached_property
-    def _written(self) -> bool:
-        # NOTE: line and column only for a file in the written form; checked by re-rendering.
-        return self.text is not None and jsonwire.written(self.doc) == self.text
-
-    def _position(self, pointer: str) -> tuple[int, int] | None:
-        """`written_positions(self.doc).get(pointer)`, found in the text (the written form)
-        along the pointer alone instead of mapping every value: each finding of 500 files
-        asked for a map of the whole file (90 ms a file). Lines are counted between the
-        starts found, each stretch once."""
-        text = self.text
-        if text is None or (pointer and not pointer.startswith("/")):
-            return None
-        node: Any = self.doc
-        start, line, col, depth = 0, 1, 1, 0  # the current value's line: start, number; column
-        at = ""
-        for token in pointer.split("/")[1:] if pointer else ():
-            pad = "\n" + " " * (2 * (depth + 1))
-            at += "/" + token
-            if isinstance(node, dict) and node:
-                key = token.replace("~1", "/").replace("~0", "~")
-                if key not in node or jsonwire.pointer_join("", key) != "/" + token:
-                    return None
-                head = jsonwire.dump_string(key)
-                col = 2 * (depth + 1) + len(head) + 3
-                node = node[key]
-                got = self._starts.get(at)
-                if got is None:
-                    found = text.find(pad + head + ":", start) + 1
-                    got = self._starts[at] = (found, line + text.count("\n", start, found))
-            elif isinstance(node, list) and node and _INDEX.fullmatch(token):
-                index = int(token)
-                if index >= len(node):
-                    return None
-                col = 2 * (depth + 1) + 1
-                elements = self._elements.get(start)
-                if elements is None:
-                    elements = self._elements[start] = _elements(text, pad, start, line, node)
-                node = node[index]
-                got = elements[index]
-            else:
-                return None
-            (start, line), depth = got, depth + 1
-        return line, col
-
-
-def _elements(text: str, pad: str, start: int, line: int, array: list[Any]) -> list[Any]:
-    """(line start, line number) of each element of the array whose line starts at `start`."""
-    # NOTE: an element's first line is at the array's indent plus two; so is a container
-    # element's closing line, which starts with } or ].
-    found = re.compile(re.escape(pad) + "(?![ }\\]])").finditer(text, start)
-    out = []
-    for match in islice(found, len(array)):
-        at = match.start() + 1
-        line += text.count("\n", start, at)
-        out.append((at, line))
-        start = at
-    return out
-
-
-_INDEX = re.compile("0|[1-9][0-9]*")
+    def _finder(self) -> Finder:
+        return Finder(self.text or "")
 
 
 def written_positions(value: Any) -> dict[str, tuple[int, int]]:

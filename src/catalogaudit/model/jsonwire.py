@@ -109,11 +109,12 @@ class Member:
     plain: bool = False
 
 
-def parse_members(text: str) -> dict[str, Member]:
+def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, Member]:
     """Parse a top-level object keeping each member's span, so `result` text can be kept verbatim.
 
     Request ids, SSE ids and envelope key order differ between runs and SDKs; the span lets us
-    keep exactly the served `result` and nothing else.
+    keep exactly the served `result` and nothing else. A duplicate key keeps its last member,
+    and is appended to `duplicates` when given.
     """
     ws = _WS.match
     pos = ws(text, 0).end()  # type: ignore[union-attr]
@@ -132,6 +133,8 @@ def parse_members(text: str) -> dict[str, Member]:
             raise WireDecodeError(f"expected ':' at offset {pos}", pos)
         start = ws(text, pos + 1).end()  # type: ignore[union-attr]
         value, end, plain = raw_decode_plain(text, start)
+        if duplicates is not None and key in members:
+            duplicates.append(key)
         members[key] = Member(value, start, end, plain)
         pos = ws(text, end).end()  # type: ignore[union-attr]
         if text.startswith(",", pos):

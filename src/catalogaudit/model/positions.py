@@ -11,6 +11,9 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
 
 from catalogaudit.model.jsonwire import pointer_join
 
@@ -101,3 +104,102 @@ def listing_items(positions: dict[str, tuple[int, int]], listing: str) -> str | 
     suffix = "/" + listing
     found = [p for p in positions if p.endswith(suffix) and p + "/0" in positions]
     return found[0] if len(found) == 1 else None
+
+
+#: The C scanner, plain: what `Finder` skips values with (their objects are dropped at once);
+#: and one for a value with an integer longer than `int()` reads (a plain parse raises).
+_DECODERS: tuple[Any, Any] = (json.JSONDecoder(), json.JSONDecoder(parse_int=str, parse_float=str))
+_SKIP: Callable[[str, int], tuple[Any, int]] = _DECODERS[0].scan_once
+_SKIP_LONG: Callable[[str, int], tuple[Any, int]] = _DECODERS[1].scan_once
+
+
+class Finder:
+    """Where values are in one JSON text, found along each pointer asked for, not mapped:
+    the containers on the way are read member by member (each value passed over by the C
+    scanner), and what was read is kept for the next pointer.
+
+    `doc` must be the text's parse (`jsonwire`): an object parsed with duplicate keys is a
+    `WireObject`, whose last member with the key is the one the document holds, so such an
+    object is read to its end. Any text layout: written, compact or hand-edited.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        #: By an object's offset: its keys' value offsets so far, and where to read on
+        #: (-1: read to the end).
+        self._objects: dict[int, tuple[dict[str, int], list[int]]] = {}
+        self._arrays: dict[int, tuple[list[int], list[int]]] = {}
+
+    def position(self, doc: Any, pointer: str) -> tuple[int, int] | None:
+        """Line and column (1-based, columns in code points) of the value at `pointer`, or
+        None when `doc` has no such value."""
+        try:
+            at = self._offset(doc, pointer)
+        except (ValueError, IndexError, StopIteration, RecursionError):
+            return None  # NOTE: not the text `doc` was parsed from; no position, not a wrong one
+        if at is None:
+            return None
+        text = self.text
+        return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+    def _offset(self, doc: Any, pointer: str) -> int | None:
+        if pointer and not pointer.startswith("/"):
+            return None
+        node = doc
+        at = _WS.match(self.text, 0).end()  # type: ignore[union-attr]
+        for token in pointer.split("/")[1:] if pointer else ():
+            if isinstance(node, dict):
+                key = token.replace("~1", "/").replace("~0", "~")
+                if key not in node or pointer_join("", key) != "/" + token:
+                    return None
+                at = self._member(at, key, type(node) is not dict)
+                node = node[key]
+            elif isinstance(node, list) and _INDEX.fullmatch(token) and int(token) < len(node):
+                at = self._element(at, int(token))
+                node = node[int(token)]
+            else:
+                return None
+        return at
+
+    def _member(self, start: int, key: str, last: bool) -> int:
+        text = self.text
+        if text[start] != "{":
+            raise ValueError("not an object")
+        found, resume = self._objects.setdefault(start, ({}, [start + 1]))
+        while resume[0] >= 0 and (last or key not in found):
+            at = _WS.match(text, resume[0]).end()  # type: ignore[union-attr]
+            if text[at] == "}":
+                resume[0] = -1
+                break
+            if text[at] == ",":
+                at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
+            name, at = scanstring(text, at + 1)
+            at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
+            at = _WS.match(text, at).end()  # type: ignore[union-attr]
+            found[name] = at  # NOTE: a later duplicate replaces it, as the parse did
+            resume[0] = _skip(text, at)
+        return found[key]
+
+    def _element(self, start: int, index: int) -> int:
+        text = self.text
+        if text[start] != "[":
+            raise ValueError("not an array")
+        found, resume = self._arrays.setdefault(start, ([], [start + 1]))
+        while len(found) <= index:
+            at = _WS.match(text, resume[0]).end()  # type: ignore[union-attr]
+            if text[at] == ",":
+                at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
+            found.append(at)
+            resume[0] = _skip(text, at)
+        return found[index]
+
+
+def _skip(text: str, at: int) -> int:
+    """The offset just past the value at `at`."""
+    try:
+        return _SKIP(text, at)[1]
+    except ValueError:  # an integer too long for int(): read its digits as text
+        return _SKIP_LONG(text, at)[1]
+
+
+_INDEX = re.compile("0|[1-9][0-9]*")
