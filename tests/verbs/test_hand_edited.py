@@ -177,3 +177,37 @@ def test_a_snapshot_without_wire_uses_its_readable_items(snapshots: tuple[Path, 
     result = cli("audit", str(bare), "--profile", "ascii-prose", "--format", "json")
     assert "the wire section" not in result.stderr
     assert all(f.get("identity") != EDITED_TOOL for f in result.json()["findings"]), str(result)
+
+
+def _lines(run: Any) -> list[tuple[str, Any, Any]]:
+    return [
+        (f["location"]["pointer"], f["location"].get("line"), f["location"].get("column"))
+        for f in run.json()["findings"]
+    ]
+
+
+def test_audit_lines_follow_a_reformatted_snapshot(
+    snapshots: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A snapshot reindented by hand (same document) keeps line and column on its findings,
+    where its own text has them; the edited copy, rebuilt from the wire, has none (its
+    readable text no longer holds what is audited), nor has a file with a duplicate key."""
+    from catalogaudit.model.positions import raw_positions
+
+    original, edited = snapshots
+    text = original.read_text(encoding="utf-8")
+    reformatted = tmp_path / "reformatted.json"
+    reformatted.write_text(json.dumps(json.loads(text), indent="\t", separators=(",", " : ")))
+    duplicated = tmp_path / "duplicated.json"
+    duplicated.write_text(text.replace("{", '{\n  "formatVersion": 1,', 1))
+    args = ("--profile", "ascii-prose", "--format", "json")
+    runs = [cli("audit", str(p), *args, cwd=tmp_path) for p in (original, reformatted)]
+    before, after = (_lines(r) for r in runs)
+    assert [p for p, _, _ in before] == [p for p, _, _ in after] and before, before
+    assert all(line is not None for _, line, _ in before + after), after
+    where = raw_positions(reformatted.read_text(encoding="utf-8"))
+    assert [(p, where[p][0], where[p][1]) for p, _, _ in after] == after
+    assert after != before  # the lines moved with the layout
+    for path in (edited, duplicated):
+        found = _lines(cli("audit", str(path), *args, cwd=tmp_path))
+        assert found and all(line is None for _, line, _ in found), found
