@@ -126,7 +126,7 @@ class Finder:
     def __init__(self, text: str) -> None:
         self.text = text
         #: By an object's offset: its keys' value offsets so far, and where to read on
-        #: (-1: read to the end).
+        #: (`_past`; -1: read to its end). The same for arrays, by index.
         self._objects: dict[int, tuple[dict[str, int], list[int]]] = {}
         self._arrays: dict[int, tuple[list[int], list[int]]] = {}
 
@@ -165,33 +165,41 @@ class Finder:
         text = self.text
         if text[start] != "{":
             raise ValueError("not an object")
-        found, resume = self._objects.setdefault(start, ({}, [start + 1]))
-        while resume[0] >= 0 and (last or key not in found):
-            at = _WS.match(text, resume[0]).end()  # type: ignore[union-attr]
+        found, read = self._objects.setdefault(start, ({}, [start + 1, -1]))
+        while read[0] >= 0 and (last or key not in found):
+            at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
             if text[at] == "}":
-                resume[0] = -1
+                read[0] = -1
                 break
             if text[at] == ",":
                 at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
             name, at = scanstring(text, at + 1)
             at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
             at = _WS.match(text, at).end()  # type: ignore[union-attr]
-            found[name] = at  # NOTE: a later duplicate replaces it, as the parse did
-            resume[0] = _skip(text, at)
+            found[name] = read[1] = at  # NOTE: a later duplicate replaces it, as the parse did
         return found[key]
 
     def _element(self, start: int, index: int) -> int:
         text = self.text
         if text[start] != "[":
             raise ValueError("not an array")
-        found, resume = self._arrays.setdefault(start, ([], [start + 1]))
+        found, read = self._arrays.setdefault(start, ([], [start + 1, -1]))
         while len(found) <= index:
-            at = _WS.match(text, resume[0]).end()  # type: ignore[union-attr]
+            at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
             if text[at] == ",":
                 at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
             found.append(at)
-            resume[0] = _skip(text, at)
+            read[1] = at
         return found[index]
+
+
+def _past(text: str, read: list[int]) -> int:
+    """Where to read a container's next member or element: `read` is [offset, the start of
+    the value last found, not passed over yet (-1: none)]. A value is passed over only when
+    the one after it is asked for, so descending into it costs nothing."""
+    if read[1] >= 0:
+        read[0], read[1] = _skip(text, read[1]), -1
+    return read[0]
 
 
 def _skip(text: str, at: int) -> int:
