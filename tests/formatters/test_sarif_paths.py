@@ -162,14 +162,24 @@ def test_raw_list_inputs_get_real_regions(repo: Path) -> None:
     assert f'file="tools.json" line="{line}"' in junit.stdout
 
 
-def test_raw_positions_deep_and_invalid() -> None:
-    from catalogaudit.model.positions import raw_positions
+def test_raw_regions_found_along_the_pointer() -> None:
+    """A raw input's regions: an escaped key read as the key it spells, the JSON-RPC
+    envelope's `result`, and no made-up region for JSON Lines or deep nesting."""
+    from catalogaudit.model.catalog import Catalog
 
-    deep = '{"a": ' + "[" * 3000 + '"x"' + "]" * 3000 + "}"
-    found = raw_positions(deep)
-    assert found["/a" + "/0" * 3000] == (1, 7 + 3000)
-    assert raw_positions('{"a": 1}\n{"b": 2}\n') == {}  # JSON Lines: no made-up region
-    assert raw_positions('{"k\\u00e9y": [1, {"x": "é"}]}')["/k\u00e9y/1/x"] == (1, 24)
+    def region(raw: str, pointer: str) -> tuple[int | None, int | None]:
+        doc = {"listings": {"tools": {"items": [{}], "pages": [{"items": 1}]}}}
+        catalog = Catalog(doc, raw=raw)
+        item = catalog.items("tools")[0]
+        location = catalog.location(item, pointer)
+        return location.line, location.column
+
+    assert region('{"tools": [{"k\\u00e9y": [1, {"x": "é"}]}]}', "/k\u00e9y/1/x") == (1, 35)
+    assert region('{"id": 1,\n "result": {"tools": [\n  {"a": 1}]}}', "/a") == (3, 9)
+    assert region('{"id": 1,\n "result": {"tools": [\n  {"a": 1}]}}', "/b") == (3, 3)
+    assert region('{"tools": [{"a": 1}]}\n{"tools": []}\n', "/a") == (None, None)
+    deep = '{"tools": [{"a": ' + "[" * 3000 + '"x"' + "]" * 3000 + "}]}"
+    assert region(deep, "/a" + "/0" * 3000) == (None, None)
 
 
 def test_several_files_audited_one_at_a_time_keep_their_repository_paths(repo: Path) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import FIXTURES
+from helpers.positions import raw_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog, written_positions
 from catalogaudit.model.findings import Location
-from catalogaudit.model.positions import Finder, raw_positions
+from catalogaudit.model.positions import Finder
 
 KEYS = st.sampled_from(
     ["a", "b", "", "/", "~", "a/b~c", '"', "\\", "\n", "\ue000", "\U0001f600", "\ud800", "é"]

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from helpers import PYTHON, SERVERS, cli
+from helpers.positions import raw_positions
 
 EDITED_TOOL = "search_notes"
 
@@ -192,8 +193,6 @@ def test_audit_lines_follow_a_reformatted_snapshot(
     """A snapshot reindented by hand (same document) keeps line and column on its findings,
     where its own text has them; the edited copy, rebuilt from the wire, has none (its
     readable text no longer holds what is audited), nor has a file with a duplicate key."""
-    from catalogaudit.model.positions import raw_positions
-
     original, edited = snapshots
     text = original.read_text(encoding="utf-8")
     reformatted = tmp_path / "reformatted.json"

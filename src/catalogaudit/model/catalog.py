@@ -10,7 +10,7 @@ from typing import Any
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
 from catalogaudit.model.names import LISTINGS, identity
-from catalogaudit.model.positions import Finder, listing_items, raw_positions
+from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
 
 
@@ -152,27 +152,50 @@ class Catalog:
         return Location(self.source, doc_pointer, line, col)
 
     def _raw_position(self, item: Item, pointer: str) -> tuple[int, int] | None:
-        """Where a value of an item is in the raw input: its listing's one array, at the
-        item's served position, then the pointer inside the item (or its nearest parent)."""
-        found = self._raw_positions
+        """Where a value of an item is in the raw input: its listing's array (`/tools`, or
+        `/result/tools` in a JSON-RPC response), at the item's served position, then the
+        pointer inside the item (or its nearest parent)."""
+        raw = self._raw_doc
         listing = self.listing(item.listing)
-        if len(listing.get("pages") or [None]) > 1:
+        if raw is None or len(listing.get("pages") or [None]) > 1:
             return None
-        base = listing_items(found, item.listing)
+        base = _listing_array(raw, item.listing)
         if base is None:
             return None
+        finder = self._raw_finder
         where = f"{base}/{item.served_index}{pointer}"
-        while where not in found and where.count("/") > base.count("/") + 1:
+        found = finder.position(raw, where)
+        while found is None and where.count("/") > base.count("/") + 1:
             where = where.rsplit("/", 1)[0]
-        return found.get(where)
+            found = finder.position(raw, where)
+        return found
 
     @cached_property
-    def _raw_positions(self) -> dict[str, tuple[int, int]]:
-        return raw_positions(self.raw or "")
+    def _raw_doc(self) -> Any:
+        """The raw input parsed again (what `_raw_finder` reads it along), or None when it is
+        not one JSON document (JSON Lines)."""
+        try:
+            return jsonwire.loads(self.raw or "")
+        except jsonwire.WireDecodeError:
+            return None
+
+    @cached_property
+    def _raw_finder(self) -> Finder:
+        return Finder(self.raw or "")
 
     @cached_property
     def _finder(self) -> Finder:
         return Finder(self.text or "")
+
+
+def _listing_array(raw: Any, listing: str) -> str | None:
+    """The pointer of a listing's array in a raw list result or JSON-RPC response."""
+    if isinstance(raw, dict) and isinstance(raw.get(listing), list):
+        return "/" + listing
+    result = raw.get("result") if isinstance(raw, dict) else None
+    if isinstance(result, dict) and isinstance(result.get(listing), list):
+        return "/result/" + listing
+    return None
 
 
 def written_positions(value: Any) -> dict[str, tuple[int, int]]:
