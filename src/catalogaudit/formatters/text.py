@@ -74,6 +74,19 @@ def _finish(buffer: io.StringIO, color: bool) -> str:
 def _emit(console: Console, text: Text, indent: int) -> None:
     """Print `text` wrapped to the console width, every line indented by `indent` columns."""
     room = max(console.width - indent, 20)
+    plain = text.plain
+    if console.no_color and plain.isprintable() and cell_len(plain) <= room:
+        # NOTE: without colour, a printable line that fits is printed as it is; rich's wrap
+        # and render of it wrote the same characters at 0.4 ms a line (0.45 s of the report
+        # of 500 files, after every worker had finished). `isprintable` leaves tabs and
+        # anything rich would strip or expand to rich.
+        console.file.write(" " * indent + plain + "\n")
+        return
+    _wrapped(console, text, room, indent)
+
+
+def _wrapped(console: Console, text: Text, room: int, indent: int) -> None:
+    """`_emit` through rich: wrapped to `room` columns, each line indented."""
     for line in text.wrap(console, room, overflow="fold"):
         line.rstrip()
         console.print(Text(" " * indent) + line, soft_wrap=True, crop=False)
