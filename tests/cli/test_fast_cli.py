@@ -30,9 +30,14 @@ def test_the_tables_declare_what_typer_declares(verb: str) -> None:
     spec = fast.VERBS[verb]
     params = _typer_params(verb)
     options = {o.dest: o for o in spec.options}
-    assert set(params) == {*options, spec.arg}
-    arg = params[spec.arg]
-    assert (arg.nargs, arg.required) == (spec.nargs, spec.required)
+    assert set(params) == {*options, spec.arg, *spec.more}
+    for name in (spec.arg, *spec.more):
+        arg = params[name]
+        assert (arg.nargs, arg.required) == (spec.nargs, spec.required), name
+    assert [p.name for p in params.values() if p.param_type_name == "argument"] == [
+        spec.arg,
+        *spec.more,
+    ]
     for dest, opt in options.items():
         p = params[dest]
         assert tuple(p.opts) == opt.names and not p.secondary_opts, dest
@@ -73,7 +78,9 @@ BODIES = {
     "canonicalize": "run_canonicalize",
     "audit": "run_audit",
     "snapshot": "run_snapshot",
+    "diff": "run_diff",
 }
+SNAP = str(fixture("captures", "example-server.snapshot.json"))
 
 PLAIN = [
     ["hash", TOOLS],
@@ -88,6 +95,14 @@ PLAIN = [
     ["audit", "--select", "CA1", "--ignore", "CA2", "--ignore=x", "--suggest", "--color=never"],
     ["audit", "--live", "--url", "http://h/mcp", "--header", "A: b", "--env", "K=V"],
     ["audit", "--substitutions-from-env", "--config", "c.toml", "--baseline", "b", TOOLS],
+    ["diff", SNAP, SNAP],
+    ["diff", SNAP],
+    ["diff"],
+    ["diff", "--live"],
+    ["diff", "-", SNAP, "--format", "sarif", "-o", "x", "--fail-on=model-visible"],
+    ["diff", "--unknown", "ignore", SNAP, "--schema-only", "--prose-only", SNAP, "--summary"],
+    ["diff", "--allowlist", "a.txt", "--config=c.toml", "--expand", "--expect-tool", "a", SNAP],
+    ["diff", "--forbid-tool=b", "--expect-prompt", "p", "--forbid-template", "t", SNAP, SNAP],
     ["snapshot", "--from", TOOLS],
     ["snapshot", "--from", TOOLS, "--from=b.json", "-o", "x.json", "--no-wire", "--expect-tool=a"],
     ["snapshot", "-o", "/dev/null", "--", "server", "stdio", "--port", "-", "--"],
@@ -146,7 +161,14 @@ def test_a_plain_command_line_gives_the_body_what_typer_gives_it(
         ["audit", "--timeout", "soon", TOOLS],
         ["audit", "--timeout=", TOOLS],
         ["audit", "--live", "--", "server"],
-        ["diff", TOOLS, TOOLS],
+        ["diff", TOOLS, TOOLS, TOOLS],
+        ["diff", "--fail-on", "error", TOOLS, TOOLS],
+        ["diff", "--format", "Text", TOOLS, TOOLS],
+        ["diff", "--max-chars", "300", TOOLS, TOOLS],
+        ["diff", "--min-tools", "1", TOOLS, TOOLS],
+        ["diff", "--help"],
+        ["diff", "--", TOOLS, TOOLS],
+        ["stability", TOOLS, TOOLS],
         ["snapshot", "--runs", "0", "--", "server"],
         ["snapshot", "--runs", "+4", "--", "server"],
         ["snapshot", "--runs", "-1", "--", "server"],
@@ -174,6 +196,10 @@ def test_the_fast_path_prints_what_the_typer_path_prints(
         ["hash", "missing.json"],
         ["snapshot", "--from", TOOLS],
         ["snapshot", "--", PYTHON, str(SERVERS / "example_server.py")],
+        ["diff", SNAP, TOOLS, "--format", "json"],
+        ["diff", SNAP, "missing.json"],
+        ["diff", SNAP],
+        ["diff", "--schema-only", "--prose-only", SNAP, SNAP],
     ):
         got = []
         for run in (entry.main, lambda a: typer_app.run_typer(a, False)):
@@ -186,12 +212,15 @@ def test_the_fast_path_prints_what_the_typer_path_prints(
         assert got[0] == got[1], args
 
 
-def test_hash_runs_without_loading_typer_or_pydantic() -> None:
-    """Start-up: typer and the pydantic it loads cost more than hashing 100 tools."""
+@pytest.mark.parametrize("args", [["hash", TOOLS], ["diff", SNAP, SNAP]], ids=["hash", "diff"])
+def test_hash_runs_without_loading_typer_or_pydantic(args: list[str]) -> None:
+    """Start-up: typer and the pydantic it loads cost more than hashing 100 tools (and 18 MB
+    of the peak RSS of `diff` of two 10 MB snapshots). NOTE: a diff with changes loads
+    deepdiff, which loads pydantic; two equal snapshots do not."""
     code = (
         "import sys\n"
         "from catalogaudit.cli import main\n"
-        f"main(['hash', {TOOLS!r}])\n"
+        f"main({args!r})\n"
         "print('LOADED', sorted(m for m in ('typer', 'pydantic', 'rich', 'httpx')"
         " if m in sys.modules))\n"
     )

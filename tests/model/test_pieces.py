@@ -156,3 +156,77 @@ def test_escaped_surrogates_survive_the_cuts(text: str, piece: int) -> None:
         assert pieces._long_string(literal, 0, len(literal)) == want
     finally:
         pieces._PIECE = old
+
+
+def _encoded_pages(value: Any) -> Any:
+    """`value` with its `/wire/pages/LISTING/i` strings as UTF-8 bytes (`surrogatepass`)."""
+    pages = value["wire"]["pages"]
+    packed = {
+        k: [t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for t in v]
+        if isinstance(v, list)
+        else v
+        for k, v in pages.items()
+    }
+    return {**value, "wire": {**value["wire"], "pages": packed}}
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(WIRE_TEXT, min_size=1, max_size=4), st.booleans())
+def test_packed_page_texts_are_the_texts_as_utf8(piece: int, texts: list[str], other: bool) -> None:
+    """`packed=True` changes only the run-1 page texts, to exactly their UTF-8 bytes: long
+    ones (encoded part by part) and short ones, nothing else (not `otherRuns`, not items)."""
+    long_text = '{"tools":["' + "\U0001f600\\ud800" * 40 + '"]}'
+    pages: list[str | None] = [*texts, long_text, None]
+    doc: dict[str, Any] = {
+        "formatVersion": 1,
+        "listings": {"tools": {"items": [jsonwire.loads(t) for t in texts]}},
+        "wire": {"pages": {"tools": pages, "prompts": texts[:1]}},
+    }
+    if other:
+        doc["wire"]["otherRuns"] = [{"run": 2, "pages": {"tools": texts}}]
+    data = jsonwire.written(doc).encode("utf-8")
+    got = pieces.parse_written(data, packed=True)
+    plain = pieces.parse_written(data)
+    assert got is not None and plain is not None
+    assert _shape(got) == _shape(_encoded_pages(plain))
+    assert got["wire"]["pages"]["tools"][-2] == long_text.encode("utf-8", "surrogatepass")
+    assert got["wire"].get("otherRuns") == plain["wire"].get("otherRuns")
+
+
+def _documents() -> list[bytes]:
+    from helpers import fixture
+
+    found = [p.read_bytes() for p in sorted(fixture().glob("**/*.json"))]
+    long_page = '{"tools":[{"name":"a","d":"' + "\U0001f600\\ud800," * 200 + '"}],"n":1}'
+    doc = {
+        "formatVersion": 1,
+        "listings": {"tools": {"items": [jsonwire.loads(long_page)["tools"][0]] * 30}},
+        "wire": {"pages": {"tools": [long_page, None]}},
+    }
+    return [d for d in found if b'"formatVersion"' in d] + [jsonwire.written(doc).encode()]
+
+
+def test_nothing_before_a_released_offset_is_read_again(piece: int) -> None:
+    """`release(offset)` promises the bytes before `offset` are done with (a mapped file's
+    pages are dropped there): blanked as soon as released, the parse is still the same."""
+    seen = 0
+    for original in _documents():
+        want = pieces.parse_written(original, packed=True)
+        if want is None:
+            continue
+        data = bytearray(original)
+        offsets: list[int] = []
+
+        def release(offset: int, data: bytearray = data, offsets: list[int] = offsets) -> None:
+            last = offsets[-1] if offsets else 0
+            assert last <= offset <= len(data)
+            data[last:offset] = b"\0" * (offset - last)
+            offsets.append(offset)
+
+        got = pieces.parse_written(data, packed=True, release=release)  # type: ignore[arg-type]
+        assert got is not None and _shape(got) == _shape(want)
+        assert offsets and original[offsets[-1] :].strip(b'"\n ]}') == b""  # closers only
+        seen += 1
+    assert seen > 20

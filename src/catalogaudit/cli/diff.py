@@ -6,31 +6,14 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import typer
 
 from catalogaudit.cli import contract as c
+from catalogaudit.cli.choices import FailOn, Unknown
 from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
-
-
-class FailOn(str, enum.Enum):
-    """`--fail-on` threshold: cosmetic < model-visible < breaking."""
-
-    NEVER = "never"
-    COSMETIC = "cosmetic"
-    MODEL_VISIBLE = "model-visible"
-    BREAKING = "breaking"
-
-
-class Unknown(str, enum.Enum):
-    """What an undecidable (`unknown`) change counts as."""
-
-    FAIL = "fail"
-    IGNORE = "ignore"
-
 
 OutputOpt = Annotated[
     str, typer.Option("-o", "--output", help="Write the report here ('-' for stdout).")
@@ -119,32 +102,10 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
         """
-        from catalogaudit.verbs import contract as verbs_contract
-        from catalogaudit.verbs import diff
+        given = dict(locals())  # every parameter, by name (cli.fast.run_diff reads them)
+        from catalogaudit.cli import fast
 
-        options = diff.DiffOptions(
-            old,
-            new,
-            fail_on.value,
-            unknown.value,
-            fmt,
-            output,
-            live=live,
-            config=config,
-            mode="both"
-            if schema_only and prose_only
-            else "schema"
-            if schema_only
-            else "prose"
-            if prose_only
-            else "all",
-            allowlist=allowlist,
-            summary=summary,
-            expand=expand,
-            max_chars=max_chars,
-            contract=verbs_contract.from_parameters(locals()),
-        )
-        raise typer.Exit(diff.run_diff(options))
+        raise typer.Exit(fast.run_diff(**given))
 
     @app.command("stability")
     def stability_cmd(

@@ -1,4 +1,4 @@
-"""The hot verbs (`hash`, `canonicalize`, `audit`, `snapshot`) parsed without typer.
+"""The hot verbs (`hash`, `canonicalize`, `audit`, `diff`, `snapshot`) parsed without typer.
 
 Why: importing typer, and the pydantic it loads to run a command, took longer than hashing a
 100-tool catalog. A command line is parsed here only when it is plain: every token a known
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.formatters.formats import HashFormat, OutputFormat
+from catalogaudit.cli.choices import FailOn, Unknown
+from catalogaudit.formatters.formats import DiffFormat, HashFormat, OutputFormat
 
 #: What an option takes: a flag, one string, a repeatable string, a float, an int (at least
 #: `Opt.minimum`), or an enum's value.
@@ -47,6 +48,8 @@ class Verb:
     body: Callable[..., int]
     #: `--` ends the options; every token after it is a positional (the server command).
     dashdash: bool = False
+    #: Positionals after `arg`, each like it (`diff OLD NEW`: at most one token each).
+    more: tuple[str, ...] = ()
 
 
 def run_canonicalize(
@@ -164,6 +167,13 @@ def run_snapshot(command: list[str] | None, **given: Any) -> int:
     return run.snapshot(options)
 
 
+def run_diff(old: str | None, new: str | None, **given: Any) -> int:
+    """The `diff` command's body: every option by its parameter name."""
+    from catalogaudit.verbs import diff
+
+    return diff.run_diff(diff.options_of(old, new, given))
+
+
 def _o(
     name: str, kind: Kind = "text", default: Any = None, dest: str = "", minimum: int | None = None
 ) -> Opt:
@@ -234,6 +244,29 @@ VERBS: dict[str, Verb] = {
             *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),
         ),
         run_audit,
+    ),
+    "diff": Verb(
+        "old",
+        1,
+        False,
+        (
+            _o("--fail-on", FailOn, FailOn.BREAKING),
+            _o("--unknown", Unknown, Unknown.FAIL),
+            _o("--format", DiffFormat, DiffFormat.TEXT, "fmt"),
+            _o("-o|--output", default="-"),
+            _o("--max-chars", TYPER),
+            _o("--live", "flag", False),
+            _o("--config"),
+            _o("--schema-only", "flag", False),
+            _o("--prose-only", "flag", False),
+            _o("--allowlist"),
+            _o("--summary", "flag", False),
+            _o("--expand", "flag", False),
+            *(_o("--" + name.replace("_", "-"), "many") for name in CONTRACT_OPTIONS[:8]),
+            *(_o("--" + name.replace("_", "-"), TYPER) for name in CONTRACT_OPTIONS[8:]),
+        ),
+        run_diff,
+        more=("new",),
     ),
     "snapshot": Verb(
         "command",
@@ -317,7 +350,12 @@ def _parse_verb(verb: Verb, tokens: list[str]) -> dict[str, Any] | None:
             values[opt.dest] = [*(values[opt.dest] or ()), value]
         else:
             values[opt.dest] = value
-    if verb.nargs == 1:
+    if verb.more:
+        if len(positional) > 1 + len(verb.more):
+            return None
+        names = (verb.arg, *verb.more)
+        values.update(zip(names, [*positional, *[None] * len(names)], strict=False))
+    elif verb.nargs == 1:
         if len(positional) != 1:
             return None
         values[verb.arg] = positional[0]
@@ -348,4 +386,12 @@ def _value(opt: Opt, raw: str) -> Any:
     return next((member for member in kind if member.value == raw), None)
 
 
-__all__ = ["VERBS", "parse", "run_audit", "run_canonicalize", "run_hash", "run_snapshot"]
+__all__ = [
+    "VERBS",
+    "parse",
+    "run_audit",
+    "run_canonicalize",
+    "run_diff",
+    "run_hash",
+    "run_snapshot",
+]

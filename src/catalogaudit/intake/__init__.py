@@ -71,13 +71,23 @@ def read_catalog(
     otherwise only listings whose readable items differ from the wire are rebuilt. `data`:
     the input's bytes, when the caller has read them already (stdin can be read once). `lean`:
     the intake keeps neither the bytes nor the text (several times the file as a Python
-    string), let go once parsed, for a caller that needs only the document (`diff`).
+    string), let go once parsed, for a caller that needs only the document (`diff`); and a
+    written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diff.sides` packs them
+    so anyway; not with `rehash`).
     """
+    if data is None and lean:
+        with gc_paused():
+            mapped = loader.parse_mapped_snapshot(spec, packed=not rehash)
+        if mapped is not None:
+            with gc_paused():
+                return _intake(spec, b"", mapped, protocol, rehash)
     if data is None:
         data = loader.read_bytes(spec)
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
-        loaded = (lean and loader.parse_written_snapshot(spec, data)) or loader.parse(spec, data)
+        written = lean and loader.parse_written_snapshot(spec, data, packed=not rehash)
+        loaded = written or loader.parse(spec, data)
         if lean:
+            # NOTE: the caller's name for the bytes lives on; ours goes before the wire check
             data, loaded.text = b"", None
         return _intake(spec, data, loaded, protocol, rehash)
 
@@ -171,8 +181,10 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
         return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
     # NOTE: validated here, once, so no verb meets a document its code assumes is valid (a
     # mutated file would otherwise reach it: issue 15 counted 26 distinct internal errors).
-    problems = snap.validate(loaded.snapshot)
+    problems = snap.validate(_as_text(loaded.snapshot))
     if problems:
+        # NOTE: checked again with the texts decoded, so a message that quotes them is exact
+        problems = snap.validate(_as_text(loaded.snapshot, decoded=True))
         raise InputError(f"{loaded.name}: not a valid catalogaudit snapshot: {problems[0]}")
     if rehash:
         done = rehashing.rehash(loaded.snapshot, loaded.name)
@@ -190,6 +202,35 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
     doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
     text = loaded.text if doc is loaded.snapshot else None  # rebuilt: not the text's parse
     return Intake(spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings))
+
+
+def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
+    """`doc` as the schema sees it: a packed wire page text (UTF-8 bytes, `lean`) is a string.
+    The schema asks nothing of a page text but its type, so an empty one stands in, unless
+    `decoded` (a message quoting a containing value then quotes the text)."""
+    wire = doc.get("wire")
+    pages = wire.get("pages") if isinstance(wire, dict) else None
+    if (
+        not isinstance(wire, dict)
+        or not isinstance(pages, dict)
+        or not any(
+            isinstance(t, bytes)
+            for texts in pages.values()
+            if isinstance(texts, list)
+            for t in texts
+        )
+    ):
+        return doc
+    unpacked = {
+        name: [
+            (t.decode("utf-8", "surrogatepass") if decoded else "") if isinstance(t, bytes) else t
+            for t in texts
+        ]
+        if isinstance(texts, list)
+        else texts
+        for name, texts in pages.items()
+    }
+    return {**doc, "wire": {**wire, "pages": unpacked}}
 
 
 __all__ = [

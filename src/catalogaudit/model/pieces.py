@@ -15,14 +15,23 @@ the file whole, as before.
 
 from __future__ import annotations
 
+import io
+import mmap
 import re
+from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import object_from_pairs
+from catalogaudit.model.wiretypes import WireObject, object_from_pairs
 
+#: What is parsed: the file's bytes, or the file mapped (`intake.loader.parse_mapped_snapshot`).
+Buffer = bytes | mmap.mmap
 #: Containers at most this many bytes are parsed in one piece.
 _PIECE = 1 << 20
+#: Bytes of a long string's literal decoded at a time (`_long_string`). NOTE: a part is alive
+#: four times over as it is decoded (4 bytes a character after one astral character): 1 MB
+#: parts raised the bench page's peak by 13 MB, 256 kB parts by 3.
+_PART = 1 << 18
 #: A member key and its separator, as the written form writes them.
 _KEY = re.compile(rb'"(?:[^"\\\x00-\x1f]|\\.)*": ')
 _SEPARATORS: dict[int, re.Pattern[bytes]] = {}
@@ -32,25 +41,64 @@ class _NotWritten(Exception):
     """The bytes are not in the written form here: parse the file whole."""
 
 
-def parse_written(data: bytes) -> dict[str, Any] | None:
-    """The top-level object of `data` when it is in the written form, else None."""
-    if not (data.startswith(b"{\n") and data.endswith(b"\n}\n")):
+def parse_written(
+    data: Buffer, *, packed: bool = False, release: Callable[[int], object] | None = None
+) -> dict[str, Any] | None:
+    """The top-level object of `data` (bytes, or a read-only `mmap`) when it is in the
+    written form, else None.
+
+    `packed`: each string at `/wire/pages/LISTING/i` (run 1's page texts) comes back as its
+    UTF-8 bytes (`surrogatepass`: a lone surrogate kept), as `diff.sides` packs them; a long
+    one is encoded part by part, never decoded whole (a 40 MB string for the bench page).
+    `release(offset)`: called as the parse goes, once nothing before `offset` is read again
+    (pieces are parsed in file order), so a mapped file's pages can be let go on the way.
+    """
+    if not (data[:2] == b"{\n" and data[len(data) - 3 :] == b"\n}\n"):
         return None
+    done = release or _keep
     try:
-        value = _value(data, 0, len(data) - 1, 0, top=True)
+        value = _value(data, 0, len(data) - 1, 0, done, top=True, at=() if packed else None)
     except (_NotWritten, jsonwire.WireDecodeError, UnicodeDecodeError):
         return None
     return value if type(value) is dict else None
 
 
-def _value(data: bytes, start: int, end: int, depth: int, *, top: bool = False) -> Any:
+def _keep(offset: int) -> None:
+    """No `release`: the caller holds the bytes anyway."""
+
+
+#: The path of a packed page text: `/wire/pages/LISTING/i` (`None`: any key or index).
+_PACKED = ("wire", "pages", None, None)
+
+
+def _under(at: tuple[Any, ...] | None, key: Any) -> tuple[Any, ...] | None:
+    """The path one level down, while it can still lead to a packed page text (else None)."""
+    if at is None or len(at) >= len(_PACKED):
+        return None
+    wanted = _PACKED[len(at)]
+    return (*at, key) if wanted is None or wanted == key else None
+
+
+def _value(
+    data: Buffer,
+    start: int,
+    end: int,
+    depth: int,
+    done: Callable[[int], object],
+    *,
+    top: bool = False,
+    at: tuple[Any, ...] | None = None,
+) -> Any:
     opener = data[start]
+    pack = at is not None and len(at) == len(_PACKED)
     if end - start > _PIECE and opener == ord('"'):
-        return _long_string(data, start, end)
+        return _long_string(data, start, end, pack=pack, done=done)
     if end - start <= max(_PIECE, 2) or opener not in b"{[":
         # NOTE: decoded through a memoryview: a slice would copy the piece (the 12 MB wire
         # page of the bench snapshot) while its text and its value are both alive
-        return _whole(str(memoryview(data)[start:end], "utf-8"))
+        value = _whole(str(memoryview(data)[start:end], "utf-8"))
+        done(end)
+        return _packed(value, at) if at is not None else value
     closer = b"}" if opener == ord("{") else b"]"
     pad = b"\n" + b"  " * (depth + 1)
     if data[start + 1 : start + 1 + len(pad)] != pad or data[end - 1 : end] != closer:
@@ -61,7 +109,9 @@ def _value(data: bytes, start: int, end: int, depth: int, *, top: bool = False) 
         raise _NotWritten
     pieces = _split(data, start + 1 + len(pad), body_end, depth + 1)
     if opener == ord("["):
-        return [_value(data, a, b, depth + 1) for a, b in pieces]
+        return [
+            _value(data, a, b, depth + 1, done, at=_under(at, i)) for i, (a, b) in enumerate(pieces)
+        ]
     pairs: list[tuple[str, Any]] = []
     for a, b in pieces:
         found = _KEY.match(data, a, b)
@@ -70,7 +120,7 @@ def _value(data: bytes, start: int, end: int, depth: int, *, top: bool = False) 
         key = _whole(data[a : found.end() - 2].decode("utf-8"))
         if type(key) is not str:
             raise _NotWritten
-        pairs.append((key, _value(data, found.end(), b, depth + 1)))
+        pairs.append((key, _value(data, found.end(), b, depth + 1, done, at=_under(at, key))))
     if top and len({k for k, _ in pairs}) != len(pairs):
         raise _NotWritten  # NOTE: the whole-file reader keeps the last; do not guess
     return dict(pairs) if top else object_from_pairs(pairs)
@@ -81,7 +131,33 @@ def _value(data: bytes, start: int, end: int, depth: int, *, top: bool = False) 
 _BOUNDARY = frozenset(b"\"/ ,:;[]{}()<>=!?*+-_.#@$%&|~^`'ghijklmnopqrstvwxyzGHIJKLMNOPQRSTUVWXYZ")
 
 
-def _long_string(data: bytes, start: int, end: int) -> str:
+def _packed(value: Any, at: tuple[Any, ...]) -> Any:
+    """A value parsed whole at `at`, with the packed page texts in it as UTF-8 bytes."""
+    if len(at) == len(_PACKED):
+        return value.encode("utf-8", "surrogatepass") if type(value) is str else value
+    if type(value) is list:
+        return [_packed(v, got) if (got := _under(at, i)) else v for i, v in enumerate(value)]
+    if isinstance(value, dict) and any(_under(at, k) for k in value):
+        # NOTE: a copy of the same type: a WireObject remembers its duplicate keys
+        out = type(value)(value)
+        if isinstance(value, WireObject) and isinstance(out, WireObject):
+            out.duplicates = value.duplicates
+        for k, v in value.items():
+            got = _under(at, k)
+            if got is not None:
+                out[k] = _packed(v, got)
+        return out
+    return value
+
+
+def _long_string(
+    data: Buffer,
+    start: int,
+    end: int,
+    *,
+    pack: bool = False,
+    done: Callable[[int], object] = _keep,
+) -> str | bytes:
     """A string member larger than `_PIECE`, decoded about `_PIECE` bytes of literal at a time.
 
     Why: decoded whole, the literal (escapes and all; 4 bytes a character once it holds one
@@ -93,20 +169,27 @@ def _long_string(data: bytes, start: int, end: int) -> str:
         raise _NotWritten
     view = memoryview(data)
     parts: list[str] = []
+    # NOTE: packed parts go straight into one buffer (`getvalue` hands it over, no copy):
+    # parts joined held the 10 MB bench page twice
+    packed = io.BytesIO()
     at, stop = start + 1, end - 1
     while at < stop:
-        cut = min(at + max(_PIECE, 1), stop)
+        cut = min(at + max(min(_PIECE, _PART), 1), stop)
         while cut < stop and data[cut - 1] not in _BOUNDARY:
             cut += 1
         value = _whole('"' + str(view[at:cut], "utf-8") + '"')
         if type(value) is not str:
             raise _NotWritten
-        parts.append(value)
+        if pack:
+            packed.write(value.encode("utf-8", "surrogatepass"))
+        else:
+            parts.append(value)
         at = cut
-    return "".join(parts)
+        done(at)
+    return packed.getvalue() if pack else "".join(parts)
 
 
-def _split(data: bytes, start: int, end: int, depth: int) -> list[tuple[int, int]]:
+def _split(data: Buffer, start: int, end: int, depth: int) -> list[tuple[int, int]]:
     """The spans between the member separators of a container whose members are at `depth`."""
     sep = _SEPARATORS.get(depth)
     if sep is None:
