@@ -173,8 +173,12 @@ def _bound(lower: bool) -> Any:
 
 
 def _any_of(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
-    return isinstance(value, list) and any(
-        certainly_valid(s, instance, root, depth + 1) for s in value
+    # NOTE: every branch must be a schema: jsonschema tries them in order and fails on one
+    # that is not (`{"anyOf": [null, true]}`) before it reaches one that would pass.
+    return (
+        isinstance(value, list)
+        and all(isinstance(s, (bool, dict)) for s in value)
+        and any(certainly_valid(s, instance, root, depth + 1) for s in value)
     )
 
 
