@@ -78,8 +78,7 @@ def read_catalog(
     if data is None and lean:
         with gc_paused():
             mapped = loader.parse_mapped_snapshot(spec, packed=not rehash)
-        if mapped is not None:
-            with gc_paused():
+            if mapped is not None:
                 return _intake(spec, b"", mapped, protocol, rehash)
     if data is None:
         data = loader.read_bytes(spec)

@@ -108,10 +108,7 @@ def parse_written_snapshot(spec: str, data: bytes, *, packed: bool = False) -> L
     never decoded whole) and without its text; None for anything else (`parse` it).
     `packed`: run 1's wire page texts as UTF-8 bytes (`pieces.parse_written`)."""
     value = pieces.parse_written(data, packed=packed)
-    if value is None or "formatVersion" not in value or "listings" not in value:
-        return None
-    name = input_name(spec)
-    return Loaded(name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"])
+    return _written(spec, value)
 
 
 def parse_mapped_snapshot(spec: str, *, packed: bool = False) -> Loaded | None:
@@ -154,10 +151,16 @@ def parse_mapped_snapshot(spec: str, *, packed: bool = False) -> Loaded | None:
             mapped.close()
         except BufferError:  # NOTE: a view held by an exception on its way up: unmapped at exit
             pass
+    return _written(spec, value)
+
+
+def _written(spec: str, value: dict[str, Any] | None) -> Loaded | None:
+    """A written-form parse as a snapshot input, or None when it is not a snapshot."""
     if value is None or "formatVersion" not in value or "listings" not in value:
         return None
-    name = input_name(spec)
-    return Loaded(name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"])
+    return Loaded(
+        input_name(spec), "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"]
+    )
 
 
 #: Bytes of a mapped file let go in one `madvise` (a syscall each).
