@@ -17,7 +17,14 @@ from typing import Any
 import rfc8785
 
 from catalogaudit.model import _writer
-from catalogaudit.model._fast import raw_decode_plain
+from catalogaudit.model._fast import WS as _WS
+from catalogaudit.model._fast import (
+    ended,
+    loads_whole,
+    raw_decode_compared,
+    raw_decode_plain,
+    raw_decode_whole,
+)
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
     MAX_INT_DIGITS,
@@ -28,8 +35,6 @@ from catalogaudit.model.wiretypes import (
     WireInt,
     WireLimitError,
     WireObject,
-    object_from_pairs,
-    parse_int_lexeme,
 )
 
 __all__ = [
@@ -41,16 +46,10 @@ __all__ = [
     "WireFloat",
     "WireInt",
     "WireObject",
+    "loads_whole",
     "raw_decode_plain",
+    "raw_decode_whole",
 ]
-
-_DECODER = json.JSONDecoder(
-    parse_float=WireFloat,
-    parse_int=parse_int_lexeme,
-    parse_constant=WireFloat,
-    object_pairs_hook=object_from_pairs,
-)
-_WS = re.compile(r"[ \t\n\r]*")
 
 
 def decode_utf8(data: bytes) -> tuple[str, bool]:
@@ -69,14 +68,14 @@ def loads(text: str) -> Any:
 def loads_plain(text: str) -> tuple[Any, bool]:
     """`loads`, and whether the document is plain (see `raw_decode_plain`)."""
     value, end, plain = raw_decode_plain(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
-    end = _WS.match(text, end).end()  # type: ignore[union-attr]
-    if end != len(text):
-        raise WireDecodeError(f"extra data at offset {end}", end)
-    return value, plain
+    return ended(text, value, end), plain
 
 
-def raw_decode(text: str, idx: int = 0) -> tuple[Any, int]:
-    """Parse one value starting at `idx`; return it and the offset just past it."""
+def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
+    """Parse one value starting at `idx`; return it and the offset just past it. `compared`:
+    a value only compared with `==`, faster (`_fast.raw_decode_compared`)."""
+    if compared:
+        return raw_decode_compared(text, idx)
     value, end, _ = raw_decode_plain(text, idx)
     return value, end
 
@@ -146,10 +145,7 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
 
 
 def _finish(text: str, pos: int, members: dict[str, Member]) -> dict[str, Member]:
-    end = _WS.match(text, pos).end()  # type: ignore[union-attr]
-    if end != len(text):
-        raise WireDecodeError(f"extra data at offset {end}", end)
-    return members
+    return ended(text, members, pos)  # type: ignore[no-any-return]
 
 
 # --- anomalies -------------------------------------------------------------------------------

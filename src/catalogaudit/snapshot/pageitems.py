@@ -33,7 +33,8 @@ class Irregular(Exception):
 class _Reader:
     """A page text as a window of decoded text that grows on demand (`more`)."""
 
-    def __init__(self, text: str | bytes) -> None:
+    def __init__(self, text: str | bytes, compared: bool = False) -> None:
+        self.compared = compared
         self.data = text if isinstance(text, bytes) else b""
         self.buf = text if isinstance(text, str) else ""
         self.read = 0  # bytes of `data` decoded into `buf`
@@ -71,7 +72,7 @@ class _Reader:
         self.peek()
         while True:
             try:
-                value, end = jsonwire.raw_decode(self.buf, self.pos)
+                value, end = jsonwire.raw_decode(self.buf, self.pos, compared=self.compared)
             except jsonwire.WireDecodeError:
                 if self.more():
                     continue
@@ -83,10 +84,14 @@ class _Reader:
             return value
 
 
-def page_items(text: str | bytes, listing: str, fields: dict[str, Any]) -> Iterator[Any]:
+def page_items(
+    text: str | bytes, listing: str, fields: dict[str, Any], *, compared: bool = False
+) -> Iterator[Any]:
     """The items of `listing` in one page text, in served order; its other members are put
-    in `fields` (served order) by the time the iterator ends. Raises `Irregular`."""
-    page = _Reader(text)
+    in `fields` (served order) by the time the iterator ends. Raises `Irregular`.
+    `compared`: items and fields only compared with `==`, which are parsed a third faster
+    (`jsonwire.raw_decode`: equal to the whole parse's in every comparison, not the same)."""
+    page = _Reader(text, compared)
     page.take("{")
     seen: set[str] = set()
     while True:
