@@ -8,7 +8,8 @@ character).
 
 Only the common page is read this way: one JSON object, no duplicate key, the listing's member
 an array. Anything else raises `Irregular` (maybe after some items were yielded), and the caller
-parses the page whole, as before: a page read here is exactly the whole parse's items and fields.
+parses the page whole, as before: a page read here is exactly the whole parse's items and fields
+(or, read `compared`, values equal to them in every comparison).
 """
 
 from __future__ import annotations
