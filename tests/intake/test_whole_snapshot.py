@@ -33,6 +33,8 @@ def snapshot_text(draw: st.DrawFn) -> str:
     members = [(k, draw(WIRE_TEXT)) for k in draw(st.lists(KEYS, max_size=3))]
     members.insert(draw(st.integers(0, len(members))), ('"listings"', draw(WIRE_TEXT)))
     members.insert(draw(st.integers(0, len(members))), ('"formatVersion"', draw(WIRE_TEXT)))
+    if draw(st.booleans()):  # NOTE: the whole scan is tried when a snapshot key comes first
+        members.insert(0, members.pop(draw(st.integers(0, len(members) - 1))))
     if draw(st.booleans()):
         members.append(draw(st.sampled_from(members)))
     body = "{" + ws + ("," + ws).join(f"{k}{ws}:{ws}{v}" for k, v in members) + ws + "}"
