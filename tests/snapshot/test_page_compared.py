@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from helpers.nesting import refused_depth  # noqa: E402
 from test_pageitems import page_text  # noqa: E402
 
 from catalogaudit.model import jsonwire  # noqa: E402
@@ -89,9 +90,9 @@ def test_odd_pages_get_the_exact_verdict(page: str, readable: str) -> None:
 def test_the_compared_read_refuses_the_nesting_the_exact_read_refuses() -> None:
     """Read at the same call depth: an item nested at the recursion limit is irregular in
     both reads or in neither (Python before 3.12 counts frames and C levels in one budget)."""
-    limit = sys.getrecursionlimit()
+    limit = refused_depth()
     outcomes = set()
-    for depth in range(limit - 60, limit + 3):
+    for depth in range(limit - 40, limit + 40):
         text = '{"tools":[' + "[" * depth + "]" * depth + "]}"
         got = [_count(text, compared) for compared in (True, False)]
         assert got[0] == got[1], depth
