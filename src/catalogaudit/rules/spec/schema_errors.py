@@ -76,15 +76,93 @@ def first_schema_error(cls: Any, schema: dict[str, Any]) -> Any:
     one catalog's report changed between runs. The first by pointer, then message, is stable.
     """
     positions = _POSITIONS.get(cls.__name__)
-    if positions is not None:
-        replaced: list[Path] = []
-        pruned = _prune(schema, (), positions, replaced)
-        if replaced:
-            errors = list(_checker(cls).iter_errors(pruned))
-            covered = {path[:n] for path in replaced for n in range(len(path) + 1)}
-            if not any(tuple(e.absolute_path) in covered for e in errors):
-                return _first(errors)
+    if positions is None:
+        return _first(_checker(cls).iter_errors(schema))
+    units: list[tuple[Path, dict[str, Any]]] = []
+    _units(schema, (), _DIRECT[cls.__name__], units)
+    found = []
+    for at, node in units:
+        error = _unit_error(cls, node, positions)
+        if error is not None:
+            error.path.extendleft(reversed(at))  # a top-level error: its absolute path
+            found.append(error)
+    return _first(found)
+
+
+def _unit_error(cls: Any, schema: dict[str, Any], positions: tuple[frozenset[str], ...]) -> Any:
+    """The first error of one schema validated alone, its proven-valid children dropped."""
+    replaced: list[Path] = []
+    pruned = _prune(schema, (), positions, replaced)
+    if replaced:
+        errors = list(_checker(cls).iter_errors(pruned))
+        covered = {path[:n] for path in replaced for n in range(len(path) + 1)}
+        if not any(tuple(e.absolute_path) in covered for e in errors):
+            return _first(errors)
     return _first(_checker(cls).iter_errors(schema))
+
+
+#: Per dialect, the schema positions where the meta-schema applies itself and nothing else
+#: (`additionalProperties: {"$dynamicRef": "#meta"}`, draft-07 `{"$ref": "#"}`), among the
+#: keywords `certainly_valid` models: maps, single schemas, arrays of schemas. Draft-07
+#: `items` is not one (an `anyOf`), nor `$defs` (not a draft-07 keyword).
+_DIRECT: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "Draft202012Validator": (
+        frozenset({"properties", "$defs", "definitions"}),
+        frozenset({"additionalProperties", "not", "items"}),
+        frozenset({"allOf", "anyOf", "oneOf"}),
+    ),
+    "Draft7Validator": (
+        frozenset({"properties", "definitions"}),
+        frozenset({"additionalProperties", "not"}),
+        frozenset({"allOf", "anyOf", "oneOf"}),
+    ),
+}
+
+
+def _units(
+    node: dict[str, Any],
+    at: Path,
+    direct: tuple[frozenset[str], frozenset[str], frozenset[str]],
+    out: list[tuple[Path, dict[str, Any]]],
+) -> None:
+    """The schemas under `node` (not proven valid) to validate alone, with their paths.
+
+    NOTE: validating a 2020-12 schema costs jsonschema about 0.3 ms per level of nesting
+    (dynamic references), so a bad `multipleOf` three levels down cost 1.2 ms with its
+    ancestors and 0.2 ms alone. Where the meta-schema applies only itself at a position, the
+    errors of a schema are those of the schema with each child there replaced by `true`, plus
+    each child's own under its path: when `certainly_valid` proves the first set empty, the
+    children not proven valid are validated alone instead (the same errors, the same first).
+    """
+    maps, ones, lists = direct
+    own: dict[str, Any] | None = None
+    children: list[tuple[Path, dict[str, Any]]] = []
+    for key, value in node.items():
+        if key in maps and isinstance(value, dict):
+            kept = {k: v for k, v in value.items() if not isinstance(v, dict)}
+            if len(kept) == len(value):
+                continue
+            children.extend(((key, k), v) for k, v in value.items() if isinstance(v, dict))
+            new: Any = {k: kept.get(k, True) for k in value}
+        elif key in lists and isinstance(value, list):
+            if not any(isinstance(v, dict) for v in value):
+                continue
+            children.extend(((key, i), v) for i, v in enumerate(value) if isinstance(v, dict))
+            new = [True if isinstance(v, dict) else v for v in value]
+        elif key in ones and isinstance(value, dict):
+            children.append(((key,), value))
+            new = True
+        else:
+            continue
+        if own is None:
+            own = dict(node)
+        own[key] = new
+    if own is None or not certainly_valid(own):
+        out.append((at, node))
+        return
+    for slot, child in children:
+        if not certainly_valid(child):
+            _units(child, at + slot, direct, out)
 
 
 def exact_schema_error(cls: Any, schema: dict[str, Any]) -> Any:
