@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -147,3 +148,21 @@ def test_a_deep_defect_is_validated_alone() -> None:
     units = []
     _units({"items": {"properties": {"n": bad}}}, (), _DIRECT["Draft7Validator"], units)
     assert units == [((), {"items": {"properties": {"n": bad}}})]  # draft-07 items: an anyOf
+
+
+@pytest.mark.parametrize(
+    "values",
+    [(0.0, -0.0, 0, False), (-1, -1.0, True), ("1", 1), ([1], [1.0], (1,))],
+)
+def test_kept_errors_tell_apart_values_jsonschema_prints_differently(values: Any) -> None:
+    # NOTE: the reduced schemas' errors are kept by type and repr: 0.0 and -0.0 are equal in
+    # Python but printed apart in the message, so each must be its own entry.
+    for cls in (jsonschema.Draft202012Validator, jsonschema.Draft7Validator):
+        for value in values:
+            for schema in (
+                {"multipleOf": value, "description": "a"},
+                {"description": "b", "properties": {"x": {"minLength": value}}},
+            ):
+                assert _view(first_schema_error(cls, schema)) == _view(
+                    exact_schema_error(cls, schema)
+                )
