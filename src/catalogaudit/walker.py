@@ -119,7 +119,15 @@ def subschemas(
                 if isinstance(value, dict):
                     for name, sub in value.items():
                         if isinstance(sub, dict):
-                            add((sub, pointer_join(base, name), down))
+                            # NOTE: `pointer_join` inline for plain names (nearly all).
+                            plain = type(name) is str and "~" not in name and "/" not in name
+                            add(
+                                (
+                                    sub,
+                                    base + "/" + name if plain else pointer_join(base, name),
+                                    down,
+                                )
+                            )
             elif kind == "one":
                 if isinstance(value, dict):
                     add((value, base, down))
