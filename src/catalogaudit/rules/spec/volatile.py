@@ -31,6 +31,8 @@ class Volatile:
 
     pattern: re.Pattern[str]
     what: str
+    #: How many "-" every match holds: a text with fewer is not searched (`str.count`).
+    dashes: int = 0
 
 
 #: What changes per start, in the order a text is searched (CA701).
@@ -40,12 +42,14 @@ PER_START = (
             r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
         ),
         "a timestamp",
+        2,
     ),
     Volatile(
         re.compile(
             r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
         ),
         "a UUID",
+        4,
     ),
     Volatile(re.compile(_LOCAL_HOST + r":\d{1,5}\b", re.IGNORECASE), "a local port"),
     Volatile(
@@ -55,7 +59,7 @@ PER_START = (
 )
 #: A date alone (CA703, info: a release date in a description is often deliberate).
 DATE = Volatile(
-    re.compile(r"\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"), "a date"
+    re.compile(r"\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"), "a date", 2
 )
 LOCAL_PORT = re.compile(r"^[a-z]+://" + _LOCAL_HOST + r":\d+", re.IGNORECASE)
 #: Words that introduce an example value, right before it (quotes and brackets may sit between).
@@ -249,7 +253,10 @@ _PER_START_FOUND: dict[str, tuple[str, str] | None] = {}
 
 
 def _search(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
+    dashes = text.count("-")
     for volatile in patterns:
+        if dashes < volatile.dashes:
+            continue  # NOTE: "e.g. 2026-07-28T12:00:00Z" is not scanned for a UUID
         for match in volatile.pattern.finditer(text):
             if not is_example(text, match.start()):
                 return match.group(0), volatile.what
