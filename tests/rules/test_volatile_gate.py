@@ -25,6 +25,10 @@ PIECES = st.sampled_from(
         "process",
         "Process-ID",
         "localhost",
+        "LocalHost",
+        "localhoſt",
+        "p\u0131d",  # DOTLESS I: "pid" folded
+        "p\u0130D",
         "127.0.0.1",
         "[::1]",
         "0.0.0.0",
@@ -63,6 +67,7 @@ def _exact(text: str) -> tuple[object, object]:
 @example("pid 99")
 @example("proce\u017fs id 12")
 @example("P\u0130D: 42")
+@example("LOCALHOST:8080 and pıd=12")
 @example("\u0663\u0663\u0663\u0663-\u0663\u0663-\u0663\u0663")
 def test_the_gate_never_hides_a_match(text: str) -> None:
     volatile._may_match.cache_clear()
