@@ -119,15 +119,7 @@ def subschemas(
                 if isinstance(value, dict):
                     for name, sub in value.items():
                         if isinstance(sub, dict):
-                            # NOTE: `pointer_join` inline for plain names (nearly all).
-                            plain = type(name) is str and "~" not in name and "/" not in name
-                            add(
-                                (
-                                    sub,
-                                    base + "/" + name if plain else pointer_join(base, name),
-                                    down,
-                                )
-                            )
+                            add((sub, pointer_join(base, name), down))
             elif kind == "one":
                 if isinstance(value, dict):
                     add((value, base, down))
@@ -245,16 +237,10 @@ def _collect(listing: str, item: Any) -> list[Visit]:
             if key in item:
                 # NOTE: `_prose` inlined: a call per subschema was a third of the walk.
                 for sub, at, _ in schema_nodes(item[key], "/" + key):
-                    text = sub.get("title")
-                    if isinstance(text, str):
-                        add(_new(Visit, (listing, at + "/title", "title", text, "schema")))
-                    text = sub.get("description")
-                    if isinstance(text, str):
-                        add(
-                            _new(
-                                Visit, (listing, at + "/description", "description", text, "schema")
-                            )
-                        )
+                    for prose in PROSE_KEYS:
+                        text = sub.get(prose)
+                        if isinstance(text, str):
+                            add(_new(Visit, (listing, at + "/" + prose, prose, text, "schema")))
     elif listing == "prompts":
         args = item.get("arguments")
         if isinstance(args, list):
