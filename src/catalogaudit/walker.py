@@ -15,8 +15,7 @@ sees exactly the subschemas the walker enters.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalogaudit.model.jsonwire import pointer_join
 
@@ -156,9 +155,12 @@ def schema_nodes(schema: Any, at: str = "") -> tuple[tuple[dict[str, Any], str, 
     return nodes
 
 
-@dataclass(frozen=True)
-class Visit:
-    """One prose string and where it lives."""
+class Visit(NamedTuple):
+    """One prose string and where it lives.
+
+    NOTE: a named tuple, not a frozen dataclass: the audit builds one per prose string (1,100
+    per bench file), and a frozen dataclass's `__init__` cost 0.6 us each, a tuple 0.1 us.
+    """
 
     listing: str
     pointer: str  # JSON Pointer inside the item
@@ -230,10 +232,15 @@ def _collect(listing: str, item: Any) -> list[Visit]:
     _prose(seen, listing, item, "", "item")
     if listing == "tools":
         _prose(seen, listing, item.get("annotations"), "/annotations", "annotations")
+        add = seen.append
         for key in ("inputSchema", "outputSchema"):
             if key in item:
+                # NOTE: `_prose` inlined: a call per subschema was a third of the walk.
                 for sub, at, _ in schema_nodes(item[key], "/" + key):
-                    _prose(seen, listing, sub, at, "schema")
+                    for prose in PROSE_KEYS:
+                        text = sub.get(prose)
+                        if isinstance(text, str):
+                            add(_new(Visit, (listing, at + "/" + prose, prose, text, "schema")))
     elif listing == "prompts":
         args = item.get("arguments")
         if isinstance(args, list):
@@ -247,7 +254,11 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
         for key in PROSE_KEYS:
             text = node.get(key)
             if isinstance(text, str):
-                seen.append(Visit(listing, at + "/" + key, key, text, where))
+                seen.append(_new(Visit, (listing, at + "/" + key, key, text, where)))
+
+
+#: Builds a Visit from a tuple of its fields without the keyword-handling `__new__` (0.1 us).
+_new: Any = tuple.__new__
 
 
 _VISITS: dict[int, tuple[Any, str, tuple[Visit, ...]]] = {}

@@ -63,11 +63,17 @@ def _plain_scalar(instance: Any) -> bool:
 
 
 def _type(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
+    if isinstance(value, str):
+        return _is(value, instance)  # NOTE: nearly every `type`: no list, no generator
     names = value if isinstance(value, list) else [value]
     return any(_is(name, instance) for name in names)
 
 
 def _is(name: Any, instance: Any) -> bool:
+    if name == "object":  # NOTE: the MCP schemas' two usual types first
+        return type(instance) is dict  # not a WireObject: it remembers duplicate keys
+    if name == "string":
+        return isinstance(instance, str)
     if name == "integer":
         return type(instance) is not bool and isinstance(instance, int)
     if name == "number":
@@ -93,9 +99,12 @@ def _properties(value: Any, instance: Any, schema: Any, root: Any, depth: int) -
         return True
     if type(instance) is not dict:
         return False
-    return all(
-        certainly_valid(value[k], v, root, depth + 1) for k, v in instance.items() if k in value
-    )
+    if not value:
+        return True  # `properties: {}` (the MCP schemas' inputSchema properties)
+    for k, v in instance.items():
+        if k in value and not certainly_valid(value[k], v, root, depth + 1):
+            return False
+    return True
 
 
 def _additional(value: Any, instance: Any, schema: Any, root: Any, depth: int) -> bool:
@@ -106,6 +115,8 @@ def _additional(value: Any, instance: Any, schema: Any, root: Any, depth: int) -
     declared = schema.get("properties", {})
     if not isinstance(declared, dict):
         return False
+    if value is True:
+        return True  # NOTE: the MCP schemas' usual `true`: no list of the extra members
     extra = [v for k, v in instance.items() if k not in declared]
     if value is True or not extra:
         return True

@@ -51,15 +51,19 @@ def may_hold(value: Any, key: str) -> bool:
         return kept[1]
     found = False
     stack = [value]
+    pop, push = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
+        node = pop()
+        kind = type(node)
+        if kind is str or kind is int or kind is bool:
+            continue  # NOTE: most values: one identity test each, not two isinstance calls
+        if kind is dict or isinstance(node, dict):
             if key in node:
                 found = True
                 break
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
+            push(node.values())
+        elif kind is list or isinstance(node, list):
+            push(node)
     if len(_HELD) >= 50_000:
         _HELD.clear()
     _HELD[(id(value), key)] = (value, found)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from catalogaudit.model import jsonwire
@@ -34,8 +35,10 @@ DIALECTS = {
 FAST_DIALECTS = frozenset({"Draft7Validator", "Draft202012Validator"})
 
 
+@lru_cache(maxsize=256)
 def dialect(declared: str) -> str | None:
-    """The jsonschema validator class name for a `$schema` URI (scheme and `#` ignored)."""
+    """The jsonschema validator class name for a `$schema` URI (scheme and `#` ignored); kept
+    (CA403 and CA407 ask it of every schema, nearly always of the same few URIs)."""
     return DIALECTS.get(re.sub(r"^https?://", "", declared).rstrip("#"))
 
 
