@@ -131,15 +131,15 @@ def write(
                 # not through `write`: a call per value was half the written form's time.
                 for key in keys:
                     x = v[key]
-                    head = lead + (heads.get(key) or head_of(key))
+                    put(lead)
+                    put(heads.get(key) or head_of(key))
                     lead = sep
                     tx = type(x)
                     if tx is str and len(x) < _LONG:
-                        put(head + escape(x))
+                        put(escape(x))
                     elif tx is int and -_SAFE <= x <= _SAFE:
-                        put(head + int.__repr__(x))
+                        put(int.__repr__(x))
                     else:
-                        put(head)
                         write(x, depth + 1)
                 put((pads[depth] if depth < deepest else pad(depth)) + "}")
             if len(out) > limit >= 0:
@@ -162,15 +162,15 @@ def write(
                 sep = "," + inner
                 lead = "[" + inner
                 for item in v:
+                    put(lead)
+                    lead = sep
                     tx = type(item)
                     if tx is str and len(item) < _LONG:
-                        put(lead + escape(item))
+                        put(escape(item))
                     elif tx is int and -_SAFE <= item <= _SAFE:
-                        put(lead + int.__repr__(item))
+                        put(int.__repr__(item))
                     else:
-                        put(lead)
                         write(item, depth + 1)
-                    lead = sep
                 put((pads[depth] if depth < deepest else pad(depth)) + "]")
             if len(out) > limit >= 0:
                 flush()

@@ -11,7 +11,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
+from catalogaudit.model.wiretypes import has_sixteen_digits
 
 
 @dataclass
@@ -59,7 +59,7 @@ def page_anomalies(
     risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
     if risky:
         found.extend(jsonwire.anomalies(result, "", invalid_utf8))
-    if text is None or SIXTEEN_DIGITS.search(text):
+    if text is None or has_sixteen_digits(text):
         found.extend(unsafe_integers(result))
     return found
 
