@@ -175,7 +175,7 @@ def _known(listing: Listing) -> list[hashes.ItemHashes | None] | None:
     for page in listing.pages:
         got = None
         if page.text is not None:
-            got = quick.page_hashes(page.text, listing.name, len(page.items))
+            got = quick.page_hashes(page.text, listing.name, len(page.items), page.digits)
         out.extend(got or [None] * len(page.items))
     return out if any(h is not None for h in out) else None
 
