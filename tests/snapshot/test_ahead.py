@@ -62,6 +62,20 @@ def test_rendered_parts_give_the_bytes_written_in_place(items: list[str], pages:
     assert _written(doc, _rendered(doc)) == _written(doc)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WIRE_TEXT, min_size=2, max_size=5), st.data())
+def test_a_list_rendered_in_two_parts_joins_to_the_bytes_written_in_place(
+    items: list[str], data: st.DataObject
+) -> None:
+    doc = _doc([jsonwire.loads(t) for t in items], ["p"])
+    values = list(doc["listings"]["tools"]["items"])
+    cut = data.draw(st.integers(1, len(values) - 1))
+    rendered = ahead.Rendered(io.BytesIO())  # type: ignore[arg-type]
+    spans = rendered.render({ITEMS: values[:cut], PAGES: ["p"]})
+    rendered.keep({ITEMS: values, PAGES: ["p"]}, spans, {ITEMS: rendered.tail(values[cut:], 3)})
+    assert _written(doc, rendered) == _written(doc)
+
+
 @settings(max_examples=200, deadline=None)
 @given(WIRE_TEXT, st.integers(1, 70))
 def test_the_writer_at_a_depth_writes_what_the_exact_writer_writes_there(

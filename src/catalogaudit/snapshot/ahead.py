@@ -10,7 +10,8 @@ parts again. The text is the writer's own at the depth where the part stands
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from catalogaudit.model import jsonwire
@@ -29,7 +30,9 @@ class Rendered:
 
     def __init__(self, spool: BinaryIO | None = None) -> None:
         self.spool = spool
-        self.parts: dict[Path, tuple[list[Any], int, int]] = {}
+        #: Each part's list, where its text is in the spool, and the text of its last
+        #: elements rendered by this process (`tail`; empty when the spool holds it all).
+        self.parts: dict[Path, tuple[list[Any], int, int, bytes]] = {}
 
     def render(self, parts: dict[Path, list[Any]]) -> dict[Path, tuple[int, int]]:
         """Write each part's text into the spool from its start; where each went (offset,
@@ -51,10 +54,30 @@ class Rendered:
         spool.flush()
         return spans
 
-    def keep(self, parts: dict[Path, list[Any]], spans: dict[Path, tuple[int, int]]) -> None:
-        """Record where `render` put `parts`."""
+    def keep(
+        self,
+        parts: dict[Path, list[Any]],
+        spans: dict[Path, tuple[int, int]],
+        tails: dict[Path, bytes | None] | None = None,
+    ) -> None:
+        """Record where `render` put `parts`; `tails`: for a part `render` was given only the
+        first elements of, the text of the others (`tail`; None: not rendered)."""
         for path, (start, size) in spans.items():
-            self.parts[path] = (parts[path], start, size)
+            rest = (tails or {}).get(path, b"")
+            if rest is not None:
+                self.parts[path] = (parts[path], start, size, rest)
+
+    @staticmethod
+    def tail(value: list[Any], depth: int) -> bytes | None:
+        """The text of a list's last elements (`value`, not empty) for `keep`: rendered as a
+        list of its own at `depth`, which `view` joins to the spool's list of the first ones
+        (a list's text is its elements' texts, each after a comma and the same line break)."""
+        pieces: list[bytes] = []
+        try:
+            jsonwire.write_written(value, lambda t: pieces.append(t.encode()), depth=depth)
+        except (UnicodeEncodeError, RecursionError):
+            return None
+        return b"".join(pieces)
 
     def view(self, doc: dict[str, Any]) -> dict[str, Any]:
         """`doc` with each part still holding the values rendered replaced by its text."""
@@ -62,14 +85,24 @@ class Rendered:
             return doc
         length = self.spool.seek(0, 2)
         out = doc
-        for path, (value, start, size) in self.parts.items():
+        for path, (value, start, size, rest) in self.parts.items():
             now: Any = doc
             for key in path:
                 now = now.get(key) if isinstance(now, dict) else None
             if type(now) is not list or len(now) != len(value) or start + size > length:
                 continue
-            if all(a is b for a, b in zip(now, value, strict=True)):
-                out = _replaced(out, path, jsonwire.Verbatim(self._read(start, size)))
+            if not all(a is b for a, b in zip(now, value, strict=True)):
+                continue
+            text: Iterable[bytes] = self._read(start, size)
+            if rest:
+                # NOTE: `[A]` and `[B]` make `[A,B]`: the first without its closing line and
+                # bracket, a comma, the second without its opening bracket
+                close = b"\n" + b"  " * len(path) + b"]"
+                self.spool.seek(start + size - len(close))
+                if self.spool.read(len(close)) != close or not rest.startswith(b"[\n"):
+                    continue
+                text = itertools.chain(self._read(start, size - len(close)), (b",", rest[1:]))
+            out = _replaced(out, path, jsonwire.Verbatim(text))
         return out
 
     def _read(self, start: int, size: int) -> Iterator[bytes]:

@@ -108,6 +108,10 @@ def build(
 #: costs about what it saves on smaller catalogs).
 BIG = 1 << 20
 
+#: The share of a big catalog's items this process renders after hashing (a seventh), while
+#: the child renders the rest and the page texts (`build_rendered`).
+_SHARE = 7
+
 #: `verbs.fanout.beside`: start a task elsewhere now, get a function that waits for its result.
 Beside = Callable[[Callable[[], Any]], Callable[[], Any]]
 
@@ -125,14 +129,25 @@ def build_rendered(
     if beside is None or spool is None or size < BIG:
         return build(capture, wire=wire), rendered
     parts: dict[tuple[str, ...], list[Any]] = {}
+    heads: dict[tuple[str, ...], list[Any]] = {}
     for name, listing in listed.items():
         served = listing.items()
         parts["listings", name, "items"] = [served[i] for i in _order(name, served)]
         if wire:
             parts["wire", "pages", name] = [page.text for page in listing.pages]
-    later = beside(lambda: rendered.render(parts))
+    for path, value in parts.items():
+        # NOTE: the items' last part rendered here once hashed: both processes then end
+        # about together (the child renders the page texts besides)
+        keep = len(value) - len(value) // _SHARE if path[0] == "listings" else len(value)
+        heads[path] = value[:keep]
+    later = beside(lambda: rendered.render(heads))
     known = {name: _item_hashes(listing) for name, listing in listed.items()}
-    rendered.keep(parts, later())
+    tails = {
+        path: Rendered.tail(value[len(heads[path]) :], len(path))
+        for path, value in parts.items()
+        if len(heads[path]) < len(value)
+    }
+    rendered.keep(parts, later(), tails)
     return build(capture, wire=wire, known=known), rendered
 
 
