@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import InputError, UsageError
@@ -43,6 +43,9 @@ class Intake:
     warnings: tuple[str, ...] = ()
     #: With `rehash=True`: the CA544 findings the snapshot did not carry yet.
     added: tuple[dict[str, Any], ...] = ()
+    #: `read_merged` with `beside`: parts of `doc` rendered in the written form ahead
+    #: (`snapshot.build.build_rendered`), for `snapshot.build.write`.
+    rendered: Any = None
 
     @property
     def said(self) -> tuple[str, ...]:
@@ -143,26 +146,46 @@ def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
         return _intake(spec, data, loaded, protocol, False)
 
 
-def read_merged(specs: Sequence[str], *, protocol: str = "auto", wire: bool = True) -> Intake:
+def read_merged(
+    specs: Sequence[str],
+    *,
+    protocol: str = "auto",
+    wire: bool = True,
+    beside: Any = None,
+    spool: BinaryIO | None = None,
+) -> Intake:
     """Several inputs (one per listing, e.g. `snapshot --from` a tools and a prompts result)
-    merged into one static snapshot document."""
+    merged into one static snapshot document. `beside` (`snapshot.build.Beside`) and `spool`
+    (a file): a big catalog's written form is rendered there, in another process, while
+    this one hashes it (`Intake.rendered`, `snapshot.build.build_rendered`)."""
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     with gc_paused():
-        return _merged([(spec, loader.load(spec)) for spec in specs], protocol, wire)
+        loaded = [(spec, loader.load(spec)) for spec in specs]
+        return _merged(loaded, protocol, wire, beside=beside, spool=spool)
 
 
 def _merged(
-    loaded: Sequence[tuple[str, Loaded]], protocol: str, wire: bool, hashed: bool = True
+    loaded: Sequence[tuple[str, Loaded]],
+    protocol: str,
+    wire: bool,
+    hashed: bool = True,
+    beside: Any = None,
+    spool: BinaryIO | None = None,
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
     from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
 
-    doc = snap.build(static.merge(loaded, parse_protocol(protocol)), wire=wire, hashed=hashed)
+    capture = static.merge(loaded, parse_protocol(protocol))
+    rendered = None
+    if hashed:
+        doc, rendered = snap.build_rendered(capture, wire=wire, beside=beside, spool=spool)
+    else:
+        doc = snap.build(capture, wire=wire, hashed=False)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
-    return Intake(names, names, "merged", doc, inferred=inferred)
+    return Intake(names, names, "merged", doc, inferred=inferred, rendered=rendered)
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:

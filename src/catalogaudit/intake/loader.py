@@ -17,7 +17,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire, pieces
 from catalogaudit.model.names import LISTINGS, result_note
-from catalogaudit.model.wiretypes import MAX_INPUT
+from catalogaudit.model.wiretypes import MAX_INPUT, has_sixteen_digits
 
 
 @dataclass
@@ -29,6 +29,8 @@ class StaticPage:
     invalid_utf8: bool
     #: Parsed plain (`jsonwire.raw_decode_plain`): the C encoder writes it back exactly.
     plain: bool = False
+    #: False when the text has no run of sixteen digits (`model.capture.Page.digits`).
+    digits: bool = True
 
 
 @dataclass
@@ -192,7 +194,7 @@ def parse(spec: str, data: bytes) -> Loaded:
     except jsonwire.WireDecodeError as exc:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) > 1:
-            return _jsonl(name, lines, bad_utf8)
+            return _jsonl(name, lines, bad_utf8, has_sixteen_digits(data))
         raise InputError(f"{name}: not JSON ({exc})") from None
     value = {k: m.value for k, m in members.items()}
     if "formatVersion" in value and "listings" in value:
@@ -203,7 +205,8 @@ def parse(spec: str, data: bytes) -> Loaded:
             name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=kept
         )
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
-    _take(loaded, text, members, bad_utf8, 1)
+    # NOTE: asked once of the bytes read, for every page in them (a page's text is in them)
+    _take(loaded, text, members, bad_utf8, 1, has_sixteen_digits(data))
     if not loaded.pages and loaded.handshake is None:
         raise InputError(
             f"{name}: not a snapshot, list result or JSON-RPC response "
@@ -248,21 +251,26 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     )
 
 
-def _jsonl(name: str, lines: list[str], bad_utf8: bool) -> Loaded:
+def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number, line in enumerate(lines, 1):
         try:
             members = jsonwire.parse_members(line)
         except jsonwire.WireDecodeError as exc:
             raise InputError(f"{name}:{number}: not JSON ({exc})") from None
-        _take(loaded, line, members, bad_utf8, number)
+        _take(loaded, line, members, bad_utf8, number, digits)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(f"{name}: no list results in {len(lines)} lines")
     return loaded
 
 
 def _take(
-    loaded: Loaded, text: str, members: dict[str, jsonwire.Member], bad_utf8: bool, line: int
+    loaded: Loaded,
+    text: str,
+    members: dict[str, jsonwire.Member],
+    bad_utf8: bool,
+    line: int,
+    digits: bool = True,
 ) -> None:
     where = f"line {line}" if loaded.form == "jsonl" else "input"
     if "jsonrpc" in members or "result" in members or "error" in members or "method" in members:
@@ -288,7 +296,7 @@ def _take(
     if arrays:
         listing = arrays[0]
         loaded.pages.setdefault(listing, []).append(
-            StaticPage(result_text, result, bad_utf8, plain)
+            StaticPage(result_text, result, bad_utf8, plain, digits)
         )
         loaded.inferred.append(f"{where}: {result_note(listing)}")
     elif "protocolVersion" in result or "supportedVersions" in result:

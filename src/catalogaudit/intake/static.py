@@ -136,8 +136,8 @@ def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
         items = result.get(name) if isinstance(result, dict) else None
         items = items if isinstance(items, list) else []
         fields = {k: v for k, v in result.items() if k != name} if isinstance(result, dict) else {}
-        found = page_anomalies(result, page.text, page.invalid_utf8, page.plain)
+        found = page_anomalies(result, page.text, page.invalid_utf8, page.plain, page.digits)
         for anomaly in found:
             listing.findings.append(anomaly_finding(name, anomaly, items, index))
-        listing.pages.append(Page(page.text, fields, list(items), page.plain))
+        listing.pages.append(Page(page.text, fields, list(items), page.plain, page.digits))
     return listing

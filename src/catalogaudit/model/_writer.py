@@ -13,18 +13,31 @@ Why a sink: the written form of a 10 MB catalog is a 29 MB text, 116 MB as a Pyt
 when one character is astral; handed on in pieces, it is never held whole. A string longer
 than `_LONG` (a page text kept in `wire`) is escaped in slices for the same reason: escaping
 is per character, so the slices give the same text.
+
+Why `Verbatim`: a part of a document rendered ahead (`snapshot.ahead`: a big catalog's items,
+rendered while they are hashed) is handed to the sink as it stands, at its place;
+`write(..., depth=d)` rendered it as it stands at depth `d` of the document.
 """
 
 from __future__ import annotations
 
 import json.encoder
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 _ESCAPE: Callable[[str], str] = json.encoder.encode_basestring
 _SAFE = 2**53 - 1
 #: Strings at least this long are escaped (and handed on) in slices of this many characters.
 _LONG = 1 << 18
+
+
+class Verbatim:
+    """A value's text already rendered (UTF-8 pieces); `write` hands it to the sink itself."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: Iterable[bytes]) -> None:
+        self.pieces = pieces
 
 
 def _utf16(key: str) -> bytes:
@@ -38,9 +51,11 @@ def write(
     number: Callable[[int | float], str],
     sink: Callable[[str], object],
     chunk: int | None = None,
+    depth: int = 0,
 ) -> None:
     """Hand `sink` the text of `value` in order, in pieces of about `chunk` parts (None: one
-    piece); the same text as `jsonwire.exact_dumps` for values without lone surrogates."""
+    piece); the same text as `jsonwire.exact_dumps` for values without lone surrogates. The
+    text is the value's as it stands at `depth` of a document; a `Verbatim` is handed on."""
     out: list[str] = []
     put = out.append
     escape = _ESCAPE
@@ -116,15 +131,15 @@ def write(
                 # not through `write`: a call per value was half the written form's time.
                 for key in keys:
                     x = v[key]
-                    head = lead + (heads.get(key) or head_of(key))
+                    put(lead)
+                    put(heads.get(key) or head_of(key))
                     lead = sep
                     tx = type(x)
                     if tx is str and len(x) < _LONG:
-                        put(head + escape(x))
+                        put(escape(x))
                     elif tx is int and -_SAFE <= x <= _SAFE:
-                        put(head + int.__repr__(x))
+                        put(int.__repr__(x))
                     else:
-                        put(head)
                         write(x, depth + 1)
                 put((pads[depth] if depth < deepest else pad(depth)) + "}")
             if len(out) > limit >= 0:
@@ -147,15 +162,15 @@ def write(
                 sep = "," + inner
                 lead = "[" + inner
                 for item in v:
+                    put(lead)
+                    lead = sep
                     tx = type(item)
                     if tx is str and len(item) < _LONG:
-                        put(lead + escape(item))
+                        put(escape(item))
                     elif tx is int and -_SAFE <= item <= _SAFE:
-                        put(lead + int.__repr__(item))
+                        put(int.__repr__(item))
                     else:
-                        put(lead)
                         write(item, depth + 1)
-                    lead = sep
                 put((pads[depth] if depth < deepest else pad(depth)) + "]")
             if len(out) > limit >= 0:
                 flush()
@@ -163,8 +178,11 @@ def write(
             put(escape(v))
         elif isinstance(v, (int, float)):
             put(number(v))
+        elif type(v) is Verbatim:
+            flush()
+            sink(v)  # type: ignore[arg-type]  # NOTE: only `snapshot.build.write` gives one
         else:
             raise TypeError(f"cannot serialize {type(v).__name__}")
 
-    write(value, 0)
+    write(value, depth)
     flush()

@@ -11,7 +11,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
+from catalogaudit.model.wiretypes import has_sixteen_digits
 
 
 @dataclass
@@ -23,6 +23,9 @@ class Page:
     items: list[Any]
     #: Parsed plain (`jsonwire.raw_decode_plain`), so hashes may use the C encoder.
     plain: bool = False
+    #: False when the text is known to hold no run of sixteen digits (so no integer beyond
+    #: 2^53-1): the bytes read were asked once (`intake.loader`), not each page's text again.
+    digits: bool = True
 
 
 @dataclass
@@ -50,16 +53,17 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def page_anomalies(
-    result: Any, text: str | None, invalid_utf8: bool, plain: bool
+    result: Any, text: str | None, invalid_utf8: bool, plain: bool, digits: bool = True
 ) -> list[jsonwire.Anomaly]:
     """`jsonwire.anomalies` and `unsafe_integers` of a page result, without walking it when its
     text rules them out: a plain parse has no duplicate keys or NaN, valid UTF-8 without a
-    surrogate escape has no lone surrogate, no run of 16 digits has no unsafe integer."""
+    surrogate escape has no lone surrogate, no run of 16 digits (`digits=False`: known to
+    have none) has no unsafe integer."""
     found: list[jsonwire.Anomaly] = []
     risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
     if risky:
         found.extend(jsonwire.anomalies(result, "", invalid_utf8))
-    if text is None or SIXTEEN_DIGITS.search(text):
+    if text is None or (digits and has_sixteen_digits(text)):
         found.extend(unsafe_integers(result))
     return found
 

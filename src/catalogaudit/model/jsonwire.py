@@ -25,6 +25,7 @@ from catalogaudit.model._fast import (
     raw_decode_plain,
     raw_decode_whole,
 )
+from catalogaudit.model._writer import Verbatim as Verbatim
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
     MAX_INT_DIGITS,
@@ -50,6 +51,9 @@ __all__ = [
     "raw_decode_plain",
     "raw_decode_whole",
 ]
+
+#: How a writer spells a number (`lexeme`, `jcs_number`).
+NumberText = Callable[[int | float], str]
 
 
 def decode_utf8(data: bytes) -> tuple[str, bool]:
@@ -267,13 +271,7 @@ def jcs_number(number: int | float) -> str:
         return lexeme(number)
 
 
-def dumps(
-    value: Any,
-    *,
-    sort_keys: bool,
-    indent: int | None,
-    number: Callable[[int | float], str] = lexeme,
-) -> str:
+def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
     """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
 
     The fast writer (C string escaping, code-point key order where every key is ASCII) gives
@@ -292,11 +290,7 @@ def dumps(
 
 
 def exact_dumps(
-    value: Any,
-    *,
-    sort_keys: bool,
-    indent: int | None,
-    number: Callable[[int | float], str] = lexeme,
+    value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme
 ) -> str:
     """The reference writer, one generator step per value: `dumps` must equal it."""
     return "".join(_chunks(value, sort_keys, indent, number, 0))
@@ -376,15 +370,19 @@ def written(value: Any) -> str:
     return dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n"
 
 
-def write_written(value: Any, sink: Callable[[str], object], *, exact: bool = False) -> None:
+def write_written(
+    value: Any, sink: Callable[[str], object], *, exact: bool = False, depth: int = 0
+) -> None:
     """`written(value)` handed to `sink` in pieces of about a megabyte, never held whole; the
     fast writer keeps lone surrogates raw (the sink's UTF-8 encoding refuses them), `exact`
-    runs the exact writer, which escapes them (the text is then held whole: rare)."""
+    runs the exact writer, which escapes them (the text is then held whole: rare). `depth`
+    (not `exact`): the text of `value` as it stands that deep in a document, no final EOL."""
     if exact:
         sink(exact_dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n")
         return
-    _writer.write(value, True, 2, _written_number, sink, 1 << 16)
-    sink("\n")
+    _writer.write(value, True, 2, _written_number, sink, 1 << 16, depth)
+    if not depth:
+        sink("\n")
 
 
 def is_integer_lexeme(number: int | float) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
@@ -17,6 +17,7 @@ from catalogaudit.model import jsonwire, names, valid_fast
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
 from catalogaudit.model.protocol import CLIENT_INFO
+from catalogaudit.snapshot.ahead import Rendered
 
 FORMAT_VERSION = 1
 WIRE_LOST = (
@@ -25,14 +26,25 @@ WIRE_LOST = (
 )
 
 
-def build(capture: Capture, *, wire: bool = True, hashed: bool = True) -> dict[str, Any]:
+def build(
+    capture: Capture,
+    *,
+    wire: bool = True,
+    hashed: bool = True,
+    known: Mapping[str, Sequence[hashes.ItemHashes | None]] | None = None,
+) -> dict[str, Any]:
     """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept).
 
     `hashed=False` leaves out every hash (`hashes`, `itemHashes`): an audit of raw results reads
     none, and hashing is a quarter of its time on a 10 MB list. Such a document is never written.
+    `known`: each listing's item hashes in served order, computed already (`build_rendered`).
     """
     session = capture.session
-    listings = {name: listing_record(capture.listings[name], hashed) for name in names.LISTINGS}
+    given = known or {}
+    listings = {
+        name: listing_record(capture.listings[name], hashed, given.get(name))
+        for name in names.LISTINGS
+    }
     cap: dict[str, Any] = {"source": "live" if capture.server is not None else "static"}
     if capture.server is not None:
         cap["transport"] = capture.transport
@@ -92,15 +104,76 @@ def build(capture: Capture, *, wire: bool = True, hashed: bool = True) -> dict[s
     return doc
 
 
-def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
-    """The readable record of one listing: sorted items, their hashes, pages and status."""
+#: Page text, in characters, from which `build_rendered` hashes in another process (a fork
+#: costs about what it saves on smaller catalogs).
+BIG = 1 << 20
+
+#: The share of a big catalog's items this process renders after hashing (a seventh), while
+#: the child renders the rest and the page texts (`build_rendered`).
+_SHARE = 7
+
+#: `verbs.fanout.beside`: start a task elsewhere now, get a function that waits for its result.
+Beside = Callable[[Callable[[], Any]], Callable[[], Any]]
+
+
+def build_rendered(
+    capture: Capture, *, wire: bool, beside: Beside | None, spool: BinaryIO | None
+) -> tuple[dict[str, Any], Rendered]:
+    """`build`, and for a big catalog its readable items and page texts rendered in the
+    written form into `spool` (for `write`) by `beside`, in another process, while this one
+    hashes the items: the longest steps of `snapshot --from` at once. The document is the one
+    `build` makes, whatever happens."""
+    rendered = Rendered(spool)
+    listed = {n: ls for n, ls in capture.listings.items() if ls.status != "absent"}
+    size = sum(len(p.text) for ls in listed.values() for p in ls.pages if p.text is not None)
+    if beside is None or spool is None or size < BIG:
+        return build(capture, wire=wire), rendered
+    parts: dict[tuple[str, ...], list[Any]] = {}
+    heads: dict[tuple[str, ...], list[Any]] = {}
+    for name, listing in listed.items():
+        served = listing.items()
+        parts["listings", name, "items"] = [served[i] for i in _order(name, served)]
+        if wire:
+            parts["wire", "pages", name] = [page.text for page in listing.pages]
+    for path, value in parts.items():
+        # NOTE: the items' last part rendered here once hashed: both processes then end
+        # about together (the child renders the page texts besides)
+        keep = len(value) - len(value) // _SHARE if path[0] == "listings" else len(value)
+        heads[path] = value[:keep]
+    later = beside(lambda: rendered.render(heads))
+    known = {name: _item_hashes(listing) for name, listing in listed.items()}
+    tails = {
+        path: Rendered.tail(value[len(heads[path]) :], len(path))
+        for path, value in parts.items()
+        if len(heads[path]) < len(value)
+    }
+    rendered.keep(parts, later(), tails)
+    return build(capture, wire=wire, known=known), rendered
+
+
+def _item_hashes(listing: Listing) -> list[hashes.ItemHashes]:
+    """Each served item's hashes, as `items_record` computes them."""
+    served = listing.items()
+    known = _known(listing) or [None] * len(served)
+    return [
+        got or hashes.item_hashes(listing.name, item, plain=listing.plain)
+        for got, item in zip(known, served, strict=True)
+    ]
+
+
+def listing_record(
+    listing: Listing, hashed: bool = True, known: Sequence[hashes.ItemHashes | None] | None = None
+) -> dict[str, Any]:
+    """The readable record of one listing: sorted items, their hashes, pages and status
+    (`known`: its item hashes in served order, computed already)."""
     served = listing.items()
     record: dict[str, Any] = {"status": listing.status, "advertised": listing.advertised}
     if listing.answer is not None:
         record["answer"] = listing.answer
     if listing.status == "absent":
         return record
-    known = _known(listing) if hashed else None
+    if known is None and hashed:
+        known = _known(listing)
     record.update(
         items_record(listing.name, served, plain=listing.plain, hashed=hashed, known=known)
     )
@@ -117,7 +190,7 @@ def _known(listing: Listing) -> list[hashes.ItemHashes | None] | None:
     for page in listing.pages:
         got = None
         if page.text is not None:
-            got = quick.page_hashes(page.text, listing.name, len(page.items))
+            got = quick.page_hashes(page.text, listing.name, len(page.items), page.digits)
         out.extend(got or [None] * len(page.items))
     return out if any(h is not None for h in out) else None
 
@@ -133,10 +206,7 @@ def items_record(
     """Items sorted by (identity, served position), with served positions and hashes
     (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `hashed=False`:
     no hashes, see `build`; `known`: each item's hashes where already known)."""
-    order = sorted(
-        range(len(served)),
-        key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
-    )
+    order = _order(name, served)
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
     given = known or [None] * len(served)
@@ -149,6 +219,14 @@ def items_record(
         "itemHashes": [per_item[i].as_dict() for i in order],
         "hashes": hashes.listing_hashes(name, served, per_item),
     }
+
+
+def _order(name: str, served: Sequence[Any]) -> list[int]:
+    """Served positions in the order of the readable items: by identity, then position."""
+    return sorted(
+        range(len(served)),
+        key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
+    )
 
 
 def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str]:
@@ -272,8 +350,9 @@ def render(doc: dict[str, Any]) -> str:
     return jsonwire.written(doc)
 
 
-def write(doc: dict[str, Any], fh: BinaryIO) -> int:
-    """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes.
+def write(doc: dict[str, Any], fh: BinaryIO, rendered: Rendered | None = None) -> int:
+    """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes; the parts
+    `rendered` holds (`build_rendered`) are copied from its spool, not written again.
 
     Why: a 10 MB catalog's written form is 29 MB, several times that as one Python string.
     `fh` must be seekable: text with a lone surrogate (which the fast writer keeps raw and
@@ -282,14 +361,14 @@ def write(doc: dict[str, Any], fh: BinaryIO) -> int:
     start = fh.tell()
     size = 0
 
-    def sink(text: str) -> None:
+    def sink(text: str | jsonwire.Verbatim) -> None:
         nonlocal size
-        data = text.encode("utf-8")
-        size += len(data)
-        fh.write(data)
+        for data in text.pieces if isinstance(text, jsonwire.Verbatim) else (text.encode(),):
+            size += len(data)
+            fh.write(data)
 
     try:
-        jsonwire.write_written(doc, sink)
+        jsonwire.write_written(rendered.view(doc) if rendered else doc, sink)
     except (UnicodeEncodeError, RecursionError):
         fh.seek(start)
         fh.truncate()
