@@ -29,7 +29,7 @@ from typing import Any
 
 from catalogaudit.canonical import plain
 from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
+from catalogaudit.model.wiretypes import SIXTEEN_DIGITS, has_sixteen_digits
 
 #: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
 _SORTED: dict[str, Any] = {
@@ -61,7 +61,6 @@ _BMP_HIGH = (b"\xee", b"\xef")
 _ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 #: The rest of a JSON string, through its closing quote.
 _STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 
 
 def sha256(data: bytes) -> str:
@@ -190,7 +189,7 @@ def parse(data: bytes | str) -> Any:
     `jsonwire.loads` to keep lexemes); feed the result to `parsed_jcs_bytes` only.
     """
     if isinstance(data, bytes):
-        big = data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
+        big = has_sixteen_digits(data)
         text, _ = jsonwire.decode_utf8(data)
     else:
         big = SIXTEEN_DIGITS.search(data) is not None

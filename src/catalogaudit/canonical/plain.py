@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from catalogaudit.model.wiretypes import has_sixteen_digits
+
 Scan = Callable[[str, int], tuple[Any, int]]
 
 
@@ -174,7 +176,7 @@ def has_unsafe_integer(data: bytes) -> bool:
     """True when a run of digits somewhere reads as more than 2^53-1: an integer RFC 8785 would
     round (and the exact path notes, CA544). Runs in strings or fractions only cost the exact
     path. Zod writes 9007199254740991 itself, so a 16-digit run alone is not enough."""
-    if data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) < 0:
+    if not has_sixteen_digits(data):
         return False
     # NOTE: 17 digits are past 2^53-1 whatever they are (and `int` refuses 4,300 and more).
     return any(
@@ -184,4 +186,3 @@ def has_unsafe_integer(data: bytes) -> bool:
 
 _MAX_SAFE = 2**53 - 1
 _LONG_RUN = re.compile(rb"[0-9]{16,}")
-_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)

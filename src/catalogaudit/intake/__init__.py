@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
+
+if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
+    from catalogaudit.snapshot.ahead import Rendered
+    from catalogaudit.snapshot.build import Beside
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Intake:
     added: tuple[dict[str, Any], ...] = ()
     #: `read_merged` with `beside`: parts of `doc` rendered in the written form ahead
     #: (`snapshot.build.build_rendered`), for `snapshot.build.write`.
-    rendered: Any = None
+    rendered: Rendered | None = None
 
     @property
     def said(self) -> tuple[str, ...]:
@@ -151,7 +155,7 @@ def read_merged(
     *,
     protocol: str = "auto",
     wire: bool = True,
-    beside: Any = None,
+    beside: Beside | None = None,
     spool: BinaryIO | None = None,
 ) -> Intake:
     """Several inputs (one per listing, e.g. `snapshot --from` a tools and a prompts result)
@@ -170,7 +174,7 @@ def _merged(
     protocol: str,
     wire: bool,
     hashed: bool = True,
-    beside: Any = None,
+    beside: Beside | None = None,
     spool: BinaryIO | None = None,
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`

@@ -118,7 +118,7 @@ def _additional(value: Any, instance: Any, schema: Any, root: Any, depth: int) -
     if value is True:
         return True  # NOTE: the MCP schemas' usual `true`: no list of the extra members
     extra = [v for k, v in instance.items() if k not in declared]
-    if value is True or not extra:
+    if not extra:
         return True
     return all(certainly_valid(value, v, root, depth + 1) for v in extra)
 
