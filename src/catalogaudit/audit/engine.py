@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from catalogaudit import walker
 from catalogaudit.audit import contract as contracts
 from catalogaudit.audit.selection import selected
+from catalogaudit.canonical.halves import Beside
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
@@ -23,9 +23,6 @@ from catalogaudit.rules.base import Context, Hit, Rule
 from catalogaudit.rules.registry import SPEC_RULES, spec_meta
 from catalogaudit.rules.spec import common as spec_common
 from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES
-
-#: Starts a function somewhere else; what it returns waits for the function's result.
-Beside = Callable[[Callable[[], Any]], Callable[[], Any]]
 
 
 @dataclass(frozen=True)

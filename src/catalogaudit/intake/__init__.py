@@ -20,8 +20,8 @@ from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
+    from catalogaudit.canonical.halves import Beside
     from catalogaudit.snapshot.ahead import Rendered
-    from catalogaudit.snapshot.build import Beside
 
 
 @dataclass(frozen=True)

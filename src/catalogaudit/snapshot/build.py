@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import pkgutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
 from catalogaudit.canonical import hashes, quick
+from catalogaudit.canonical.halves import Beside
 from catalogaudit.model import jsonwire, names, valid_fast
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
@@ -111,9 +112,6 @@ BIG = 1 << 20
 #: The share of a big catalog's items this process renders after hashing (a seventh), while
 #: the child renders the rest and the page texts (`build_rendered`).
 _SHARE = 7
-
-#: `verbs.fanout.beside`: start a task elsewhere now, get a function that waits for its result.
-Beside = Callable[[Callable[[], Any]], Callable[[], Any]]
 
 
 def build_rendered(

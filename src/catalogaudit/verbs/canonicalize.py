@@ -23,6 +23,7 @@ from catalogaudit.model.inert import visible
 from catalogaudit.verbs import output
 
 if TYPE_CHECKING:
+    from catalogaudit.canonical.halves import Beside
     from catalogaudit.formatters.formats import HashFormat
 
 # NOTE: `canonicalize --jcs` reads bytes and writes `canonical.strict`'s; what only the written
@@ -149,7 +150,8 @@ def run(o: Options) -> int:
 
         spec = o.inputs[0]
         name = loader.input_name(spec)
-        output.emit(o.output, strict.strict_jcs(loader.read_bytes(spec), name))
+        jcs = strict.strict_jcs(loader.read_bytes(spec), name, _beside())
+        output.emit(o.output, jcs)
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
@@ -183,7 +185,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
     data = loader.read_bytes(spec)
     name = loader.input_name(spec)
-    quick = hash_quick.hash_report(name, data)
+    quick = hash_quick.hash_report(name, data, _beside())
     if quick is not None:
         return quick[0], [f"{name}: input: {quick[1]}"]
     r = canonicalize(spec, protocol, data)
@@ -194,6 +196,13 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
             f"ones (catalogaudit canonicalize --in-place {r.name} rewrites it)"
         )
     return hash_report(r), notes
+
+
+def _beside() -> Beside | None:
+    """Another process for half of a big document's work, where one can be forked."""
+    from catalogaudit.verbs import fanout
+
+    return fanout.beside if fanout.cpus(0) > 1 else None
 
 
 def hash_report(r: Result) -> dict[str, Any]:
