@@ -137,15 +137,28 @@ def _quick_jcs(text: str, data: bytes, beside: halves.Beside | None = None) -> b
         keys = {m.key for m in found}
         if len(keys) != len(found) or _SURROGATE.search("".join(keys)):
             return None  # the exact path names the duplicate key or the lone surrogate
-        parts: list[bytes] = []
+        # NOTE: one join of every piece: joining each array, then each member, then the
+        # document copied the 10 MB three times more (15 ms).
+        pieces: list[bytes] = [b"{"]
         for m in sorted(found, key=lambda m: jsonwire.jcs_key(m.key)):
+            pieces += (b",", jsonwire.dump_string(m.key).encode("utf-8"), b":")
             if m.elements is None:
-                unit = unit_jcs(m.value, text, m.start, m.end)
-                body = None if unit is None else unit[0]
-            else:
-                units = m.elements
-                body = None if None in units else b"[" + b",".join(u[0] for u in units) + b"]"
-            if body is None:
+                whole = unit_jcs(m.value, text, m.start, m.end)
+                if whole is None:
+                    return None
+                pieces.append(whole[0])
+                continue
+            if None in m.elements:
                 return None
-            parts.append(jsonwire.dump_string(m.key).encode("utf-8") + b":" + body)
-    return b"{" + b",".join(parts) + b"}"
+            first = len(pieces)
+            for element in m.elements:
+                pieces += (b",", element[0])
+            if len(pieces) == first:
+                pieces.append(b"[]")
+            else:
+                pieces[first] = b"["  # NOTE: in place of the first element's comma
+                pieces.append(b"]")
+    if len(pieces) > 1:
+        del pieces[1]  # NOTE: the first member's comma
+    pieces.append(b"}")
+    return b"".join(pieces)
