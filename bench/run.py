@@ -273,6 +273,18 @@ def rows(paths: dict[str, Path], runs: int, checker: str, server: list[str] | No
                 runs,
             )
         )
+        # NOTE: no target: what a client that sends `notifications/initialized`, as the
+        # lifecycle requires, waits for at the least (the row above's peer does not send it).
+        out.append(
+            compare(
+                "live snapshot vs a compliant start-to-exit",
+                live,
+                [PY, str(PEERS / "server_start.py"), "--initialized", *server],
+                "start, initialized, exit",
+                None,
+                runs,
+            )
+        )
         four = [*OURS, "snapshot", "--runs", "4", "--jobs", "2", "-o", os.devnull, "--", *server]
         out.append(
             compare("live snapshot --runs 4 --jobs 2", four, live, "one live snapshot", 2.5, runs)
