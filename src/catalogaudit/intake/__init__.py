@@ -21,6 +21,7 @@ from catalogaudit.intake.loader import Loaded, display_name, display_names
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
     from catalogaudit.canonical.halves import Beside
+    from catalogaudit.model.positions import Finder
     from catalogaudit.snapshot.ahead import Rendered
 
 
@@ -50,6 +51,8 @@ class Intake:
     #: `read_merged` with `beside`: parts of `doc` rendered in the written form ahead
     #: (`snapshot.build.build_rendered`), for `snapshot.build.write`.
     rendered: Rendered | None = None
+    #: With `text`: where the loader saw its values (`model.positions.loads_located`).
+    finder: Finder | None = None
 
     @property
     def said(self) -> tuple[str, ...]:
@@ -94,7 +97,7 @@ def read_catalog(
         loaded = written or loader.parse(spec, data)
         if lean:
             # NOTE: the caller's name for the bytes lives on; ours goes before the wire check
-            data, loaded.text = b"", None
+            data, loaded.text, loaded.finder = b"", None, None
         return _intake(spec, data, loaded, protocol, rehash)
 
 
@@ -227,7 +230,10 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
         )
     doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
     text = loaded.text if doc is loaded.snapshot else None  # rebuilt: not the text's parse
-    return Intake(spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings))
+    finder = loaded.finder if text is not None else None
+    return Intake(
+        spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings), finder=finder
+    )
 
 
 def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:

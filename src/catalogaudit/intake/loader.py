@@ -17,6 +17,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire, pieces
 from catalogaudit.model.names import LISTINGS, result_note
+from catalogaudit.model.positions import Finder, loads_located
 from catalogaudit.model.wiretypes import MAX_INPUT, has_sixteen_digits
 
 
@@ -45,8 +46,9 @@ class Loaded:
     handshake_text: str | None = None
     inferred: list[str] = field(default_factory=list)
     #: The decoded file text of a snapshot, when `snapshot` is its parse (line and column of
-    #: findings).
+    #: findings), and what is known already of where its values are in it.
     text: str | None = None
+    finder: Finder | None = None
 
 
 def read_bytes(spec: str) -> bytes:
@@ -224,8 +226,10 @@ _SNAPSHOT_START = re.compile(
 
 
 def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
-    """`parse` of a snapshot file in one scan of the wire decoder (`jsonwire.loads_whole`),
-    not member by member; None for anything else, or when that scan fails (`parse` then says
+    """`parse` of a snapshot file in one scan of the wire decoder (the value
+    `jsonwire.loads_whole` gives, with its items' offsets: `model.positions.loads_located`),
+    not member by member with `raw_decode_plain`; None for anything else, or when that scan
+    fails (`parse` then says
     why as before). The same document: the same decoder, and a duplicate top-level key is
     resolved as `parse_members` does (the last value, in the first one's place).
 
@@ -234,10 +238,10 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     """
     if not _SNAPSHOT_START.match(data):
         return None  # NOTE: a raw result is parsed once, member by member
-    try:
-        value = jsonwire.loads_whole(text)
-    except jsonwire.WireDecodeError:
+    located = loads_located(text)
+    if located is None:
         return None
+    value, finder = located
     if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
         return None
     # NOTE: a duplicate top-level key: see `parse` (no line and column)
@@ -248,6 +252,7 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
         snapshot=dict(value) if kept is None else value,
         inferred=["a catalogaudit snapshot"],
         text=kept,
+        finder=None if kept is None else finder,
     )
 
 

@@ -104,6 +104,11 @@ _WHOLE = json.JSONDecoder(
 _COMPARED = json.JSONDecoder(parse_int=parse_int_lexeme, parse_constant=WireFloat)
 
 
+#: `_WHOLE`'s scanner: one value at an offset, `(value, end)`; raises as the C scanner does
+#: (`StopIteration` where no value starts), not `WireDecodeError`.
+scan_whole: Any = _WHOLE.scan_once  # type: ignore[attr-defined]
+
+
 def raw_decode_whole(text: str, idx: int = 0) -> tuple[Any, int]:
     """`raw_decode_plain` without its verdict: the same value, or the same error."""
     with _WireErrors(idx):

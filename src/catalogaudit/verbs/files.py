@@ -28,6 +28,7 @@ def catalog_of(
         got.doc,
         source=source,
         text=got.text,
+        finder=got.finder,
         revision_override=revision,
         spec=got.spec if got.is_snapshot else raw_spec,
         raw=None
