@@ -166,3 +166,35 @@ def test_kept_errors_tell_apart_values_jsonschema_prints_differently(values: Any
                 assert _view(first_schema_error(cls, schema)) == _view(
                     exact_schema_error(cls, schema)
                 )
+
+
+def test_a_real_servers_defects_are_named_with_numbers_as_served(tmp_path: Any) -> None:
+    """A real `mcp` server's schemas (fixtures/servers/schema_defects_server.py), snapshotted
+    over stdio and audited: the `patternProperties` name that is no regex is found (dropping a
+    proven-valid child lost the meta-schema's check of the names), and the message and excerpt
+    show a number as the server wrote it, not the parser's wrapper ("WireFloat('-0.25')")."""
+    import json
+
+    from helpers import PYTHON, SERVERS, cli
+
+    snap = tmp_path / "defects.snapshot.json"
+    made = cli("snapshot", "-o", str(snap), "--", PYTHON, str(SERVERS / "schema_defects_server.py"))
+    assert made.code == 0, made
+    done = cli("audit", "--format", "json", str(snap))
+    found = {
+        (f["identity"], f["pointer"]): f
+        for f in json.loads(done.stdout)["findings"]
+        if f["ruleId"] == "CA403"
+    }
+    assert set(found) == {
+        ("pay", "/inputSchema/properties/amount/multipleOf"),
+        ("tag", "/inputSchema/patternProperties"),
+    }
+    pay = found["pay", "/inputSchema/properties/amount/multipleOf"]
+    assert pay["message"].endswith("schema: -0.25 is less than or equal to the minimum of 0")
+    assert pay["excerpt"] == "-0.25"
+    assert found["tag", "/inputSchema/patternProperties"]["message"].endswith(
+        "schema: '[' is not a 'regex'"
+    )
+    assert "Wire" not in done.stdout
+    assert repr(jsonwire.loads("[1.50E1, -0]")) == "[1.50E1, -0]"

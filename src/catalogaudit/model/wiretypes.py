@@ -40,7 +40,9 @@ class WireInt(int):
         return self
 
     def __repr__(self) -> str:
-        return f"WireInt({self.lexeme!r})"
+        # NOTE: the lexeme, as served: jsonschema's messages (CA403, CA610) quote a value by
+        # its repr, and a user reads "-0", not "WireInt('-0')".
+        return self.lexeme
 
 
 class WireFloat(float):
@@ -54,7 +56,7 @@ class WireFloat(float):
         return self
 
     def __repr__(self) -> str:
-        return f"WireFloat({self.lexeme!r})"
+        return self.lexeme  # NOTE: as `WireInt.__repr__`: "-0.25", not "WireFloat('-0.25')"
 
 
 class WireObject(dict):  # type: ignore[type-arg]

@@ -6,7 +6,7 @@ valid property around it. Meta-schema validation is local: at a schema position 
 applies itself again (`$dynamicRef: "#meta"`, draft-07 `$ref: "#"`) to the value there alone,
 so the errors of a schema are its own keywords' errors plus each child position's errors under
 that position's path. `first_schema_error` therefore drops each child that
-`schema_fast.certainly_valid` proves valid (an array element becomes `true`, so indexes stay),
+`schema_fast.certainly_valid` proves valid (it becomes `true`, so names and indexes stay),
 validates what is left, and takes the same minimum. Only an error at a dropped position or
 above one can see the change (a dropped value in its message or instance, a keyword that
 counts its siblings, a position the meta-schema does not treat as a schema: draft-07 `items`
@@ -284,12 +284,10 @@ def _children(
         if new is not sub:
             if out is container:
                 out = dict(container) if isinstance(container, dict) else list(container)
-            if new is not _DROPPED:
-                out[slot] = new
-            elif isinstance(out, dict):
-                del out[slot]
-            else:
-                out[slot] = True
+            # NOTE: a dropped child becomes `true` (valid at every schema position), in a map
+            # too: deleting its name lost the meta-schema's errors about the names themselves
+            # (a `patternProperties` name must be a regex: "[" was not reported).
+            out[slot] = True if new is _DROPPED else new
     return out
 
 
@@ -305,5 +303,6 @@ def _child(
     return _prune(sub, at, positions, replaced)
 
 
-#: What `_child` answers for a child proven valid: drop it from the copy.
+#: What `_child` answers for a child proven valid: `true` in its map or array, dropped where
+#: it is a keyword's one schema.
 _DROPPED: dict[str, Any] = {}
