@@ -67,8 +67,11 @@ def shared(
         return None if walk(collect) is None else got
 
     later = beside(theirs)
-    mine = walk(here)
-    return mine, later()
+    try:
+        mine = walk(here)
+    finally:
+        got = later()  # NOTE: the other process is waited for even when this walk raised
+    return mine, got
 
 
 def _whole(each: Each) -> Each:

@@ -229,9 +229,9 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     """`parse` of a snapshot file in one scan of the wire decoder (the value
     `jsonwire.loads_whole` gives, with its items' offsets: `model.positions.loads_located`),
     not member by member with `raw_decode_plain`; None for anything else, or when that scan
-    fails (`parse` then says
-    why as before). The same document: the same decoder, and a duplicate top-level key is
-    resolved as `parse_members` does (the last value, in the first one's place).
+    fails (`parse` then says why, as before). The same document: the same decoder, and a
+    duplicate top-level key is resolved as `parse_members` does (the last value, in the first
+    one's place).
 
     Why: `parse_members` parses each member with `raw_decode_plain`, whose verdict (a closure
     around each object and number) a snapshot never uses: a sixth of reading one.
