@@ -90,6 +90,7 @@ NOT_JCS = "doc.json: not representable in RFC 8785: "
         ('[NaN,{"a":1,"a":2}]', NOT_JCS + "NaN is not a JSON number at /0 (and 1 more)"),
         ("", "doc.json: empty input"),
         ("[1,", "doc.json: not JSON (Expecting value at offset 3)"),
+        ('["a', "doc.json: not JSON (Unterminated string starting at offset 1)"),  # not "at at"
     ],
 )
 def test_strict_jcs_errors_name_the_problem_and_its_pointer(text: str, message: str) -> None:

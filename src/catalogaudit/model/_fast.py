@@ -55,7 +55,9 @@ class _WireErrors:
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         if isinstance(exc, json.JSONDecodeError):
-            raise WireDecodeError(f"{exc.msg} at offset {exc.pos}", exc.pos) from None
+            # NOTE: json's "Unterminated string starting at" names its offset itself
+            what = exc.msg.removesuffix(" at")
+            raise WireDecodeError(f"{what} at offset {exc.pos}", exc.pos) from None
         if isinstance(exc, RecursionError):
             raise WireLimitError("nesting too deep", self.idx) from None
         if isinstance(exc, LongInteger):
