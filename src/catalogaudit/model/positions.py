@@ -183,12 +183,9 @@ class _Located:
             at = offsets[key] = ws(text, at + 1).end()  # type: ignore[union-attr]
             got, at = self.value(at, (*path, key))
             pairs.append((key, got))
-            at = ws(text, at).end()  # type: ignore[union-attr]
-            if text.startswith("}", at):
+            at, closed = self.after(at, "}")
+            if closed:
                 break
-            if not text.startswith(",", at):
-                raise ValueError("expected ',' or '}'")
-            at = ws(text, at + 1).end()  # type: ignore[union-attr]
         # NOTE: a later duplicate's offset replaced the earlier one's, as `Finder` reads them
         self.finder._objects[start] = (offsets, [-1, -1])
         return object_from_pairs(pairs), at + 1
@@ -202,11 +199,19 @@ class _Located:
             offsets.append(at)
             got, at = scan_whole(text, at)
             found.append(got)
-            at = ws(text, at).end()  # type: ignore[union-attr]
-            if text.startswith("]", at):
+            at, closed = self.after(at, "]")
+            if closed:
                 break
-            if not text.startswith(",", at):
-                raise ValueError("expected ',' or ']'")
-            at = ws(text, at + 1).end()  # type: ignore[union-attr]
         self.finder._arrays[start] = (offsets, [-1, -1])
         return found, at + 1
+
+    def after(self, at: int, close: str) -> tuple[int, bool]:
+        """Past a member or element ending at `at`: where the container's `close` is (True),
+        or where the next one starts, after the comma (False)."""
+        text, ws = self.text, _WS.match
+        at = ws(text, at).end()  # type: ignore[union-attr]
+        if text.startswith(close, at):
+            return at, True
+        if not text.startswith(",", at):
+            raise ValueError(f"expected ',' or '{close}'")
+        return ws(text, at + 1).end(), False  # type: ignore[union-attr]
