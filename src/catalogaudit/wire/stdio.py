@@ -71,6 +71,9 @@ class StdioTransport:
         self._closed = False
         self._honoured_eof = False
         self._unanswerable_at: float | None = None
+        #: Held by the stdout reader while it handles a chunk, and by `close` while it reads
+        #: /proc; see `_walk_below`.
+        self._hold = threading.Lock()
         try:
             with reaper.spawning() as register:
                 self._proc = subprocess.Popen(
@@ -164,7 +167,7 @@ class StdioTransport:
         proc = self._proc
         # NOTE: descendants that left the group (setsid) are found now, while their parent
         # links still lead to the server; orphans re-parented to us are `reaper.at_exit`'s.
-        below = reaper.descendants(proc.pid)
+        below = self._walk_below()
         try:
             # NOTE: an answer being written gets a moment to end (a server that reads it does
             # not wait on a request we took); one the server does not read is given up.
@@ -226,6 +229,21 @@ class StdioTransport:
                 return False
             if reaper.exited(self._proc, min(left, 0.05)):
                 return True
+
+    def _walk_below(self) -> list[int]:
+        """The server's descendants, read from /proc while the stdout reader holds still.
+
+        The walk makes hundreds of small reads, and each gives up the GIL; a reader busy with
+        a flood of stdout lines takes it back every time and keeps it for a switch interval,
+        so one walk took up to 14 s (a convoy). The reader is held for a moment instead; the
+        server blocks on a full pipe meanwhile, which costs it nothing.
+        """
+        held = self._hold.acquire(timeout=FAILED_GRACE)
+        try:
+            return reaper.descendants(self._proc.pid)
+        finally:
+            if held:
+                self._hold.release()
 
     def _signal(self, sig: int) -> None:
         try:
@@ -300,15 +318,16 @@ class StdioTransport:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
                     break
-                buf += chunk
-                start = 0
-                while True:
-                    nl = buf.find(b"\n", start)
-                    if nl < 0:
-                        break
-                    self._line(bytes(buf[start:nl]))
-                    start = nl + 1
-                del buf[:start]
+                with self._hold:
+                    buf += chunk
+                    start = 0
+                    while True:
+                        nl = buf.find(b"\n", start)
+                        if nl < 0:
+                            break
+                        self._line(bytes(buf[start:nl]))
+                        start = nl + 1
+                    del buf[:start]
                 if len(buf) > limit:
                     self._die(f"a stdout message exceeded {limit} bytes without a newline")
                     return
