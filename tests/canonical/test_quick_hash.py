@@ -23,7 +23,7 @@ from catalogaudit.verbs import canonicalize
 def full_report(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
     """`hash` of the file on the snapshot path (the quick path switched off)."""
     with monkeypatch.context() as m:
-        m.setattr(quick, "hash_report", lambda name, data, beside=None: None)
+        m.setattr(quick, "hash_report", lambda name, data: None)
         return canonicalize.hashes_of(str(path))
 
 
@@ -217,7 +217,7 @@ def test_generated_pages_give_the_full_report(case: Any) -> None:
 def test_strict_jcs_quick_path_equals_the_exact_path(rnd: Any, odd: bool, value: Any) -> None:
     source = Writer(rnd, odd).write(value).encode("utf-8")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(strict, "_quick_jcs", lambda text, data, beside=None: None)
+        mp.setattr(strict, "_quick_jcs", lambda text, data: None)
         try:
             expected: bytes | str = strict.strict_jcs(source, "x")
         except InputError as exc:

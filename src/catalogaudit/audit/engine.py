@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from catalogaudit import walker
 from catalogaudit.audit import contract as contracts
 from catalogaudit.audit.selection import selected
-from catalogaudit.canonical.halves import Beside
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
@@ -38,20 +37,6 @@ class AuditOptions:
     baseline: frozenset[str] = frozenset()
     #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ...: the user's assertions (CA910-912).
     contract: contracts.Contract = field(default_factory=contracts.Contract)
-    #: Starts `work()` in another process and returns the wait for its result (`--jobs`:
-    #: `verbs.fanout.beside`); a catalog of `BIG` items or more then runs its spec rules in
-    #: two groups at once. None: everything in this process.
-    beside: Beside | None = field(default=None, compare=False)
-
-
-#: A catalog with this many items or more has its spec rules run in two processes when
-#: `AuditOptions.beside` allows (a 1,000-tool, 10 MB catalog: 0.7 s of rules, in two halves).
-BIG = 500
-
-#: The spec rules of the second group: the three that share the prose walk
-#: (`walker.visits`, built once per process), about half of the work on the bench's
-#: catalogs (the 10 MB one, each group alone: these 0.43 s, the other 24 0.46 s).
-_SECOND = frozenset({"CA201", "CA701", "CA703"})
 
 
 def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Finding:
@@ -82,42 +67,20 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
 
 
 def run_rules(
-    catalog: Catalog, rules: Sequence[Rule], ctx: Context, beside: Beside | None = None
+    catalog: Catalog, rules: Sequence[Rule], ctx: Context
 ) -> tuple[list[Finding], list[RuleError]]:
-    """Run code rules; a rule that raises is reported and the others still run. With
-    `beside`, a big catalog's second group of rules runs in another process meanwhile;
-    the findings come in rule order either way."""
-    if beside is not None and sum(1 for _ in catalog.all_items()) >= BIG:
-        later = beside(lambda: _each_rule(catalog, [r for r in rules if r.id in _SECOND], ctx))
-        done = _each_rule(catalog, [r for r in rules if r.id not in _SECOND], ctx)
-        done.update(later())
-        outcomes = [done[rule.id] for rule in rules]
-    else:
-        outcomes = list(_each_rule(catalog, rules, ctx).values())
+    """Run code rules in order; a rule that raises is reported and the others still run."""
     found: list[Finding] = []
     errors: list[RuleError] = []
-    for outcome in outcomes:
-        if isinstance(outcome, RuleError):
-            errors.append(outcome)
-        else:
-            found.extend(outcome)
-    return found, errors
-
-
-def _each_rule(
-    catalog: Catalog, rules: Sequence[Rule], ctx: Context
-) -> dict[str, list[Finding] | RuleError]:
-    """Each rule's findings, or its error, by rule id in rule order."""
-    out: dict[str, list[Finding] | RuleError] = {}
     metas = spec_meta()
     for rule in rules:
         try:
             hits = list(rule.check(catalog, ctx))
         except Exception as exc:  # a rule bug must not hide the other rules' findings
-            out[rule.id] = RuleError(rule.id, f"{type(exc).__name__}: {exc}")
+            errors.append(RuleError(rule.id, f"{type(exc).__name__}: {exc}"))
             continue
-        out[rule.id] = [hit_finding(metas[rule.id], h, catalog, "spec") for h in hits]
-    return out
+        found.extend(hit_finding(metas[rule.id], h, catalog, "spec") for h in hits)
+    return found, errors
 
 
 def capture_findings(catalog: Catalog) -> list[Finding]:
@@ -175,7 +138,7 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
     for spec in wanted:
         if spec == "spec":
             ctx = Context(server_name=options.server_name, gateway_name=options.gateway_name)
-            got, errors = run_rules(catalog, SPEC_RULES, ctx, options.beside)
+            got, errors = run_rules(catalog, SPEC_RULES, ctx)
             found.extend(got)
             found.extend(capture_findings(catalog))
             report.rule_errors.extend(errors)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from catalogaudit.canonical import halves, hashes, plain
+from catalogaudit.canonical import hashes, plain
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.envelope import envelope
@@ -26,34 +26,26 @@ class _Slow(Exception):
     """This input needs the snapshot path."""
 
 
-def hash_report(
-    name: str, data: bytes, beside: halves.Beside | None = None
-) -> tuple[dict[str, Any], str] | None:
+def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], str] | None:
     """The `hash` report of a one-page list result and the loader's note on it ("a tools/list
-    result"), or None when the input needs the full path. `beside`: a big page's items are
-    hashed half here, half in another process (`canonical.halves`)."""
+    result"), or None when the input needs the full path."""
     text, invalid_utf8 = jsonwire.decode_utf8(data)
     if invalid_utf8 or text.startswith("\ufeff") or plain.has_unsafe_integer(data):
         return None
 
-    def walk(wrap: halves.Wrap) -> tuple[list[plain.Member], int, list[str]] | None:
-        listing: list[str] = []  # NOTE: each walk's own: one may run here after another
+    listing: list[str] = []
 
-        def each(members: list[plain.Member], start: int, end: int) -> tuple[str, ...]:
-            if not listing:
-                raise _Slow  # NOTE: an array before the listing's key is known
-            return _item_hashes(listing[0], text, members, start, end)
+    def each(members: list[plain.Member], start: int, end: int) -> tuple[str, ...]:
+        if not listing:
+            raise _Slow  # NOTE: an array before the listing's key is known
+        return _item_hashes(listing[0], text, members, start, end)
 
-        page = _page(text, wrap(each), _ListingKey(listing))
-        return None if page is None else (*page, listing)
-
-    page, theirs = halves.shared(walk, len(text), beside)
-    if page is None or theirs is None or not plain.trailing_only_whitespace(text, page[1]):
+    page = _page(text, each, _ListingKey(listing))
+    if page is None or not plain.trailing_only_whitespace(text, page[1]):
         return None
-    listing = page[2]
     fields = _page_fields(text, page[0], listing)
     found = next((m.elements for m in page[0] if m.elements is not None), None)
-    if fields is None or found is None or not halves.fill([found], theirs):
+    if fields is None or found is None:
         return None
     if len({ident for ident, *_ in found}) != len(found):
         return None

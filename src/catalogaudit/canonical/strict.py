@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical import halves, plain
+from catalogaudit.canonical import plain
 from catalogaudit.canonical.jcs import Number, gc_paused, jcs_bytes, unit_jcs
 from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire
@@ -71,14 +71,13 @@ def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
     return found
 
 
-def strict_jcs(data: bytes, name: str, beside: halves.Beside | None = None) -> bytes:
-    """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold
-    (`beside`: see `_quick_jcs`)."""
+def strict_jcs(data: bytes, name: str) -> bytes:
+    """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold."""
     text, invalid_utf8 = jsonwire.decode_utf8(data)
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise InputError(f"{name}: empty input")
-    quick = None if invalid_utf8 else _quick_jcs(text, data, beside)
+    quick = None if invalid_utf8 else _quick_jcs(text, data)
     if quick is not None:
         return quick
     try:
@@ -99,11 +98,10 @@ def strict_jcs(data: bytes, name: str, beside: halves.Beside | None = None) -> b
     return jcs_bytes(value)
 
 
-def _quick_jcs(text: str, data: bytes, beside: halves.Beside | None = None) -> bytes | None:
+def _quick_jcs(text: str, data: bytes) -> bytes | None:
     """`strict_jcs` at C speed (`canonical.plain`): top-level members one by one, arrays element
     by element, each written by the C encoder; None when the document needs the exact path (a
-    lost member or escape, an integer beyond 2^53-1, NaN, a lone surrogate, or not JSON).
-    `beside`: a big document's elements are written half here, half in another process."""
+    lost member or escape, an integer beyond 2^53-1, NaN, a lone surrogate, or not JSON)."""
     if plain.has_unsafe_integer(data):
         return None
     scan, _ = plain.scanner(Number)
@@ -119,21 +117,14 @@ def _quick_jcs(text: str, data: bytes, beside: halves.Beside | None = None) -> b
                 return None
             return whole[0]
 
-        def walk(wrap: halves.Wrap) -> tuple[list[plain.Member], int] | None:
-            # NOTE: each element is written as it is scanned, so the parsed listing is never held.
-            try:
-                return plain.members(
-                    text, start, scan, wrap(lambda v, s, e: unit_jcs(v, text, s, e))
-                )
-            except (StopIteration, ValueError, RecursionError):
-                return None
-
-        page, theirs = halves.shared(walk, len(text), beside)
-        if page is None or theirs is None or not plain.trailing_only_whitespace(text, page[1]):
+        # NOTE: each element is written as it is scanned, so the parsed listing is never held.
+        try:
+            page = plain.members(text, start, scan, lambda v, s, e: unit_jcs(v, text, s, e))
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if not plain.trailing_only_whitespace(text, page[1]):
             return None
         found = page[0]
-        if not halves.fill([m.elements for m in found if m.elements is not None], theirs):
-            return None
         keys = {m.key for m in found}
         if len(keys) != len(found) or _SURROGATE.search("".join(keys)):
             return None  # the exact path names the duplicate key or the lone surrogate

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.errors import InputError, UsageError
@@ -20,9 +20,7 @@ from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
-    from catalogaudit.canonical.halves import Beside
     from catalogaudit.model.positions import Finder
-    from catalogaudit.snapshot.ahead import Rendered
 
 
 @dataclass(frozen=True)
@@ -48,9 +46,6 @@ class Intake:
     warnings: tuple[str, ...] = ()
     #: With `rehash=True`: the CA544 findings the snapshot did not carry yet.
     added: tuple[dict[str, Any], ...] = ()
-    #: `read_merged` with `beside`: parts of `doc` rendered in the written form ahead
-    #: (`snapshot.build.build_rendered`), for `snapshot.build.write`.
-    rendered: Rendered | None = None
     #: With `text`: where the loader saw its values (`model.positions.loads_located`).
     finder: Finder | None = None
 
@@ -158,18 +153,14 @@ def read_merged(
     *,
     protocol: str = "auto",
     wire: bool = True,
-    beside: Beside | None = None,
-    spool: BinaryIO | None = None,
 ) -> Intake:
     """Several inputs (one per listing, e.g. `snapshot --from` a tools and a prompts result)
-    merged into one static snapshot document. `beside` (`snapshot.build.Beside`) and `spool`
-    (a file): a big catalog's written form is rendered there, in another process, while
-    this one hashes it (`Intake.rendered`, `snapshot.build.build_rendered`)."""
+    merged into one static snapshot document."""
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     with gc_paused():
         loaded = [(spec, loader.load(spec)) for spec in specs]
-        return _merged(loaded, protocol, wire, beside=beside, spool=spool)
+        return _merged(loaded, protocol, wire)
 
 
 def _merged(
@@ -177,22 +168,16 @@ def _merged(
     protocol: str,
     wire: bool,
     hashed: bool = True,
-    beside: Beside | None = None,
-    spool: BinaryIO | None = None,
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
     from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
 
     capture = static.merge(loaded, parse_protocol(protocol))
-    rendered = None
-    if hashed:
-        doc, rendered = snap.build_rendered(capture, wire=wire, beside=beside, spool=spool)
-    else:
-        doc = snap.build(capture, wire=wire, hashed=False)
+    doc = snap.build(capture, wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
-    return Intake(names, names, "merged", doc, inferred=inferred, rendered=rendered)
+    return Intake(names, names, "merged", doc, inferred=inferred)
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:

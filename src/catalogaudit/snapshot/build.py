@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import json
 import pkgutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
 from catalogaudit.canonical import hashes, quick
-from catalogaudit.canonical.halves import Beside
 from catalogaudit.model import jsonwire, names, valid_fast
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
 from catalogaudit.model.protocol import CLIENT_INFO
-from catalogaudit.snapshot.ahead import Rendered
 
 FORMAT_VERSION = 1
 WIRE_LOST = (
@@ -32,20 +30,14 @@ def build(
     *,
     wire: bool = True,
     hashed: bool = True,
-    known: Mapping[str, Sequence[hashes.ItemHashes | None]] | None = None,
 ) -> dict[str, Any]:
     """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept).
 
     `hashed=False` leaves out every hash (`hashes`, `itemHashes`): an audit of raw results reads
     none, and hashing is a quarter of its time on a 10 MB list. Such a document is never written.
-    `known`: each listing's item hashes in served order, computed already (`build_rendered`).
     """
     session = capture.session
-    given = known or {}
-    listings = {
-        name: listing_record(capture.listings[name], hashed, given.get(name))
-        for name in names.LISTINGS
-    }
+    listings = {name: listing_record(capture.listings[name], hashed) for name in names.LISTINGS}
     cap: dict[str, Any] = {"source": "live" if capture.server is not None else "static"}
     if capture.server is not None:
         cap["transport"] = capture.transport
@@ -103,60 +95,6 @@ def build(
         if capture.legacy_wire is not None:
             doc["wire"]["legacy"] = capture.legacy_wire
     return doc
-
-
-#: Page text, in characters, from which `build_rendered` hashes in another process (a fork
-#: costs about what it saves on smaller catalogs).
-BIG = 1 << 20
-
-#: The share of a big catalog's items this process renders after hashing (a seventh), while
-#: the child renders the rest and the page texts (`build_rendered`).
-_SHARE = 7
-
-
-def build_rendered(
-    capture: Capture, *, wire: bool, beside: Beside | None, spool: BinaryIO | None
-) -> tuple[dict[str, Any], Rendered]:
-    """`build`, and for a big catalog its readable items and page texts rendered in the
-    written form into `spool` (for `write`) by `beside`, in another process, while this one
-    hashes the items: the longest steps of `snapshot --from` at once. The document is the one
-    `build` makes, whatever happens."""
-    rendered = Rendered(spool)
-    listed = {n: ls for n, ls in capture.listings.items() if ls.status != "absent"}
-    size = sum(len(p.text) for ls in listed.values() for p in ls.pages if p.text is not None)
-    if beside is None or spool is None or size < BIG:
-        return build(capture, wire=wire), rendered
-    parts: dict[tuple[str, ...], list[Any]] = {}
-    heads: dict[tuple[str, ...], list[Any]] = {}
-    for name, listing in listed.items():
-        served = listing.items()
-        parts["listings", name, "items"] = [served[i] for i in _order(name, served)]
-        if wire:
-            parts["wire", "pages", name] = [page.text for page in listing.pages]
-    for path, value in parts.items():
-        # NOTE: the items' last part rendered here once hashed: both processes then end
-        # about together (the child renders the page texts besides)
-        keep = len(value) - len(value) // _SHARE if path[0] == "listings" else len(value)
-        heads[path] = value[:keep]
-    later = beside(lambda: rendered.render(heads))
-    known = {name: _item_hashes(listing) for name, listing in listed.items()}
-    tails = {
-        path: Rendered.tail(value[len(heads[path]) :], len(path))
-        for path, value in parts.items()
-        if len(heads[path]) < len(value)
-    }
-    rendered.keep(parts, later(), tails)
-    return build(capture, wire=wire, known=known), rendered
-
-
-def _item_hashes(listing: Listing) -> list[hashes.ItemHashes]:
-    """Each served item's hashes, as `items_record` computes them."""
-    served = listing.items()
-    known = _known(listing) or [None] * len(served)
-    return [
-        got or hashes.item_hashes(listing.name, item, plain=listing.plain)
-        for got, item in zip(known, served, strict=True)
-    ]
 
 
 def listing_record(
@@ -348,9 +286,8 @@ def render(doc: dict[str, Any]) -> str:
     return jsonwire.written(doc)
 
 
-def write(doc: dict[str, Any], fh: BinaryIO, rendered: Rendered | None = None) -> int:
-    """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes; the parts
-    `rendered` holds (`build_rendered`) are copied from its spool, not written again.
+def write(doc: dict[str, Any], fh: BinaryIO) -> int:
+    """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes.
 
     Why: a 10 MB catalog's written form is 29 MB, several times that as one Python string.
     `fh` must be seekable: text with a lone surrogate (which the fast writer keeps raw and
@@ -359,14 +296,14 @@ def write(doc: dict[str, Any], fh: BinaryIO, rendered: Rendered | None = None) -
     start = fh.tell()
     size = 0
 
-    def sink(text: str | jsonwire.Verbatim) -> None:
+    def sink(text: str) -> None:
         nonlocal size
-        for data in text.pieces if isinstance(text, jsonwire.Verbatim) else (text.encode(),):
-            size += len(data)
-            fh.write(data)
+        data = text.encode()
+        size += len(data)
+        fh.write(data)
 
     try:
-        jsonwire.write_written(rendered.view(doc) if rendered else doc, sink)
+        jsonwire.write_written(doc, sink)
     except (UnicodeEncodeError, RecursionError):
         fh.seek(start)
         fh.truncate()

@@ -17,7 +17,7 @@ from catalogaudit.formatters.rules import format_rules
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import contract, fanout, files, live, output, terminal
+from catalogaudit.verbs import contract, files, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
 from catalogaudit.verbs.files import catalog_of, settled
 from catalogaudit.verbs.live import SnapshotOptions
@@ -138,7 +138,6 @@ def run(o: AuditRunOptions) -> int:
         ignore=_selectors(_split(o.ignore), conf, "ignore"),
         baseline=baseline,
         contract=contract.resolve(o.contract, conf),
-        beside=fanout.beside if fanout.cpus(o.jobs) > 1 else None,
     )
     revision = o.revision or conf.get("revision")
     if revision is not None:

@@ -23,7 +23,6 @@ from catalogaudit.model.inert import visible
 from catalogaudit.verbs import output
 
 if TYPE_CHECKING:
-    from catalogaudit.canonical.halves import Beside
     from catalogaudit.formatters.formats import HashFormat
 
 # NOTE: `canonicalize --jcs` reads bytes and writes `canonical.strict`'s; what only the written
@@ -150,7 +149,7 @@ def run(o: Options) -> int:
 
         spec = o.inputs[0]
         name = loader.input_name(spec)
-        jcs = strict.strict_jcs(loader.read_bytes(spec), name, _beside())
+        jcs = strict.strict_jcs(loader.read_bytes(spec), name)
         output.emit(o.output, jcs)
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
@@ -185,7 +184,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
     data = loader.read_bytes(spec)
     name = loader.input_name(spec)
-    quick = hash_quick.hash_report(name, data, _beside())
+    quick = hash_quick.hash_report(name, data)
     if quick is not None:
         return quick[0], [f"{name}: input: {quick[1]}"]
     r = canonicalize(spec, protocol, data)
@@ -196,13 +195,6 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
             f"ones (catalogaudit canonicalize --in-place {r.name} rewrites it)"
         )
     return hash_report(r), notes
-
-
-def _beside() -> Beside | None:
-    """Another process for half of a big document's work, where one can be forked."""
-    from catalogaudit.verbs import fanout
-
-    return fanout.beside if fanout.cpus(0) > 1 else None
 
 
 def hash_report(r: Result) -> dict[str, Any]:

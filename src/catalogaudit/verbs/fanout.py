@@ -3,8 +3,7 @@
 Why: a gateway operator audits hundreds of servers' snapshots in one call, and each file is
 read and audited on its own, sharing nothing with the others but the rules' code. Workers
 forked from the process that has imported that code start at once, and the results come back
-in input order (`fan_out`). One big catalog's rules split in two groups that share no walk;
-the second runs in one forked child while this process runs the first (`beside`).
+in input order (`fan_out`). Nothing is forked inside one input: parallelism is across inputs.
 """
 
 from __future__ import annotations
@@ -47,46 +46,6 @@ def cpus(jobs: int) -> int:
     if not _FORKS:
         return 1
     return max(1, jobs or len(os.sched_getaffinity(0)))
-
-
-def beside(work: Callable[[], T]) -> Callable[[], T]:
-    """Start `work()` in a forked child now; the function returned waits for its result.
-
-    Why not `fan_out`: one task needs no pool (its start-up cost a tenth of a second on a
-    10 MB catalog, as long as the half of the rules it was to save). Whatever goes wrong in
-    the child (an exception, a kill, a result that does not pickle) makes the wait run
-    `work()` here instead, so the outcome, errors included, is the one-process outcome."""
-    import pickle
-
-    if not _FORKS:
-        return work
-    gc.freeze()  # NOTE: as in `fan_out`: the child's collections then copy no shared pages
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns, whatever happens (the parent waits for it)
-        try:
-            os.close(read)
-            _child()
-            try:
-                data = pickle.dumps(work(), pickle.HIGHEST_PROTOCOL)
-            except BaseException:
-                data = b""
-            with os.fdopen(write, "wb") as out:
-                out.write(data)  # a parent gone (Ctrl-C): BrokenPipeError, then the exit
-        finally:
-            os._exit(0)
-    os.close(write)
-
-    def wait() -> T:
-        with os.fdopen(read, "rb") as got:
-            data = got.read()
-        os.waitpid(pid, 0)
-        try:
-            return pickle.loads(data) if data else work()
-        except Exception:
-            return work()
-
-    return wait
 
 
 def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Iterator[T]:

@@ -9,7 +9,6 @@ in parallel with the same reports, in the same order.
 from __future__ import annotations
 
 import gc
-from dataclasses import replace
 
 from catalogaudit import intake
 from catalogaudit.audit.engine import AuditOptions, audit
@@ -56,10 +55,9 @@ def audit_files(
     rest = inputs
     jobs = fanout.workers(jobs, inputs)
     if jobs > 1:
-        alone = replace(options, beside=None)  # NOTE: a worker forks no workers of its own
 
         def work(spec: str) -> _Audited | None:
-            return _audited(spec, revision, alone, regions)
+            return _audited(spec, revision, options, regions)
 
         rest = ()
         for spec, done in zip(inputs, fanout.fan_out(work, inputs, jobs), strict=True):

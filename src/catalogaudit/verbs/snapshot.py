@@ -8,13 +8,12 @@ server is spawned delays the whole command. The document's modules (build, schem
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any
 
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
@@ -28,34 +27,20 @@ from catalogaudit.verbs.live import SnapshotOptions
 def snapshot(o: SnapshotOptions) -> int:
     """Capture (or merge static inputs), validate against the published schema, write; 1 when
     the runs disagree or a contract assertion fails (the snapshot is written either way)."""
-    with contextlib.ExitStack() as held:
-        return _snapshot(o, held)
-
-
-def _snapshot(o: SnapshotOptions, held: contextlib.ExitStack) -> int:
     parse_protocol(o.protocol)  # option errors before any server starts
     client_capabilities(o.client_capabilities)
     conf, _ = cfg.load(None)
     assertions = contract.resolve(o.contract, conf)
     notes: tuple[str, ...] = ()
-    rendered = None
     if o.static_inputs:
         if o.command or o.url:
             raise UsageError("--from reads files; do not also give a server command or --url")
         if sum(1 for s in o.static_inputs if s == "-") > 1:
             raise UsageError("--from - (stdin) can be given once")
         from catalogaudit import intake
-        from catalogaudit.verbs import fanout
 
-        # NOTE: a big catalog is rendered for writing in a forked child, into a file both
-        # share, while this process hashes it (`snapshot.build.build_rendered`); `--jobs`
-        # counts live runs.
-        beside = fanout.beside if fanout.cpus(0) > 1 else None
-        spool = held.enter_context(_shared_file()) if beside else None
-        got = intake.read_merged(
-            o.static_inputs, protocol=o.protocol, wire=o.wire, beside=beside, spool=spool
-        )
-        doc, notes, rendered = got.doc, got.said, got.rendered
+        got = intake.read_merged(o.static_inputs, protocol=o.protocol, wire=o.wire)
+        doc, notes = got.doc, got.said
         code = EXIT_OK
     else:
         live.target_of(o)  # option errors before any server starts
@@ -75,7 +60,7 @@ def _snapshot(o: SnapshotOptions, held: contextlib.ExitStack) -> int:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    output.emit_document(o.output, lambda fh: snap.write(doc, fh, rendered), check_readable_size)
+    output.emit_document(o.output, lambda fh: snap.write(doc, fh), check_readable_size)
     output.say(notes)
     _summary(doc, o.output)
     from catalogaudit.model.catalog import Catalog
@@ -83,17 +68,6 @@ def _snapshot(o: SnapshotOptions, held: contextlib.ExitStack) -> int:
     failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
     output.say(f"error {f.rule_id}: {f.message}" for f in failed)
     return EXIT_FINDINGS if failed else code
-
-
-def _shared_file() -> contextlib.AbstractContextManager[BinaryIO | None]:
-    """A temporary file a forked child can write for this process (none when none can be
-    made: then nothing is rendered ahead)."""
-    import tempfile  # NOTE: lazy, as in `verbs.output`
-
-    try:
-        return tempfile.TemporaryFile()
-    except OSError:
-        return contextlib.nullcontext()
 
 
 def _prepare() -> None:
