@@ -130,35 +130,6 @@ def test_jcs_bytes_edge_cases(value: Any, expected: str) -> None:
     assert jsonwire.canonical(value) == expected
 
 
-def test_the_fast_path_is_taken_only_where_it_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[Any] = []
-    slow = jsonwire.canonical
-    monkeypatch.setattr(jsonwire, "canonical", lambda v: calls.append(v) or slow(v))
-    plain = {"name": "t", "inputSchema": {"type": "object", "maximum": 10}, "d": "é 😀"}
-    canonical.jcs_bytes(plain)
-    canonical.parsed_jcs_bytes(canonical.parse(json.dumps({**plain, "f": 0.5}).encode()))
-    assert calls == []
-    canonical.jcs_bytes({**plain, "f": 0.5})  # repr's fixed notation is the ES6 form
-    assert calls == []
-    canonical.jcs_bytes({**plain, "f": 1.0})
-    canonical.jcs_bytes({"\ue000": 1, "\U0001f600": 2})
-    assert len(calls) == 2
-
-
-def test_a_big_container_takes_the_exact_writer_only_for_the_members_that_need_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls: list[Any] = []
-    slow = jsonwire.canonical
-    monkeypatch.setattr(jsonwire, "canonical", lambda v: calls.append(v) or slow(v))
-    tools = [{"name": f"t{i}", "description": "x" * 40} for i in range(100)]
-    odd = {"name": "odd", "inputSchema": {"type": "number", "minimum": 1e-07}}
-    doc = {"tools": [*tools, odd]}
-    got = canonical.jcs_bytes(doc)
-    assert got == slow(doc).encode("utf-8") == rfc8785.dumps(doc)
-    assert calls == [odd]  # before: the whole document
-
-
 @pytest.mark.parametrize(
     "text",
     [

@@ -56,19 +56,12 @@ def prompt_projection(listing: str, item: Any) -> Any:
     return {k: v for k, v in item.items() if k in fields}
 
 
-def item_hashes(listing: str, item: Any, *, plain: bool = False) -> ItemHashes:
-    """Hash one item three ways; `plain` (the item comes from a plain parse,
-    `jsonwire.raw_decode_plain`) lets the C encoder write the served forms."""
-    if plain:
-        return ItemHashes(
-            served=canonical.sha256(jsonwire.plain_compact(item)),
-            prompt=canonical.sha256(jsonwire.plain_compact(prompt_projection(listing, item))),
-            canonical=canonical.jcs_hash(item),
-        )
+def item_hashes(listing: str, item: Any) -> ItemHashes:
+    """Hash one item three ways."""
     return ItemHashes(
-        served=sha256(jsonwire.compact(item)),
-        prompt=sha256(jsonwire.compact(prompt_projection(listing, item))),
-        canonical=canonical.jcs_hash(item),  # the fast path; same bytes as jsonwire.canonical
+        served=canonical.sha256(jsonwire.compact_utf8(item)),
+        prompt=canonical.sha256(jsonwire.compact_utf8(prompt_projection(listing, item))),
+        canonical=canonical.jcs_hash(item),
     )
 
 

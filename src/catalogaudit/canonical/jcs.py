@@ -1,19 +1,9 @@
-"""RFC 8785 (JCS) bytes and canonical hashes, fast, and byte-identical to the exact slow path.
+"""RFC 8785 (JCS) bytes and canonical hashes.
 
-Why a second path: `jsonwire.canonical` (and `rfc8785.dumps`) are pure Python and dominate the
-time of hashing big catalogs. CPython's C encoder writes exactly the JCS bytes
-(`sort_keys=True`, `separators=(",", ":")`, `ensure_ascii=False`) for every value except:
-
-- non-integral numbers: Python writes `1.0`, `1e-07`, `1e+16`, ECMAScript `1`, `1e-7`,
-  `10000000000000000` (RFC 8785 section 3.2.2.3);
-- integers beyond +-(2^53-1), which JCS writes as the nearest IEEE double (Appendix B);
-- object keys with code points >= U+E000: Python sorts by code point, JCS by UTF-16 code units
-  (section 3.2.3); the two orders differ only there;
-- lone surrogates, which UTF-8 cannot hold (we escape them, as `jsonwire` does).
-
-Canonical bytes do not depend on lexemes, so the fast path emits with the C encoder, detects
-those cases cheaply and falls back per item to `jsonwire.canonical`. `tests/unit/test_canonical.py`
-proves the paths equal with hypothesis, and equal to `rfc8785.dumps` in the safe-integer range.
+`jcs_bytes` is `jsonwire.canonical` as UTF-8: orjson writes it, the exact writer the values
+orjson would write otherwise (`jsonwire._orjson`). From file bytes, `parse` wraps the numbers
+the C encoder would write otherwise (`Number`) and `parsed_jcs_bytes` writes them through
+placeholders (`canonical_hashes`, `hash` of a list result, `canonicalize --jcs`).
 """
 
 from __future__ import annotations
@@ -23,7 +13,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -40,27 +30,6 @@ _SORTED: dict[str, Any] = {
 }
 #: The same in served key order.
 _SERVED: dict[str, Any] = {**_SORTED, "sort_keys": False}
-_ENCODE: Callable[[Any], str] = json.JSONEncoder(allow_nan=False, **_SORTED).encode
-
-#: A number the C encoder writes otherwise than RFC 8785, as it writes it (always after `:`,
-#: `,` or `[`): an exponent (`1e-07`, `1e+16`: ES6 writes 0.0000001 and 10000000000000000), an
-#: integral float (`100.0`, `-0.0`: ES6 writes 100 and 0), 16+ digits (beyond 2^53 ES6 rounds).
-#: Any other float is `repr`'s fixed notation, which is the ES6 form: both are the shortest
-#: digits that round-trip, and Python writes fixed notation only for 1e-4 <= |x| < 1e16, inside
-#: ES6's 1e-6 <= |x| < 1e21. Inside strings it can also match; that only costs a fallback.
-_RISKY_NUMBER = re.compile(r"[:,\[]-?[0-9](?:[0-9]*(?:[eE]|\.0(?![0-9])|\.[0-9]+[eE])|[0-9]{15})")
-#: A container whose C text is unsure and longer than this is written member by member, so
-#: only the members that need it take the exact writer (a 10 MB catalog with a float in some
-#: tools took the exact writer for all of it).
-SPLIT_ABOVE = 2048
-#: A container with more members than this, most of them containers, is written member by
-#: member from the start.
-WIDE = 64
-#: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
-_BMP_HIGH = (b"\xee", b"\xef")
-_ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
-#: The rest of a JSON string, through its closing quote.
-_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
 def sha256(data: bytes) -> str:
@@ -74,49 +43,7 @@ def jcs_bytes(value: Any) -> bytes:
     Equal to `jsonwire.canonical(value)` encoded as UTF-8; within the safe-integer range and
     without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
     """
-    return _jcs(value, True)
-
-
-def _jcs(value: Any, whole: bool) -> bytes:
-    """`whole`: try the C encoder on the whole value (False: its parent's text failed and
-    this is its lone member, so this text would fail the same way)."""
-    if isinstance(value, (dict, list)) and value:
-        members = value.values() if isinstance(value, dict) else value
-        if whole and len(value) == 1:
-            # NOTE: `{"tools": [...]}`: the lone member's own attempt is the same text.
-            whole = not isinstance(next(iter(members)), (dict, list))
-            if not whole:
-                return _members_jcs(value, True)
-        if whole and len(value) > WIDE:
-            # NOTE: many containers (the tools array): one item with a float would make the
-            # whole text, written for nothing, be written again item by item.
-            if sum(1 for v in members if isinstance(v, (dict, list))) * 2 > len(value):
-                return _members_jcs(value, True)
-        text = None
-        if whole:
-            try:
-                text = _ENCODE(value)
-            except (ValueError, TypeError):  # NaN/Infinity (kept as lexemes), odd types
-                pass
-            data = _utf8(text) if text is not None and not _RISKY_NUMBER.search(text) else None
-            if data is not None and not _utf16_order_may_differ(data):
-                return data
-        if text is None or len(text) > SPLIT_ABOVE:
-            return _members_jcs(value, len(value) > 1)
-    return jsonwire.canonical(value).encode("utf-8")
-
-
-def _members_jcs(value: dict[str, Any] | list[Any], whole: bool) -> bytes:
-    """RFC 8785 writes a container as its members' texts joined; each member takes the fast
-    path on its own where it can (`whole`). Keys in UTF-16 order, escaped as the exact
-    writer escapes them."""
-    if isinstance(value, list):
-        return b"[" + b",".join(_jcs(v, whole) for v in value) + b"]"
-    parts = (
-        jsonwire.dump_string(k).encode("utf-8") + b":" + _jcs(value[k], whole)
-        for k in sorted(value, key=jsonwire.jcs_key)
-    )
-    return b"{" + b",".join(parts) + b"}"
+    return jsonwire.canonical_utf8(value)
 
 
 def _utf8(text: str) -> bytes | None:
@@ -125,26 +52,6 @@ def _utf8(text: str) -> bytes | None:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return None
-
-
-def _utf16_order_may_differ(data: bytes) -> bool:
-    """True when sorting keys by code point might differ from UTF-16 order (section 3.2.3).
-
-    Two strings compare differently only where one has U+E000..U+FFFF and the other an astral
-    code point at the first difference. So only items with both kinds somewhere, and then only
-    with such a code point in a key, need the slow path; `memchr` finds them, not a walk.
-    """
-    if not (any(b in data for b in _BMP_HIGH) and any(b in data for b in _ASTRAL)):
-        return False
-    for lead in (*_BMP_HIGH, *_ASTRAL):
-        pos = data.find(lead)
-        while pos >= 0:
-            # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
-            tail = _STRING_TAIL.match(data, pos + 1)
-            if tail is None or data[tail.end() : tail.end() + 1] == b":":
-                return True  # a key (or, impossibly, an unterminated string)
-            pos = data.find(lead, tail.end())
-    return False
 
 
 def jcs_hash(value: Any) -> str:
@@ -243,7 +150,7 @@ def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
             return None
         text = _fill(text, [n.jcs() for n in numbers])
     data = _utf8(text)
-    return None if data is None or _utf16_order_may_differ(data) else data
+    return None if data is None or jsonwire.utf16_order_may_differ(data) else data
 
 
 def _marked(value: Any, sort_keys: bool) -> tuple[str, list[Number]]:
@@ -300,7 +207,7 @@ def unit_jcs(value: Any, text: str, start: int, end: int) -> tuple[bytes, int] |
             return _exact(value), gaps  # a string starts with NUL
         encoded = _fill(encoded, [n.jcs() for n in numbers])
     out = _utf8(encoded)
-    if out is None or _utf16_order_may_differ(out):
+    if out is None or jsonwire.utf16_order_may_differ(out):
         return _exact(value), gaps
     return out, gaps
 

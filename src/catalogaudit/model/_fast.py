@@ -1,5 +1,5 @@
-"""The fast parse: `raw_decode_plain`, which also says whether the C encoder writes the value
-back as it was served (the writer is `model/_writer.py`); `raw_decode_whole` and
+"""The fast parse: `raw_decode_plain`, which also says whether the value is plain (no
+duplicate key, NaN, `-0` or lexeme `repr` would not write); `raw_decode_whole` and
 `raw_decode_compared`, the same parse without that count, for a value kept whole or compared.
 """
 
@@ -30,8 +30,8 @@ def raw_decode_plain(text: str, idx: int = 0) -> tuple[Any, int, bool]:
     """`raw_decode`, and whether the value is plain: no duplicate keys, no NaN/Infinity, no
     `-0` and every fraction or exponent written as Python's `repr` writes the float.
 
-    A plain value's compact form is what the C encoder writes (`plain_compact`), so hashing it
-    needs no pure-Python writer. The count lives in this call's hooks (threads parse at once).
+    A plain page has no anomaly to walk for (`model.capture.page_anomalies`). The count lives
+    in this call's hooks (threads parse at once).
     """
     odd = [0]
     decoder = _counting_decoder(odd)

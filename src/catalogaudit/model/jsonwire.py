@@ -8,15 +8,14 @@ lexeme (`WireInt`, `WireFloat`), duplicate keys are remembered on the object (`W
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import rfc8785
 
-from catalogaudit.model import _writer
 from catalogaudit.model._fast import WS as _WS
 from catalogaudit.model._fast import (
     ended,
@@ -25,7 +24,6 @@ from catalogaudit.model._fast import (
     raw_decode_plain,
     raw_decode_whole,
 )
-from catalogaudit.model._writer import Verbatim as Verbatim
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
     MAX_INT_DIGITS,
@@ -36,6 +34,7 @@ from catalogaudit.model.wiretypes import (
     WireInt,
     WireLimitError,
     WireObject,
+    has_sixteen_digits,
 )
 
 __all__ = [
@@ -82,23 +81,6 @@ def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any,
         return raw_decode_compared(text, idx)
     value, end, _ = raw_decode_plain(text, idx)
     return value, end
-
-
-_C_COMPACT: Callable[[Any], str] = json.JSONEncoder(
-    separators=(",", ":"), ensure_ascii=False, check_circular=False, allow_nan=False
-).encode
-
-
-def plain_compact(value: Any) -> bytes:
-    """`compact(value)` as UTF-8, for a value from a plain parse (see `raw_decode_plain`).
-
-    The C encoder writes plain values as `compact` does, lone surrogates aside: those fail to
-    encode as UTF-8 and take the exact writer, as anything else the encoder refuses does.
-    """
-    try:
-        return _C_COMPACT(value).encode("utf-8")
-    except (ValueError, TypeError, UnicodeEncodeError):
-        return compact(value).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -271,28 +253,144 @@ def jcs_number(number: int | float) -> str:
         return lexeme(number)
 
 
+#: orjson's options for each layout; subclasses (`WireInt`, `WireObject`, str enums) go to
+#: `default`, as do float subclasses (`WireFloat`) always.
+_OPTIONS = {
+    (False, None): orjson.OPT_PASSTHROUGH_SUBCLASS,
+    (True, None): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS,
+    (False, 2): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_INDENT_2,
+    (True, 2): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS,
+}
+#: The end of a number token orjson may write otherwise than `lexeme`/`jcs_number` for a
+#: float we made ourselves (`1.0`, `-0.0`, `1e-7`, `1e+16`; ES6 writes `1`, `0`, `1e-7`,
+#: `10000000000000000`): integral (`.0`), or with an exponent (orjson writes its sign). Its
+#: other floats are the ES6 form: the shortest round-trip digits, in fixed notation only for
+#: 1e-5 <= |x| < 1e16, inside ES6's 1e-6 <= |x| < 1e21. Counted at a token's end; in a string
+#: the same bytes only cost the exact writer for that value.
+_INTEGRAL_ENDS = (b".0,", b".0]", b".0}", b".0\n")
+_EXPONENT = re.compile(rb"e[+-][0-9]+(?=[,\]}\n]|\Z)")
+#: An integer token of 16 digits or more: maybe beyond 2^53-1, which RFC 8785 rounds.
+_LONG_INTEGER = re.compile(rb"(?<![0-9.eE+-])-?[0-9]{16,}(?=[,\]}\n]|\Z)")
+#: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
+_BMP_HIGH = (b"\xee", b"\xef")
+_ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+#: The rest of a JSON string, through its closing quote.
+_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+
+
+def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
+    """`exact_dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
+    differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
+    made ourselves written integral or with an exponent, key order where UTF-16 and code
+    points differ, or (JCS) an integer beyond 2^53-1. Numbers that keep a lexeme are handed
+    to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
+    written by `number`, as `exact_dumps` writes them; so the risky tokens `number` wrote
+    are counted, and any more in the text are orjson's own."""
+    jcs = number is jcs_number
+    risky = 0
+
+    def default(obj: Any) -> Any:
+        nonlocal risky
+        if isinstance(obj, (int, float)):  # `WireFloat`, `WireInt`, int enums
+            text = number(obj).encode()
+            risky += _risky(text, jcs)
+            return orjson.Fragment(text)
+        if isinstance(obj, str):
+            return str.__str__(obj)
+        if isinstance(obj, dict):
+            return dict(obj)
+        if isinstance(obj, (list, tuple)):
+            return list(obj)
+        raise TypeError(type(obj).__name__)
+
+    try:
+        data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
+    except orjson.JSONEncodeError:
+        return None
+    if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
+        return None
+    return data
+
+
+def _risky(data: bytes, jcs: bool) -> int:
+    """Number tokens in `data` that orjson may write otherwise than `exact_dumps`."""
+    found = sum(data.count(end) for end in _INTEGRAL_ENDS) + data.endswith(b".0")
+    if b"e+" in data or b"e-" in data:
+        found += len(_EXPONENT.findall(data))
+    if jcs and has_sixteen_digits(data):
+        found += len(_LONG_INTEGER.findall(data))
+    return found
+
+
+def utf16_order_may_differ(data: bytes) -> bool:
+    """True when sorting keys by code point might differ from UTF-16 order (RFC 8785 section
+    3.2.3): only where one key has U+E000..U+FFFF and another an astral code point at their
+    first difference. So only texts with both kinds, and one of them in a key, are asked."""
+    if not (any(b in data for b in _BMP_HIGH) and any(b in data for b in _ASTRAL)):
+        return False
+    for lead in (*_BMP_HIGH, *_ASTRAL):
+        pos = data.find(lead)
+        while pos >= 0:
+            # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
+            tail = _STRING_TAIL.match(data, pos + 1)
+            if tail is None or data[tail.end() : tail.end() + 1] == b":":
+                return True  # a key
+            pos = data.find(lead, tail.end())
+    return False
+
+
+def _pieces(
+    value: Any, sort_keys: bool, indent: int | None, number: NumberText, depth: int, split: int
+) -> Iterator[bytes]:
+    """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
+    for each value it writes exactly (`_orjson`), else member by member, each tried again;
+    the first `split` levels member by member anyway (pieces of a big document)."""
+    container = isinstance(value, (dict, list, tuple)) and bool(value)
+    if not (split > 0 and container):
+        data = _orjson(value, sort_keys, indent, number)
+        if data is not None:
+            yield data.replace(b"\n", _pad(indent, depth)) if indent and depth else data
+            return
+        if not container:
+            yield "".join(_chunks(value, sort_keys, indent, number, depth)).encode()
+            return
+    inner, close, sep, colon = (s.encode() for s in _layout(indent, depth))
+    if isinstance(value, dict):
+        keys = sorted(value, key=jcs_key) if sort_keys else list(value)
+        yield b"{" + inner
+        for i, key in enumerate(keys):
+            yield (sep if i else b"") + dump_string(key).encode() + colon
+            yield from _pieces(value[key], sort_keys, indent, number, depth + 1, split - 1)
+        yield close + b"}"
+    else:
+        yield b"[" + inner
+        for i, item in enumerate(value):
+            if i:
+                yield sep
+            yield from _pieces(item, sort_keys, indent, number, depth + 1, split - 1)
+        yield close + b"]"
+
+
+def _pad(indent: int | None, depth: int) -> bytes:
+    return b"\n" + b" " * ((indent or 0) * depth)
+
+
 def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
     """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
 
-    The fast writer (C string escaping, code-point key order where every key is ASCII) gives
-    the same text as the exact one, `exact_dumps`, except around lone surrogates, which the C
-    escaper keeps raw: then the exact writer runs (tests/model prove the two equal).
-    """
-    out: list[str] = []
-    try:
-        _writer.write(value, sort_keys, indent, number, out.append)
-        text: str | None = "".join(out)
-    except RecursionError:
-        text = None
-    if text is None or _SURROGATE.search(text):
-        return exact_dumps(value, sort_keys=sort_keys, indent=indent, number=number)
-    return text
+    orjson writes every value it writes exactly; the exact writer (`exact_dumps`, the oracle
+    of `tests/model/test_orjson_exact.py`) only the values it would not (`_orjson`)."""
+    data = _orjson(value, sort_keys, indent, number)
+    if data is None:
+        data = b"".join(_pieces(value, sort_keys, indent, number, 0, 0))
+    return data.decode()
 
 
 def exact_dumps(
     value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme
 ) -> str:
-    """The reference writer, one generator step per value: `dumps` must equal it."""
+    """The reference writer, one generator step per value: `dumps` must equal it; it writes
+    the values orjson would write otherwise (`_orjson`)."""
     return "".join(_chunks(value, sort_keys, indent, number, 0))
 
 
@@ -358,6 +456,18 @@ def canonical(value: Any) -> str:
     return dumps(value, sort_keys=True, indent=None, number=jcs_number)
 
 
+def canonical_utf8(value: Any) -> bytes:
+    """`canonical(value)` as UTF-8."""
+    data = _orjson(value, True, None, jcs_number)
+    return b"".join(_pieces(value, True, None, jcs_number, 0, 0)) if data is None else data
+
+
+def compact_utf8(value: Any) -> bytes:
+    """`compact(value)` as UTF-8."""
+    data = _orjson(value, False, None, lexeme)
+    return b"".join(_pieces(value, False, None, lexeme, 0, 0)) if data is None else data
+
+
 def _written_number(number: int | float) -> str:
     text = lexeme(number)
     # NOTE: NaN/Infinity are not JSON; the readable copy says null and the `wire` section keeps
@@ -370,19 +480,12 @@ def written(value: Any) -> str:
     return dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n"
 
 
-def write_written(
-    value: Any, sink: Callable[[str], object], *, exact: bool = False, depth: int = 0
-) -> None:
-    """`written(value)` handed to `sink` in pieces of about a megabyte, never held whole; the
-    fast writer keeps lone surrogates raw (the sink's UTF-8 encoding refuses them), `exact`
-    runs the exact writer, which escapes them (the text is then held whole: rare). `depth`
-    (not `exact`): the text of `value` as it stands that deep in a document, no final EOL."""
-    if exact:
-        sink(exact_dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n")
-        return
-    _writer.write(value, True, 2, _written_number, sink, 1 << 16, depth)
-    if not depth:
-        sink("\n")
+def write_written(value: Any, sink: Callable[[bytes], object]) -> None:
+    """`written(value)` as UTF-8 handed to `sink` in pieces, never held whole: the members of
+    the top three levels one by one (a snapshot's items, its page texts)."""
+    for piece in _pieces(value, True, 2, _written_number, 0, 3):
+        sink(piece)
+    sink(b"\n")
 
 
 def is_integer_lexeme(number: int | float) -> bool:

@@ -110,9 +110,7 @@ def listing_record(
         return record
     if known is None and hashed:
         known = _known(listing)
-    record.update(
-        items_record(listing.name, served, plain=listing.plain, hashed=hashed, known=known)
-    )
+    record.update(items_record(listing.name, served, hashed=hashed, known=known))
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     if hashed:
         record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
@@ -135,20 +133,17 @@ def items_record(
     name: str,
     served: Sequence[Any],
     *,
-    plain: bool = False,
     hashed: bool = True,
     known: Sequence[hashes.ItemHashes | None] | None = None,
 ) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
-    (`plain`: the items come from a plain parse, see `hashes.item_hashes`; `hashed=False`:
-    no hashes, see `build`; `known`: each item's hashes where already known)."""
+    (`hashed=False`: no hashes, see `build`; `known`: each item's hashes where already
+    known)."""
     order = _order(name, served)
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
     given = known or [None] * len(served)
-    per_item = [
-        given[i] or hashes.item_hashes(name, item, plain=plain) for i, item in enumerate(served)
-    ]
+    per_item = [given[i] or hashes.item_hashes(name, item) for i, item in enumerate(served)]
     return {
         "items": [served[i] for i in order],
         "servedPositions": order,
@@ -290,23 +285,13 @@ def write(doc: dict[str, Any], fh: BinaryIO) -> int:
     """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes.
 
     Why: a 10 MB catalog's written form is 29 MB, several times that as one Python string.
-    `fh` must be seekable: text with a lone surrogate (which the fast writer keeps raw and
-    UTF-8 refuses) is written again from where it started by the exact writer.
     """
-    start = fh.tell()
     size = 0
 
-    def sink(text: str) -> None:
+    def sink(data: bytes) -> None:
         nonlocal size
-        data = text.encode()
         size += len(data)
         fh.write(data)
 
-    try:
-        jsonwire.write_written(doc, sink)
-    except (UnicodeEncodeError, RecursionError):
-        fh.seek(start)
-        fh.truncate()
-        size = 0
-        jsonwire.write_written(doc, sink, exact=True)
+    jsonwire.write_written(doc, sink)
     return size

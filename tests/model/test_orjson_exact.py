@@ -1,0 +1,103 @@
+"""orjson carries the writers (`jsonwire.dumps`: the served, canonical and written forms); the
+exact writer (`jsonwire.exact_dumps`) is the oracle, byte for byte, on the shapes where orjson
+alone would differ: lexemes orjson does not keep (`1.50`, `1E3`, `-0`, NaN), floats we made
+ourselves (integral, exponents, 17 significant digits), integers beyond 2^53 and 2^64, astral
+and U+E000+ keys (UTF-16 order), lone surrogates, `\\u`-escaped text and deep nesting."""
+
+from __future__ import annotations
+
+import enum
+import io
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fastpaths import ALL_KINDS, WIRE_TEXT
+
+from catalogaudit.canonical import jcs
+from catalogaudit.model import jsonwire
+from catalogaudit.snapshot import build as snap
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+
+
+class _Name(str, enum.Enum):
+    A = "a\u00e9"
+
+
+#: Python values a caller may hand the writers: plain floats (the risky ones among them),
+#: integers of any size, odd keys, enums.
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.sampled_from([10**49 + 7, -(2**64), 2**53 + 1, _Level.LOW, _Name.A])
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([1.0, 100.0, -0.0, 1e3, 1e16, 1e21, 1e-7, 5e-324, 0.8444218515250481])
+    | st.text(max_size=6)
+    | st.sampled_from(["\ud800", "x\udfff", "é 😀", "\u2028/\x7f\x00"])
+)
+KEYS = st.sampled_from(["a", "\ue000", "\uffff x", "\U0001f600", "\U0001f600a", "é", ""]) | st.text(
+    max_size=3
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _deep(levels: int, leaf: Any) -> Any:
+    for i in range(levels):
+        leaf = {f"l{i}": [leaf, 1.0]} if i % 2 else [leaf, {"\ue000": 1, "\U0001f600": 2}]
+    return leaf
+
+
+def _written(value: Any) -> bytes:
+    number = jsonwire._written_number
+    return (jsonwire.exact_dumps(value, sort_keys=True, indent=2, number=number) + "\n").encode()
+
+
+@settings(max_examples=400, deadline=None)
+@given(WIRE_TEXT)
+def test_orjson_writes_wire_values_as_the_exact_writer(text: str) -> None:
+    value = jsonwire.loads(text)
+    for kind in ALL_KINDS:
+        assert jsonwire.dumps(value, **kind) == jsonwire.exact_dumps(value, **kind)  # type: ignore[arg-type]
+
+
+@settings(max_examples=400, deadline=None)
+@given(VALUES)
+def test_orjson_writes_python_values_as_the_exact_writer(value: Any) -> None:
+    for kind in ALL_KINDS:
+        assert jsonwire.dumps(value, **kind) == jsonwire.exact_dumps(value, **kind)  # type: ignore[arg-type]
+    assert jcs.jcs_bytes(value) == jsonwire.exact_dumps(
+        value, sort_keys=True, indent=None, number=jsonwire.jcs_number
+    ).encode("utf-8", "surrogatepass")
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES, st.booleans())
+def test_escaped_text_and_deep_nesting_write_as_the_exact_writer(value: Any, ascii: bool) -> None:
+    # NOTE: what Python's json.dumps writes by default: every non-ASCII character escaped
+    doc = {"tools": [_deep(50, value), value], "wire": {"pages": {"tools": [json.dumps(value)]}}}
+    wire = jsonwire.loads(json.dumps(doc, ensure_ascii=ascii))
+    fh = io.BytesIO()
+    size = snap.write(wire, fh)  # type: ignore[arg-type]
+    assert fh.getvalue() == _written(wire)
+    assert size == len(fh.getvalue())
+    assert snap.render(wire).encode() == _written(wire)
+    for kind in ALL_KINDS:
+        assert jsonwire.dumps(wire, **kind) == jsonwire.exact_dumps(wire, **kind)  # type: ignore[arg-type]
+
+
+def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
+    items = [{"name": f"t{i}", "x": 0.5, "y": jsonwire.WireFloat("1.50")} for i in range(50)]
+    odd = [{"s": "\ud800"}, {"n": 2**70}, {"f": 1.0}, {"\ue000": 1, "\U0001f600": 2}]
+    doc = {"tools": [*items, *odd]}
+    for kind in ALL_KINDS:
+        assert jsonwire.dumps(doc, **kind) == jsonwire.exact_dumps(doc, **kind)  # type: ignore[arg-type]
+    assert b'"f": 1\n' in _written(doc) and b'"y": 1.50' in _written(doc)
