@@ -20,7 +20,6 @@ LATER = (
     "catalogaudit.wire.handshake",
     "catalogaudit.wire.listing",
     "rich",
-    "typer",
     "tempfile",
 )
 
