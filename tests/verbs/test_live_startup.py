@@ -11,7 +11,8 @@ import subprocess
 import pytest
 from helpers import PYTHON, SERVERS
 
-#: Loaded only after the server is spawned (`verbs.snapshot._prepare`, `wire.capture`).
+#: Loaded only after the server is spawned (`verbs.snapshot._prepare`, `wire.capture`); typer,
+#: which parses the command line first, and what it loads (pydantic, tempfile) come before.
 LATER = (
     "catalogaudit.snapshot.build",
     "catalogaudit.intake",
@@ -20,8 +21,6 @@ LATER = (
     "catalogaudit.wire.handshake",
     "catalogaudit.wire.listing",
     "rich",
-    "typer",
-    "tempfile",
 )
 
 #: Records which of LATER are loaded when the server process is created, then runs the CLI.

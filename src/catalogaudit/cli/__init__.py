@@ -1,7 +1,7 @@
 """The face: the command line. `main` is the console script (`cli.entry`); each verb group's
-module declares its typer options and hands a plain options object to `catalogaudit.verbs`.
-The typer app (`app`) is loaded on first access: the hot offline verbs run without it
-(`cli.fast`)."""
+module declares its typer options once and hands a plain options object to
+`catalogaudit.verbs`. Typer is imported when a command runs (`app` on first access), and
+each verb's work only when that verb runs, so the start-up holds what the command needs."""
 
 from __future__ import annotations
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from typer.exceptions import TyperException
 
 from catalogaudit._version import __version__
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.failing import fail
-from catalogaudit.errors import CatalogauditError, UsageError
 
 app = typer.Typer(
     name="catalogaudit",
@@ -143,10 +139,40 @@ def snapshot(
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
     failed, 2 nothing written.
     """
-    given = dict(locals())  # every parameter, by name (cli.fast.run_snapshot reads them)
-    from catalogaudit.cli import fast
+    raise typer.Exit(_snapshot(dict(locals())))
 
-    raise typer.Exit(fast.run_snapshot(**given))
+
+def _snapshot(o: dict[str, Any]) -> int:
+    """The `snapshot` command's body: every option by its parameter name."""
+    from catalogaudit.verbs import live
+    from catalogaudit.verbs import snapshot as run
+    from catalogaudit.verbs.contract import from_parameters
+
+    options = live.SnapshotOptions(
+        command=tuple(o["command"] or ()),
+        url=o["url"],
+        headers=tuple(o["header"] or ()),
+        cwd=o["cwd"],
+        env=tuple(o["env"] or ()),
+        protocol=o["protocol"],
+        client_capabilities=o["client_capabilities"],
+        runs=o["runs"],
+        jobs=o["jobs"],
+        timeout=o["timeout"],
+        startup_timeout=o["startup_timeout"],
+        request_timeout=o["request_timeout"],
+        max_pages=o["max_pages"],
+        max_message_size=o["max_message_size"],
+        max_total_bytes=o["max_total_bytes"],
+        wire=not o["no_wire"],
+        legacy_probe=o["legacy_probe"],
+        static_inputs=tuple(o["from_"] or ()),
+        output=o["output"],
+        contract=from_parameters(o),
+        secrets=tuple(o["secret"] or ()),
+        inherit_env=o["inherit_env"],
+    )
+    return run.snapshot(options)
 
 
 from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot
@@ -154,43 +180,4 @@ from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app
 register_all(app)
 
 
-def run_typer(args: list[str], show_traceback: bool) -> int:
-    """Parse and run with typer (every command line `cli.fast` leaves to it)."""
-    from catalogaudit.cli.helptext import plain
-
-    command = plain(typer.main.get_command(app))
-    try:
-        result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
-    except CatalogauditError as exc:
-        if show_traceback:
-            raise
-        fail(str(exc))
-    except typer.Exit as exc:
-        return int(exc.exit_code)
-    except typer.Abort:
-        fail("interrupted")
-    except TyperException as exc:
-        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            sys.stdout.write(exc.ctx.get_help() + "\n")  # type: ignore[attr-defined]
-            return 0
-        if show_traceback:
-            raise
-        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        fail((text.splitlines() or [type(exc).__name__])[0])
-    except KeyboardInterrupt:
-        fail("interrupted")
-    except RecursionError:
-        # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
-        # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
-        if show_traceback:
-            raise
-        fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
-    except Exception as exc:  # a bug: still one line unless asked for the trace
-        if show_traceback:
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
-    return result if isinstance(result, int) else 0
-
-
-__all__ = ["app", "run_typer", "UsageError"]
+__all__ = ["app"]

@@ -7,7 +7,6 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli import fast
 from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import OutputFormat, RuleFormat, RulesFormat
 
@@ -122,8 +121,59 @@ def audit(
     Exit codes: 0 clean, 1 findings at or above --fail-on, 2 errors (including a rule that
     crashed).
     """
-    given = dict(locals())
-    raise typer.Exit(fast.run_audit(**given))
+    raise typer.Exit(_run(dict(locals())))
+
+
+def _run(o: dict[str, Any]) -> int:
+    """The `audit` command's body: every option by its parameter name."""
+    from catalogaudit.verbs import audit as run
+    from catalogaudit.verbs.contract import from_parameters
+    from catalogaudit.verbs.live import SnapshotOptions
+
+    words = tuple(o["args"] or ())
+    live = o["live"]
+    snapshot = SnapshotOptions(
+        command=words if live else (),
+        url=o["url"],
+        headers=tuple(o["header"] or ()),
+        cwd=o["cwd"],
+        env=tuple(o["env"] or ()),
+        protocol=o["protocol"],
+        client_capabilities=o["client_capabilities"],
+        timeout=o["timeout"],
+        secrets=tuple(o["secret"] or ()),
+        inherit_env=o["inherit_env"],
+    )
+    output_format = o["output_format"]
+    options = run.AuditRunOptions(
+        inputs=() if live else words,
+        live=live,
+        snapshot=snapshot,
+        profiles=tuple(o["profile"] or ()),
+        profile_settings=tuple(o["profile_setting"] or ()),
+        server_name=o["server_name"],
+        gateway_name=o["gateway_name"],
+        revision=o["revision"],
+        output_format=output_format.value if output_format else None,
+        output=o["output"],
+        fail_on=o["fail_on"],
+        select=tuple(o["select"] or ()),
+        ignore=tuple(o["ignore"] or ()),
+        baseline=o["baseline"],
+        write_baseline=o["write_baseline"],
+        show_matrix=o["show_matrix"],
+        config=o["config"],
+        color=o["color"],
+        substitutions=o["substitutions"],
+        substitutions_from_env=o["substitutions_from_env"],
+        suggest=o["suggest"],
+        contract=from_parameters(o),
+        strict_baseline=o["strict_baseline"],
+        expand=o["expand"],
+        max_chars=o["max_chars"],
+        jobs=o["jobs"],
+    )
+    return run.run(options)
 
 
 def rules(

@@ -11,7 +11,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from catalogaudit.cli import fast
 from catalogaudit.formatters.formats import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).
@@ -61,7 +60,10 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 done; 1 a file changed or would change (--check, --in-place); 2 error.
         """
-        raise typer.Exit(fast.run_canonicalize(files, check, in_place, output, jcs, protocol))
+        from catalogaudit.verbs import canonicalize
+
+        options = canonicalize.options(files, check, in_place, output, jcs, protocol)
+        raise typer.Exit(canonicalize.run(options))
 
     @app.command("hash")
     def hash_cmd(
@@ -82,4 +84,6 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 printed, 2 usage or input error.
         """
-        raise typer.Exit(fast.run_hash(file, fmt, protocol))
+        from catalogaudit.verbs import canonicalize
+
+        raise typer.Exit(canonicalize.run_hash(file, fmt, protocol))

@@ -6,14 +6,31 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated
 
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.choices import FailOn, Unknown
 from catalogaudit.cli.options import MaxChars
 from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
+
+
+class FailOn(str, enum.Enum):
+    """`--fail-on` threshold: cosmetic < model-visible < breaking."""
+
+    NEVER = "never"
+    COSMETIC = "cosmetic"
+    MODEL_VISIBLE = "model-visible"
+    BREAKING = "breaking"
+
+
+class Unknown(str, enum.Enum):
+    """What an undecidable (`unknown`) change counts as."""
+
+    FAIL = "fail"
+    IGNORE = "ignore"
+
 
 OutputOpt = Annotated[
     str, typer.Option("-o", "--output", help="Write the report here ('-' for stdout).")
@@ -102,10 +119,10 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
         """
-        given = dict(locals())  # every parameter, by name (cli.fast.run_diff reads them)
-        from catalogaudit.cli import fast
+        given = dict(locals())  # every parameter, by name (`diff.options_of` reads them)
+        from catalogaudit.verbs import diff
 
-        raise typer.Exit(fast.run_diff(**given))
+        raise typer.Exit(diff.run_diff(diff.options_of(old, new, given)))
 
     @app.command("stability")
     def stability_cmd(

@@ -1,14 +1,11 @@
-"""The console entry point: signals, the one-line errors, and which parser runs.
+"""The console entry point: signals, the one-line errors, and the typer app that parses.
 
-Why a module apart from `cli.app`: typer (and the pydantic it loads when it runs a command)
-costs more start-up time than a whole `hash` of a real-sized catalog, so the hot offline verbs
-are parsed by `cli.fast` when their command line is plain, and `cli.app` (typer) is imported
-only for everything else: help, other verbs, and every command line `cli.fast` does not accept.
+`main(argv)` is also how tests and embedding programs run a command in-process: what it
+changes in the interpreter (signal handlers, the integer-digit limit) it puts back.
 """
 
 from __future__ import annotations
 
-import errno
 import signal
 import sys
 from typing import Any
@@ -50,6 +47,20 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise Interrupted("interrupted")
 
 
+def _handle_signals() -> dict[int, Any]:
+    """Install our handlers; the ones they replace, to put back."""
+    previous: dict[int, Any] = {}
+    try:
+        for sig in _ENDING:
+            previous[sig] = signal.signal(sig, _on_signal)
+        # NOTE: only where SIGINT is not ignored (a background job of a shell keeps it so).
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:
+        pass  # not the main thread (embedded use)
+    return previous
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: one `error: ...` line and exit 2 for every expected failure."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -57,24 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     show_traceback = "--traceback" in head
     from catalogaudit.model.wiretypes import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
 
-    if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
+    digits = sys.get_int_max_str_digits()
+    if 0 < digits < MAX_INT_DIGITS:
         sys.set_int_max_str_digits(MAX_INT_DIGITS)  # JSON integers of any length up to it
-    try:
-        for sig in _ENDING:
-            signal.signal(sig, _on_signal)
-        # NOTE: only where SIGINT is not ignored (a background job of a shell keeps it so).
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _on_sigint)
-    except ValueError:
-        pass  # not the main thread (embedded use)
+    previous = _handle_signals()
     try:
         return _main(args, show_traceback)
     finally:
         # NOTE: servers' descendants that left their group were re-parented to us: none may
-        # outlive the command (verbs.live.at_exit, when a capture loaded it).
+        # outlive the program (verbs.live.at_exit, when a capture loaded it).
         live = sys.modules.get("catalogaudit.verbs.live")
         if live is not None:
-            live.at_exit()
+            live.at_exit(program=argv is None)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        sys.set_int_max_str_digits(digits)
         if argv is None:
             # NOTE: the process ends next (the console script, `python -m catalogaudit`):
             # frozen objects are skipped by the interpreter's last garbage collection, 10 to
@@ -91,23 +99,38 @@ AFTER_DASH: list[str] | None = None
 
 
 def _main(args: list[str], show_traceback: bool) -> int:
-    from catalogaudit.cli import fast
+    """Parse and run with typer; every failure but a bug's traceback ends in one line."""
+    import typer
+    from typer.exceptions import TyperException
+
+    from catalogaudit.cli.app import app
+    from catalogaudit.cli.helptext import plain
 
     global AFTER_DASH
     AFTER_DASH = args[args.index("--") + 1 :] if "--" in args else None
-
-    call = fast.parse(args)
-    if call is None:
-        from catalogaudit.cli import app
-
-        return app.run_typer(args, show_traceback)
+    command = plain(typer.main.get_command(app))
     try:
-        return _as_typer_runs(call)
+        result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
     except CatalogauditError as exc:
         if show_traceback:
             raise
         fail(str(exc))
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        fail("interrupted")  # end of input at a prompt (click wrote the blank line)
+    except TyperException as exc:
+        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(exc.ctx.get_help() + "\n")  # type: ignore[attr-defined]
+            return 0
+        if show_traceback:
+            raise
+        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        fail((text.splitlines() or [type(exc).__name__])[0])
     except RecursionError:
+        # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
+        # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
         if show_traceback:
             raise
         fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
@@ -115,45 +138,7 @@ def _main(args: list[str], show_traceback: bool) -> int:
         if show_traceback:
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
-
-
-def _as_typer_runs(call: Any) -> int:
-    """Run a `cli.fast` call the way typer's command runner would have run its command.
-
-    NOTE: typer turns Ctrl-C into exit 130 with no message, end of input into a blank line
-    and `error: interrupted`, and a closed stdout (EPIPE) into exit 1 with no traceback.
-    """
-    try:
-        return int(call())
-    except KeyboardInterrupt:
-        fail("interrupted")  # as documented: exit 2 (typer would exit 130)
-    except EOFError:
-        sys.stderr.write("\n")
-        sys.stderr.flush()
-        fail("interrupted")
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
-            raise
-        sys.stdout = _Pacified(sys.stdout)
-        sys.stderr = _Pacified(sys.stderr)
-        raise SystemExit(1) from None
-
-
-class _Pacified:
-    """A stream whose `flush` ignores a closed pipe (so exit does not print a traceback)."""
-
-    def __init__(self, wrapped: Any) -> None:
-        self._wrapped = wrapped
-
-    def flush(self) -> None:
-        try:
-            self._wrapped.flush()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._wrapped, name)
+    return result if isinstance(result, int) else 0
 
 
 __all__ = ["Interrupted", "Terminated", "main"]

@@ -12,7 +12,6 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from itertools import pairwise
 
 from rich import box
 from rich.cells import cell_len
@@ -77,28 +76,18 @@ def _emit(console: Console, text: Text, indent: int) -> None:
     room = max(console.width - indent, 20)
     plain = text.plain
     if console.no_color and plain.isprintable():
-        # NOTE: without colour, a printable line is written as rich would write it: as it is
-        # when it fits, else cut where rich's own word division cuts it (`_divided`); rich's
-        # wrap and render of it wrote the same characters at 0.4 ms a line (0.45 s of the
-        # report of 500 files, after every worker had finished). `isprintable` leaves tabs
-        # and anything rich would strip or expand to rich.
-        lines = [plain] if cell_len(plain) <= room else _divided(plain, room)
-        if lines is not None:
-            pad = " " * indent
-            console.file.write("".join(pad + line + "\n" for line in lines))
-            return
+        # NOTE: without colour, a printable line is written as rich would write it (as it is
+        # when it fits, else cut where rich's wrap cuts it) without rich's render, which cost
+        # much of the report of many files (bench/README.md). `isprintable` leaves tabs and
+        # anything rich would strip or expand to `_wrapped`.
+        pad = " " * indent
+        if cell_len(plain) <= room:
+            console.file.write(pad + plain + "\n")
+        else:
+            wrapped = Text(plain).wrap(console, room, overflow="fold")
+            console.file.write("".join(pad + line.plain.rstrip() + "\n" for line in wrapped))
+        return
     _wrapped(console, text, room, indent)
-
-
-def _divided(plain: str, room: int) -> list[str] | None:
-    """`plain` cut into lines of at most `room` cells where rich's wrap cuts it (its word
-    division, folding longer words), each without trailing blanks as `_wrapped` prints them;
-    None when a line would still be too wide (rich would then crop it: left to rich)."""
-    from rich._wrap import divide_line  # NOTE: the division `Text.wrap` itself runs
-
-    cuts = [0, *divide_line(plain, room, fold=True), len(plain)]
-    lines = [plain[a:b].rstrip() for a, b in pairwise(cuts)]
-    return None if any(cell_len(line) > room for line in lines) else lines
 
 
 def _wrapped(console: Console, text: Text, room: int, indent: int) -> None:

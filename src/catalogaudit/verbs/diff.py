@@ -67,7 +67,7 @@ class StabilityOptions:
 
 
 def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffOptions:
-    """The options of a `diff` command line, from its parameters by name (`cli.fast`)."""
+    """The options of a `diff` command line, from its parameters by name (`cli.diff`)."""
     from catalogaudit.verbs.contract import from_parameters
 
     schema_only, prose_only = given["schema_only"], given["prose_only"]

@@ -239,9 +239,13 @@ def abort() -> None:
         reaper.abort()
 
 
-def at_exit() -> None:
-    """The command ends: kill what is left below us (servers' descendants that left their
-    process group and were re-parented to us as their subreaper)."""
+def at_exit(program: bool = True) -> None:
+    """The command ends: a later command in this process starts servers again (an abort
+    held for this one), and when the process ends next (`program`) nothing below us may
+    outlive it: servers' descendants that left their process group and were re-parented to
+    us as their subreaper. Embedded (`cli.main(argv)`), the host's other children are its."""
     reaper = sys.modules.get("catalogaudit.wire.reaper")
     if reaper is not None:
-        reaper.at_exit()
+        reaper.reset()
+        if program:
+            reaper.at_exit()

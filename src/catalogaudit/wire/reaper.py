@@ -86,6 +86,13 @@ def abort() -> None:
     kill_descendants()
 
 
+def reset() -> None:
+    """The command is over: the next one may start servers (`abort` held for one command)."""
+    global _aborted
+    with _lock:
+        _aborted = False
+
+
 def kill(pid: int) -> None:
     """SIGKILL one process, if it still exists."""
     with contextlib.suppress(OSError):
