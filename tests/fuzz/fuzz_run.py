@@ -26,6 +26,7 @@ def verbs(path: str, scratch: str) -> list[list[str]]:
         ["diff", OTHER, path, "--format", "json"],
         ["stability", OTHER, path],
         ["rewrite", path, "--substitutions", "a=b", "-o", f"{scratch}/r.json"],
+        ["snapshot", "--from", path, "-o", f"{scratch}/s.json"],
     ]
 
 

@@ -10,19 +10,18 @@ rather than guess. Hashes are compared first; only items whose hashes differ are
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from typing import Any
 
 from catalogaudit.diff import modes
+from catalogaudit.diff.renames import pair_renames, spelled_alike
 from catalogaudit.diff.rules import RULES, compare_item
 from catalogaudit.diff.schema import Ctx
 from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match, same
 from catalogaudit.diff.stability import capture_warning
 from catalogaudit.model import jsonwire
-from catalogaudit.model.names import IDENTITY, LISTINGS, identity
+from catalogaudit.model.names import IDENTITY, LISTINGS
 
 #: Thresholds of `--fail-on`, low to high; `never` fails on nothing.
 LEVELS: dict[str, int] = {"cosmetic": 1, "model-visible": 2, "breaking": 3}
@@ -222,15 +221,26 @@ def _listing(result: DiffResult, old: Side, new: Side, name: str, mode: str = "a
             continue
         compare_item(ctx, d.old, d.new)
         paths = changed_paths(d.old, d.new)
-        if not ctx.found:  # canonical hashes differ, yet no rule saw it: never stay silent
-            ctx.add("CA870", "", "item changed at " + ", ".join(paths or ["?"]), d.prompt_changed)
+        _never_silent(ctx, paths, d.prompt_changed)
         result.changes.extend(_changes(ctx, d.new_pos))
         _record(result, name, d, ident, None, paths)
     for old_d, new_d, rule in renames:
         old_id, new_id = old_d.key[0], new_d.key[0]
         what = "template variables changed" if rule == "CA803" else "renamed"
+        alike = (
+            " (the same name but for case and separators)" if spelled_alike(old_id, new_id) else ""
+        )
         result.changes.append(
-            Change(rule, name, new_id, "", f"{what}: was {_q(old_id)}", True, old_id, new_d.new_pos)
+            Change(
+                rule,
+                name,
+                new_id,
+                "",
+                f"{what}: was {_q(old_id)}{alike}",
+                True,
+                old_id,
+                new_d.new_pos,
+            )
         )
         ctx = Ctx(name, new_id, old_id)
         a, b = _without_identity(name, old_d.old), _without_identity(name, new_d.new)
@@ -274,13 +284,23 @@ def _by_mode(
         if same(old, new):
             return True  # only prose differed
         compare_item(ctx, old, new)
-        if not ctx.found:
-            paths = changed_paths(old, new)
-            ctx.add("CA870", "", "item changed at " + ", ".join(paths or ["?"]), d.prompt_changed)
+        _never_silent(ctx, changed_paths(old, new), d.prompt_changed)
     result.changes.extend(_changes(ctx, d.new_pos))
     if ctx.found:
         _record(result, name, d, ctx.identity, old_ident, [c[1] for c in ctx.found])
     return True
+
+
+def _never_silent(ctx: Ctx, paths: list[str], prompt: bool) -> None:
+    """Canonical hashes differ, yet no rule found a change: say what differs, either only in
+    spelling (`additionalProperties: true -> {}`) or somewhere no rule looks."""
+    if ctx.found:
+        return
+    if ctx.equivalent:
+        text = "served bytes changed, meaning did not: " + "; ".join(ctx.equivalent)
+        ctx.add("CA861" if prompt else "CA871", paths[0] if paths else "", text, prompt)
+        return
+    ctx.add("CA870", "", "item changed at " + ", ".join(paths or ["?"]), prompt)
 
 
 def _changes(ctx: Ctx, position: int | None) -> list[Change]:
@@ -321,77 +341,3 @@ def _q(value: str | None) -> str:
 def _without_identity(name: str, item: Any) -> Any:
     key = IDENTITY[name]
     return {k: v for k, v in item.items() if k != key} if isinstance(item, dict) else item
-
-
-# --- renames -----------------------------------------------------------------------------------
-
-_VARIABLE = re.compile(r"\{[+#./;?&=,!@|]?([^}]*)\}")
-
-
-def template_variables(template: str) -> set[str]:
-    """RFC 6570 variable names of a URI template (operators and modifiers stripped)."""
-    names: set[str] = set()
-    for expr in _VARIABLE.findall(template):
-        names.update(re.sub(r"(:\d+|\*)$", "", v.strip()) for v in expr.split(","))
-    return names - {""}
-
-
-def _skeleton(template: str) -> str:
-    return _VARIABLE.sub("{}", template)
-
-
-def _similarity(name: str, old: Any, new: Any) -> float:
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return 0.0
-    if name == "resourceTemplates":
-        ot, nt = str(old.get("uriTemplate", "")), str(new.get("uriTemplate", ""))
-        if _skeleton(ot) == _skeleton(nt) or old.get("name") == new.get("name"):
-            return 1.0
-    if name == "resources" and old.get("name") == new.get("name"):
-        return 0.95
-    key = {"tools": "inputSchema", "prompts": "arguments"}.get(name)
-    if key and key in old and _nontrivial(old[key]):
-        if jsonwire.canonical(old[key]) == jsonwire.canonical(new.get(key)):
-            return 1.0
-    od, nd = old.get("description"), new.get("description")
-    if isinstance(od, str) and isinstance(nd, str) and min(len(od), len(nd)) >= 10:
-        matcher = SequenceMatcher(None, od[:2000], nd[:2000], autojunk=False)
-        if matcher.quick_ratio() >= 0.8:
-            return matcher.ratio()
-    return 0.0
-
-
-def _nontrivial(value: Any) -> bool:
-    if isinstance(value, dict):
-        return bool(value.get("properties"))
-    return isinstance(value, list) and bool(value)
-
-
-def pair_renames(
-    name: str, removed: Sequence[ItemDelta], added: Sequence[ItemDelta]
-) -> list[tuple[ItemDelta, ItemDelta, str]]:
-    """Pair removals with similar additions (same schema, arguments or template shape, or a
-    description at least 80% alike), best first; each item pairs at most once."""
-    if not removed or not added or len(removed) * len(added) > 10_000:
-        return []
-    scored = [
-        (score, i, j)
-        for i, r in enumerate(removed)
-        for j, a in enumerate(added)
-        if (score := _similarity(name, r.old, a.new)) >= 0.8
-    ]
-    used_r: set[int] = set()
-    used_a: set[int] = set()
-    out: list[tuple[ItemDelta, ItemDelta, str]] = []
-    for _, i, j in sorted(scored, key=lambda s: (-s[0], s[1], s[2])):
-        if i in used_r or j in used_a:
-            continue
-        used_r.add(i)
-        used_a.add(j)
-        rule = "CA802"
-        if name == "resourceTemplates":
-            old_t, new_t = (identity(name, d) or "" for d in (removed[i].old, added[j].new))
-            if template_variables(old_t) != template_variables(new_t):
-                rule = "CA803"
-        out.append((removed[i], added[j], rule))
-    return out

@@ -2,8 +2,10 @@
 
 `inputSchema` is the request side: a schema that accepts less breaks callers that validated
 against the old one. `outputSchema` is the response side: a schema that allows more breaks
-readers. Composition makes inclusion undecidable without a solver, so it is reported as
-`unknown` instead of guessed (oasdiff says WARN there; JOONS says UNKNOWN).
+readers. Spellings of one schema (`additionalProperties: true` and `{}`) are no change, and a
+composed node is compared by proof where `subsume.implies` finds one; otherwise composition
+makes inclusion undecidable without a solver, so it is reported as `unknown` instead of
+guessed (oasdiff says WARN there; JOONS says UNKNOWN).
 """
 
 from __future__ import annotations
@@ -11,49 +13,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.diff.sides import same
+from catalogaudit.diff.subsume import (
+    ABSENT,
+    ANNOTATION_KEYWORDS,
+    APPLIES_TO,
+    COMPOSITION,
+    DEFINITIONS,
+    EMPTY_BY_DEFAULT,
+    LOWER,
+    OPEN_BY_DEFAULT,
+    PROSE,
+    UPPER,
+    covers,
+    moot,
+    same_or_absent,
+    sub,
+    subsumption,
+    typeset,
+)
 from catalogaudit.model import jsonwire
-
-COMPOSITION = frozenset(
-    {
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "dependentSchemas",
-        "dependencies",
-    }
-)
-DEFINITIONS = frozenset({"$defs", "definitions"})
-PROSE = frozenset({"description", "title"})
-ANNOTATION_KEYWORDS = frozenset(
-    {
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-        "$schema",
-        "$id",
-        "$anchor",
-        "contentMediaType",
-        "contentEncoding",
-    }
-)
-LOWER = frozenset(
-    {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
-)
-UPPER = frozenset(
-    {"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
-)
-ABSENT: Any = object()
 
 
 @dataclass
@@ -64,16 +42,13 @@ class Ctx:
     identity: str | None
     old_identity: str | None = None
     found: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    #: Differences in spelling only (`additionalProperties: true -> {}`): no change, but named
+    #: when nothing else changed in the item, since its served bytes did.
+    equivalent: list[str] = field(default_factory=list)
 
     def add(self, rule: str, pointer: str, message: str, prompt: bool) -> None:
         """Record one change."""
         self.found.append((rule, pointer, message, prompt))
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a is ABSENT or b is ABSENT:
-        return a is b
-    return same(a, b)
 
 
 def ex(value: Any, limit: int = 60) -> str:
@@ -108,27 +83,46 @@ def pair(old: Any, new: Any, limit: int = 60) -> str:
 
 def differing(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     keys = list(old) + [k for k in new if k not in old]
-    return [k for k in keys if not _same(old.get(k, ABSENT), new.get(k, ABSENT))]
+    return [k for k in keys if not same_or_absent(old.get(k, ABSENT), new.get(k, ABSENT))]
 
 
 def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
     """Classify schema differences; `direction` in (request: narrowing breaks) or out."""
-    if _same(old, new):
+    if same_or_absent(old, new):
         return
     prompt = direction == "in"
     if not isinstance(old, dict) or not isinstance(new, dict):
         ctx.add("CA842", at, f"schema changed: {pair(old, new)}", prompt)
         return
     composed = bool((set(old) | set(new)) & COMPOSITION)
+    proved = subsumption(old, new) if composed else None
+    if proved is not None:
+        _proved(ctx, old, new, at, direction, proved)
     #: Keys of a composed schema whose change cannot be judged: one CA840 for the node.
     undecidable: list[str] = []
+    skip = moot(old, new)
     for key in differing(old, new):
         kat = jsonwire.pointer_join(at, key)
         o, n = old.get(key, ABSENT), new.get(key, ABSENT)
-        before = len(ctx.found)
+        before, spelled = len(ctx.found), len(ctx.equivalent)
         if key in PROSE or key in ANNOTATION_KEYWORDS or key.startswith("x-"):
             rule = ("CA860" if key in PROSE else "CA864") if prompt else "CA870"
             ctx.add(rule, kat, f"{key} changed: {pair(o, n)}", prompt)
+        elif proved is not None or APPLIES_TO.get(key) in skip:
+            continue  # reported with the node (proved) or with `type` (moot)
+        elif key in EMPTY_BY_DEFAULT and same_or_absent(
+            EMPTY_BY_DEFAULT[key] if o is ABSENT else o, EMPTY_BY_DEFAULT[key] if n is ABSENT else n
+        ):
+            ctx.equivalent.append(f"{key} {ex(o)} -> {ex(n)} at {kat} (the same)")
+        elif (
+            key in OPEN_BY_DEFAULT
+            and isinstance(sub(o, key), dict)
+            and isinstance(sub(n, key), dict)
+        ):
+            if same_or_absent(sub(o, key), sub(n, key)):
+                ctx.equivalent.append(f"{key} {ex(o)} -> {ex(n)} at {kat} (the same schema)")
+            else:
+                schema(ctx, sub(o, key), sub(n, key), kat, direction)
         elif key in DEFINITIONS:
             od, nd = (v if isinstance(v, dict) else {} for v in (o, n))
             for name in differing(od, nd):
@@ -151,10 +145,6 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
             _properties(ctx, old, new, kat, direction)
         elif key == "required":
             _required(ctx, old, new, kat, direction)
-        elif (
-            key in ("items", "additionalProperties") and isinstance(o, dict) and isinstance(n, dict)
-        ):
-            schema(ctx, o, n, kat, direction)
         else:
             how = _tighter(key, o, n)
             if how == "unknown":
@@ -169,7 +159,11 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
                 }[(prompt, bad)]
                 word = "tightened" if how == "tighter" else "loosened"
                 ctx.add(rule, kat, f"{key} {word}: {pair(o, n)}", prompt)
-        if len(ctx.found) == before and not (key == "required" and _req(old) != _req(new)):
+        if (
+            len(ctx.found) == before
+            and len(ctx.equivalent) == spelled
+            and not (key == "required" and _req(old) != _req(new))
+        ):
             # NOTE: a `required` whose set changed is reported with the property it names
             # (CA810, CA812, CA813); only a reordering has no contract effect.
             ctx.add(
@@ -179,6 +173,29 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
                 prompt,
             )
     _composition(ctx, old, new, at, undecidable, prompt)
+
+
+def _proved(
+    ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, direction: str, how: str
+) -> None:
+    """One change for a composed node whose direction was proved (`implies`)."""
+    keys = [k for k in differing(old, new) if k not in PROSE and k not in ANNOTATION_KEYWORDS]
+    text = ", ".join(
+        f"{k} {ex(old.get(k, ABSENT), 40)} -> {ex(new.get(k, ABSENT), 40)}" for k in keys
+    )
+    if how == "same":
+        ctx.equivalent.append(f"{text} at {at or 'the top level'} (the same schema)")
+        return
+    prompt = direction == "in"
+    if how == "wider":
+        rule, what = ("CA816", "widened") if prompt else ("CA831", "widened")
+        why = "every value accepted before is still accepted"
+    else:
+        rule, what = ("CA815", "narrowed") if prompt else ("CA833", "narrowed")
+        why = "every value accepted now was accepted before; others may now be rejected"
+    if not prompt and how == "wider":
+        why = "the output may hold values clients did not expect"
+    ctx.add(rule, at, f"{text} ({what}: {why})", prompt)
 
 
 def _composition(
@@ -245,32 +262,17 @@ def _tighter(key: str, old: Any, new: Any) -> str:
     return "unknown"
 
 
-def _typeset(s: dict[str, Any]) -> set[str] | None:
-    t = s.get("type", ABSENT)
-    if t is ABSENT:
-        return None
-    return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)}
-
-
-def _covers(wide: set[str] | None, narrow: set[str] | None) -> bool:
-    if wide is None:
-        return True
-    if narrow is None:
-        return False
-    return all(t in wide or (t == "integer" and "number" in wide) for t in narrow)
-
-
 def _types(ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, direction: str) -> None:
-    o, n = _typeset(old), _typeset(new)
+    o, n = typeset(old), typeset(new)
     text = f"type {ex(old.get('type', ABSENT))} -> {ex(new.get('type', ABSENT))}"
     if direction == "in":
-        if not _covers(n, o):
+        if not covers(n, o):
             ctx.add("CA815", at, f"{text}: values accepted before are now rejected", True)
-        elif not _covers(o, n):
+        elif not covers(o, n):
             ctx.add("CA816", at, f"{text} (widened)", True)
-    elif not _covers(o, n):
+    elif not covers(o, n):
         ctx.add("CA831", at, f"{text}: the output may hold values clients did not expect", False)
-    elif not _covers(n, o):
+    elif not covers(n, o):
         ctx.add("CA833", at, f"{text} (narrowed)", False)
 
 

@@ -73,11 +73,15 @@ class Side:
                 self._wire[name] = None
         return self._wire[name]
 
-    def page_texts(self, name: str) -> list[Any] | None:
-        """The wire page texts of a listing, when kept: `str`, or UTF-8 `bytes` when the side
-        was packed (`sides_of(..., packed=True)`); either way equal exactly when the texts are."""
+    def page_texts(self, name: str) -> list[bytes] | None:
+        """The wire page texts of a listing, when kept, as UTF-8 bytes: equal exactly when the
+        texts are. Why bytes always: run 1's texts may be packed (`sides_of(...,
+        packed=True)`, or read packed) while a later run's are parsed as `str`, and a `str`
+        never equals `bytes`."""
         texts = (self.wire or {}).get(name)
-        return texts if isinstance(texts, list) else None
+        if not isinstance(texts, list):
+            return None
+        return [t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t for t in texts]
 
     @property
     def instructions(self) -> str | None:

@@ -173,6 +173,8 @@ def _merged(
     from catalogaudit.model.protocol import parse_protocol
     from catalogaudit.snapshot import build as snap
 
+    for _, item in loaded:
+        _refuse_invalid(item)
     capture = static.merge(loaded, parse_protocol(protocol))
     doc = snap.build(capture, wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
@@ -193,13 +195,7 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
         doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
         inferred = tuple((loaded.name, note) for note in loaded.inferred)
         return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
-    # NOTE: validated here, once, so no verb meets a document its code assumes is valid (a
-    # mutated file would otherwise reach it: issue 15 counted 26 distinct internal errors).
-    problems = snap.validate(_as_text(loaded.snapshot))
-    if problems:
-        # NOTE: checked again with the texts decoded, so a message that quotes them is exact
-        problems = snap.validate(_as_text(loaded.snapshot, decoded=True))
-        raise InputError(f"{loaded.name}: not a valid catalogaudit snapshot: {problems[0]}")
+    _refuse_invalid(loaded)
     if rehash:
         done = rehashing.rehash(loaded.snapshot, loaded.name)
         return Intake(
@@ -219,6 +215,21 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
     return Intake(
         spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings), finder=finder
     )
+
+
+def _refuse_invalid(loaded: Loaded) -> None:
+    """A snapshot input is validated here, once, so no verb (nor `snapshot --from`) meets a
+    document its code assumes is valid (a mutated file would otherwise reach it: issue 15
+    counted 26 distinct internal errors)."""
+    from catalogaudit.snapshot import build as snap
+
+    if loaded.snapshot is None:
+        return
+    problems = snap.validate(_as_text(loaded.snapshot))
+    if problems:
+        # NOTE: checked again with the texts decoded, so a message that quotes them is exact
+        problems = snap.validate(_as_text(loaded.snapshot, decoded=True))
+        raise InputError(f"{loaded.name}: not a valid catalogaudit snapshot: {problems[0]}")
 
 
 def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
