@@ -5,7 +5,8 @@ of each tool reaches the server, against the claude-code profile's model_view an
 stand-in (no key, no model) with tool search off and by default. Covered: a snapshot of
 server-filesystem 2026.8.31 (issue 17's done-when: 14 tools inline as mcp__<server>__<name>,
 each call reached; by default all deferred behind ToolSearch, loaded with it and called),
-the listing-time scenarios B and D, a probe catalog of the model-view rules, the prompt bytes
+the listing-time scenarios B and D, a probe catalog of the model-view rules, root
+combinators (flattened, issue 32), the prompt bytes
 over three starts of a server of ours whose schema key and enum order change per start
 (unstable, naming the tools) and of server-everything (stable), and the real servers
 server-filesystem, server-everything, mcp-server-time and mcp-server-git. The profile's
@@ -123,6 +124,34 @@ def test_scenarios_and_probe(tmp_path: Path) -> None:
     assert len(long) == 2103 and long.endswith("END")
     over = by[(p, "n" * 70, "tool-search-off")]
     assert len(over["name"]) > 64 and over["call"] == "reached"
+
+
+def test_root_combinators(tmp_path: Path) -> None:
+    """Issue 32: root anyOf/oneOf/allOf and their mixes, flattened as the profile's
+    schema_normalize data says; tools Claude Code leaves out (a combinator that is not an
+    array, a schema its own 2020-12 check refuses) predicted not offered. Every view must also
+    equal the one recorded in fixtures/model/root-combinators.observed.json, so a change in
+    Claude Code shows even if a profile change followed it."""
+    snap = tmp_path / "rc.json"
+    got = cli(
+        "snapshot",
+        "--from",
+        str(FIXTURES / "model" / "root-combinators-tools.json"),
+        "-o",
+        str(snap),
+    )
+    assert got.code == 0, str(got)
+    code, doc = model(str(snap))
+    assert code == 0 and not _mismatches(doc), _mismatches(doc)
+    recorded = json.loads((FIXTURES / "model" / "root-combinators.observed.json").read_text())
+    for v in doc["modelViews"]:
+        seen = recorded["tools"][v["identity"]][v["mode"]]
+        assert (v["offered"], v["modelView"]) == (seen["offered"], seen["modelView"]), v["identity"]
+    (anyof,) = [
+        v for v in doc["modelViews"] if v["identity"] == "anyof" and v["mode"] == "tool-search-off"
+    ]
+    assert anyof["modelView"]["input_schema"]["required"] == []
+    assert anyof["modelView"]["description"].startswith("Input constraint: Provide parameters")
 
 
 def test_seeded_random_catalogs(tmp_path: Path) -> None:

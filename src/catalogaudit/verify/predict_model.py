@@ -5,7 +5,8 @@ The data is the profile's `model_view` entries (first whose `versions` match): t
 model sees (`name` format and `transform`), which fields are forwarded (`fields`: sent key ->
 served key, `""` when the served tool has none), whether a description is cut (`description`
 `max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
-object carries once loaded (`deferred_fields`). A tool the listing-time
+object carries once loaded (`deferred_fields`), and what the client does to the input schema
+first (`schema_normalize`, `schema_skip`: `verify.flatten`). A tool the listing-time
 prediction drops is not offered. A call is predicted `reached` unless a finding on the tool
 comes from a rule whose `call` entries say `refused` at this version (the draft-07
 `outputSchema` reports, CC-SCHEMA-002).
@@ -33,6 +34,7 @@ from catalogaudit.model.modelview import (
 from catalogaudit.model.verify import KEPT
 from catalogaudit.profiles.load import contains, raw_files
 from catalogaudit.verify.base import Target
+from catalogaudit.verify.flatten import as_sent
 from catalogaudit.verify.predict import _versions, predict
 
 _ITEM = re.compile(r"^/listings/tools/items/(\d+)(?:/|$)")
@@ -115,7 +117,15 @@ def predict_views(
             out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
             continue
         offered = str(entry.get("deferral", {}).get(mode, INLINE))
-        view = view_of(entry, server, tool)
+        got = as_sent(tool, entry)
+        if got.skipped:
+            left = f"{pid}: tool left out of the request: {got.skipped}"
+            out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
+            continue
+        shown = {**tool, "inputSchema": got.schema} if "inputSchema" in tool else dict(tool)
+        if got.description is not None:
+            shown["description"] = got.description
+        view = view_of(entry, server, shown)
         if offered == DEFERRED:
             view = {**view, **entry.get("deferred_fields", {})}
         name = str(tool.get("name"))
