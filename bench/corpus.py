@@ -111,19 +111,21 @@ def identical(shape: shapes.Shape, tmp: Path) -> list[str]:
     ):
         bad.append("canonicalize --jcs differs from rfc8785.dumps")
     said = output([*OURS, "hash", "--format", "json", str(ours_input(tmp / "big"))])
-    ours: list[str] = []
+    ours: dict[str, list[str]] = {}
     try:
         for key, listing in json.loads(said)["listings"].items():
             served = sorted(listing.get("items", []), key=lambda i: i["servedPosition"])
-            ours.extend(f"{key} {i['canonical'].removeprefix('sha256:')}" for i in served)
+            if served:
+                ours[key] = [i["canonical"].removeprefix("sha256:") for i in served]
     except (ValueError, KeyError) as exc:
         return [*bad, f"catalogaudit hash --format json gave no report ({exc!r})"]
-    lines = output([PY, str(PEERS / "hash_script.py"), big]).decode().splitlines()
-    peer = [" ".join(line.split()[:2]) for line in lines if line]
-    if sorted(ours) != sorted(peer) or not ours:
-        bad.append(f"item canonical hashes differ from rfc8785 + sha256 ({len(ours)}, {len(peer)})")
-    elif ours != peer:
-        bad.append("item canonical hashes equal but listed in another order")
+    peer: dict[str, list[str]] = {}
+    for line in output([PY, str(PEERS / "hash_script.py"), big]).decode().splitlines():
+        key, canonical, _ = line.split()
+        peer.setdefault(key, []).append(canonical)
+    if not ours or ours != peer:
+        counts = {k: (len(ours.get(k, [])), len(peer.get(k, []))) for k in {*ours, *peer}}
+        bad.append(f"item canonical hashes differ from rfc8785 + sha256 (ours, peer: {counts})")
     return bad
 
 

@@ -237,6 +237,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress in a log
     chosen = [] if args.shape == ["none"] else shapes.by_name(args.shape)
     if args.list_shapes:
         for shape in shapes.SHAPES:

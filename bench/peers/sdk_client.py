@@ -2,7 +2,7 @@
 (`mcp`) that follows the lifecycle: `initialize`, `notifications/initialized`, the four lists
 (every page), close. Usage: sdk_client.py COMMAND [ARG...]
 
-The result is written to stdout as one JSON object, so it does what a snapshot's reader needs.
+It prints the catalog as one JSON object, as a snapshot writes one.
 `ClientSession.initialize` sends `notifications/initialized`; leaving `stdio_client` closes
 the server's stdin and waits for it to exit (then terminates it), as the spec's stdio
 shutdown says."""
