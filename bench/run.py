@@ -131,7 +131,9 @@ def fixed_rows(runs: int, live: bool) -> list[Row]:
     return [row for row in out if row is not None]
 
 
-def memory(tmp: Path, found: list[Row], runs: int) -> list[tuple[str, float, float]]:
+def memory(
+    shape: shapes.Shape, tmp: Path, found: list[Row], runs: int
+) -> list[tuple[str, float, float]]:
     """Peak RSS (median) of each offline verb on the big catalog against the hash script's;
     taken from the timed rows where they ran, else timed here."""
 
@@ -154,8 +156,8 @@ def memory(tmp: Path, found: list[Row], runs: int) -> list[tuple[str, float, flo
     }
     out = []
     for verb, argv in verbs.items():
-        if verb == "canonicalize --jcs" and not any(r.label.startswith(verb) for r in found):
-            continue  # no RFC 8785 form on this shape
+        if verb == "canonicalize --jcs" and shape.no_jcs:
+            continue
         try:
             out.append((verb.strip(), rss(samples(verb, [*OURS, *argv])), peer))
         except timing.Failed as exc:
@@ -308,7 +310,7 @@ def run_shape(shape: shapes.Shape, tmp: Path, args: argparse.Namespace) -> list[
     bad: list[str] = json.loads(said.stdout)
     print("  byte-identical outputs: " + ("; ".join(bad) if bad else "yes"), flush=True)
     found = shape_rows(shape, tmp, args.runs, args.mb)
-    mem = memory(tmp, found, args.runs) if timing.wanted("RSS") else []
+    mem = memory(shape, tmp, found, args.runs) if timing.wanted("RSS") else []
     table(f"shape `{shape.name}`", found, mem)
     missed = [*bad, *(f"{r.label} vs {r.peer_label}" for r in found if not r.met)]
     return missed + [f"peak RSS of {v}" for v, o, p in mem if o / p > RSS_TARGET]
