@@ -171,7 +171,8 @@ def tiny(size: int, seed: int) -> Listings:
         }
         return "tools", {
             "name": f"{gen.rng.choice(WORDS)}_{i:05d}",
-            "description": gen.prose(gen.rng.randint(2, 3)),
+            "title": gen.words(2, 5).title(),
+            "description": gen.prose(3),
             "inputSchema": {"type": "object", "properties": props, "required": list(props)[:1]},
             "annotations": {"readOnlyHint": gen.rng.random() < 0.5},
         }
