@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from typing import Any
 
@@ -149,9 +150,23 @@ def catalog(tools: int, seed: int) -> dict[str, Any]:
     return {"tools": [gen.tool(i) for i in range(tools)]}
 
 
-def render(doc: dict[str, Any]) -> bytes:
-    """Compact, served-style JSON: non-ASCII kept as UTF-8, as most servers send it."""
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def lexeme(text: str) -> str:
+    """A number written exactly as `text` (`1e3`, `1.0`, 17 digits), which `json.dumps` cannot
+    spell: a marked string that `render` replaces by the bare lexeme."""
+    return f"\0{text}\0"
+
+
+_LEXEME = re.compile(rb'"\\u0000([-+.0-9eE]+)\\u0000"')
+
+
+def render(doc: dict[str, Any], escaped: bool = False) -> bytes:
+    """Compact, served-style JSON: non-ASCII kept as UTF-8, as most servers send it; or, with
+    `escaped`, what `json.dumps` writes by default (`\\u`-escaped, `", "` and `": "`)."""
+    if escaped:
+        data = json.dumps(doc).encode("ascii")
+    else:
+        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _LEXEME.sub(rb"\1", data) if b"\\u0000" in data else data
 
 
 def main(argv: list[str] | None = None) -> int:
