@@ -52,8 +52,8 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_status_names_the_enforcer_version_and_date(recorded: None) -> None:
     assert profiles.resolve("codex@0.169.0", {}).verified == (
-        "verified at listing time against codex 0.169.0 on 2026-11-30 for 3 of 8 rules; "
-        "the other 5 from sources"
+        "verified at listing time against codex 0.169.0 on 2026-11-30 for 5 of 9 rules; "
+        "the other 4 from sources"
     )
     cf = profiles.resolve("context-forge@1.0.0rc1", {}).verified
     assert cf.startswith("unverified at 1.0.0rc1 (verify runs passed on 0.9.0, 1.0.0); rules ")

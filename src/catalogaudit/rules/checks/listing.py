@@ -207,6 +207,49 @@ def _page_hits(
 
 
 @check(
+    "page-field-type",
+    {
+        "listings": LISTINGS_PARAM,
+        "field": {"type": "string", "description": "A member of the list result (nextCursor)."},
+        "type": {"enum": ["string", "object", "array", "number", "integer", "boolean"]},
+        "nullable": {"type": "boolean", "description": "null passes (read as absent)."},
+        "non_empty": {
+            "type": "boolean",
+            "description": "An empty string on the last page fails too: a client that follows "
+            "it asks for a page the capture does not hold.",
+        },
+    },
+    required=["field", "type"],
+)
+def page_field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
+    """A member of a list result page (`nextCursor`, `_meta`), where present, must be of
+    `type` (with `non_empty`, not `` on the last page): a typed client decodes the whole
+    result at once, so one page member of the wrong type costs the listing. Page-level hits."""
+    name, wanted = params["field"], params["type"]
+    for listing in params.get("listings") or LISTINGS:
+        if not catalog.present(listing):
+            continue
+        pages = catalog.pages(listing)
+        for page, fields in enumerate(pages):
+            if name not in fields or (fields[name] is None and params.get("nullable")):
+                continue
+            value = fields[name]
+            got = json_type(value)
+            bad = got != wanted and not (wanted == "number" and got == "integer")
+            last = page == len(pages) - 1
+            if bad or (params.get("non_empty") and value == "" and last):
+                shown = jsonwire.compact(value)
+                yield Hit(
+                    None,
+                    f"/{jsonwire.escape_pointer(name)}",
+                    f"{METHODS[listing]} page {page + 1}: {name} is {shown}",
+                    excerpt=name,
+                    listing=listing,
+                    page=page,
+                )
+
+
+@check(
     "empty-capability-object",
     {"capabilities": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
     required=["capabilities"],

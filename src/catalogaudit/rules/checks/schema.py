@@ -106,15 +106,22 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "fields": {"type": "array", "items": FIELD_PARAM, "minItems": 1},
         "type": {"enum": JSON_TYPES},
         "enum": {"type": "array", "minItems": 1},
+        "nullable": {
+            "type": "boolean",
+            "description": "null passes (an optional field decoded as Rust's Option<T>).",
+        },
+        "minimum": {"type": "number", "description": "A number must be at least this."},
     },
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
-    `enum`, one of those values (typed decoders such as rmcp's serde structs fail on anything
-    else)."""
-    wanted, allowed = params.get("type"), params.get("enum")
+    `enum`, one of those values, with `minimum` at least that (typed decoders such as rmcp's
+    serde structs fail on anything else; `nullable`: they read null as absent)."""
+    wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
     for field in params.get("fields") or [params["field"]]:
         for item, at, value in field_targets(catalog, {**params, "field": field}):
+            if value is None and params.get("nullable"):
+                continue
             if wanted and not is_type(value, wanted):
                 yield Hit(
                     item,
@@ -125,6 +132,11 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
             elif allowed is not None and value not in allowed:
                 shown = jsonwire.compact(value)
                 yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
+            elif least is not None and is_type(value, "number") and value < least:
+                shown = jsonwire.compact(value)
+                yield Hit(
+                    item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown
+                )
 
 
 def depth(value: Any) -> int:

@@ -1,12 +1,12 @@
 """The `claude-code` verify driver: the Claude Code CLI (npm `@anthropic-ai/claude-code`,
 measured on 2.1.328), driven with no key and no model call.
 
-Each catalog is added as a user-scope stdio server (`claude mcp add -s user NAME -- python -m
-catalogaudit serve SNAPSHOT`), then `claude mcp get NAME` health-checks it (discover probe,
-initialize if needed, tools/list) and prints `Status:` and `Issue:` lines. Its exit code is 0
-whatever happened, so the text is what we read. HOME and CLAUDE_CONFIG_DIR are a temporary
-folder, so the user's own configuration is neither read nor changed, and nonessential traffic
-and telemetry are off.
+Each catalog is a user-scope stdio server (`python -m catalogaudit serve SNAPSHOT`, written into
+the throwaway `.claude.json` as `claude mcp add -s user` writes it), then `claude mcp get NAME`
+health-checks it (discover probe, initialize if needed, tools/list) and prints `Status:` and
+`Issue:` lines. Its exit code is 0 whatever happened, so the text is what we read. HOME and
+CLAUDE_CONFIG_DIR are a temporary folder, so the user's own configuration is neither read nor
+changed, and nonessential traffic and telemetry are off.
 
 Only the tool list is observed: `mcp get` reports whether tools/list succeeded, not which tools
 it returned. Claude Code validates the whole result at once (zod), so a connected server with no
@@ -16,6 +16,7 @@ Code's `Issue:` text as the message.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -42,7 +43,7 @@ _DROP = ("ANTHROPIC_", "CLAUDE_", "AWS_BEARER_TOKEN_BEDROCK")
 
 
 class ClaudeCodeDriver:
-    """Drives `claude mcp add` / `claude mcp get` in a throwaway HOME."""
+    """Drives `claude mcp get` over user-scope servers in a throwaway HOME."""
 
     id = "claude-code"
 
@@ -94,7 +95,7 @@ class ClaudeCodeDriver:
         return found.group(1)
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
-        """Add every catalog as a server, health-check each, read its tool list verdict."""
+        """Configure every catalog as a server, health-check each, read its tool list verdict."""
         untooled = [t.label for t in targets if "tools" not in t.listings]
         if untooled:
             raise CatalogauditError(
@@ -105,13 +106,17 @@ class ClaudeCodeDriver:
             home = Path(tmp)
             (home / ".claude").mkdir()
             env = self._env(home)
+            # The user-scope servers, written as `claude mcp add -s user` writes them (one
+            # file instead of one `claude` process per catalog).
+            servers = {
+                f"catalog-{n}": {"type": "stdio", "command": argv[0], "args": argv[1:], "env": {}}
+                for n, argv in enumerate(server_argv(t, self.timeout * 2) for t in targets)
+            }
+            config = home / ".claude" / ".claude.json"
+            config.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
             for n, target in enumerate(targets):
-                name = f"catalog-{n}"
-                argv = server_argv(target, self.timeout * 2)
-                added = self._claude(["mcp", "add", "-s", "user", name, "--", *argv], env, home)
-                if f"Added stdio MCP server {name}" not in added:
-                    raise CatalogauditError(f"claude-code: `claude mcp add` said: {added.strip()}")
-                results.append([self._tools(target, self._claude(["mcp", "get", name], env, home))])
+                text = self._claude(["mcp", "get", f"catalog-{n}"], env, home)
+                results.append([self._tools(target, text)])
         return results
 
     def _tools(self, target: Target, text: str) -> ListOutcome:

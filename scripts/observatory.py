@@ -1,0 +1,146 @@
+"""Drive real clients over the lattice and keep what they did (issue 32).
+
+    python scripts/observatory.py run --client codex [--client-path DIR] [--jobs 2]
+    python scripts/observatory.py table          # write docs/compatibility.md from the ledger
+    python scripts/observatory.py table --check  # exit 1 when docs/compatibility.md is stale
+
+`run` drives one client (its verify driver, against `catalogaudit serve`) over every shape of
+the lattice it can observe, and stores one verdict per shape in `fixtures/lattice/ledger.json`
+under that client and version (a rerun of the same version replaces its entry). The oracle
+suite (`tests/oracle/test_lattice_oracle.py`) replays the ledger against the profiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from lattice_table import DOC, render  # noqa: E402
+
+from catalogaudit.verify.lattice import shapes  # noqa: E402
+from catalogaudit.verify.observatory import applicable, observe_all  # noqa: E402
+
+LEDGER = ROOT / "fixtures" / "lattice" / "ledger.json"
+
+
+def load() -> dict[str, Any]:
+    """The ledger (an empty one when there is none yet)."""
+    if LEDGER.is_file():
+        return dict(json.loads(LEDGER.read_text(encoding="utf-8")))
+    return {
+        "about": "Written by scripts/observatory.py run; one entry per client version.",
+        "runs": [],
+    }
+
+
+def save(ledger: dict[str, Any]) -> None:
+    """One line per shape, so a rerun's diff shows the verdicts that changed."""
+    lines = ["{", f'  "about": {json.dumps(ledger["about"])},', '  "runs": [']
+    for n, run in enumerate(ledger["runs"]):
+        head = {k: v for k, v in run.items() if k != "observations"}
+        lines.append("    {" + json.dumps(head)[1:-1] + ', "observations": {')
+        obs = list(run["observations"].items())
+        for m, (sid, v) in enumerate(obs):
+            comma = "," if m < len(obs) - 1 else ""
+            lines.append(f"      {json.dumps(sid)}: {json.dumps(v, ensure_ascii=False)}{comma}")
+        lines.append("    }}" + ("," if n < len(ledger["runs"]) - 1 else ""))
+    lines += ["  ]", "}"]
+    LEDGER.parent.mkdir(parents=True, exist_ok=True)
+    LEDGER.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def run(
+    client: str, client_path: str | None, jobs: int, batch: int, only: str | None, redo: str | None
+) -> int:
+    module = importlib.import_module(f"catalogaudit.verify.drivers.{client.replace('-', '_')}")
+    driver = module.driver(client_path)
+    version = driver.version()
+    todo = [s for s in shapes() if applicable(client, s) and (only is None or only in s.id)]
+    if redo is not None:
+        # Shapes whose recorded message holds `redo` (a run slowed into a timeout, say).
+        entry = next(
+            (r for r in load()["runs"] if (r["client"], r["version"]) == (client, version)), None
+        )
+        seen = entry["observations"] if entry else {}
+        todo = [s for s in todo if redo in seen.get(s.id, {}).get("message", "")]
+        only = redo
+    done = [0]
+    start = time.monotonic()
+
+    def progress(n: int) -> None:
+        done[0] += n
+        print(
+            f"{client} {version}: {done[0]}/{len(todo)} in {time.monotonic() - start:.0f} s",
+            file=sys.stderr,
+        )
+
+    got = observe_all(driver, todo, batch=batch, jobs=jobs, progress=progress)
+    ledger = load()
+    runs = [r for r in ledger["runs"] if (r["client"], r["version"]) != (client, version)]
+    old = next(
+        (r for r in ledger["runs"] if (r["client"], r["version"]) == (client, version)), None
+    )
+    observations = dict(old["observations"]) if old and only else {}
+    for sid, v in got.items():
+        observations[sid] = {
+            "verdict": v.verdict,
+            **({"message": v.message[:300]} if v.message else {}),
+        }
+    runs.append(
+        {
+            "client": client,
+            "version": version,
+            "date": datetime.date.today().isoformat(),
+            "driver": f"catalogaudit verify driver {client}",
+            "observations": observations,
+        }
+    )
+    ledger["runs"] = sorted(runs, key=lambda r: (r["client"], r["version"]))
+    save(ledger)
+    print(
+        f"{client} {version}: {len(got)} shapes in {time.monotonic() - start:.0f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--client", required=True)
+    r.add_argument("--client-path")
+    r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--batch", type=int, default=40)
+    r.add_argument("--only", help="only shapes whose id contains this (merged into the entry)")
+    r.add_argument("--redo", help="only shapes whose recorded message contains this")
+    t = sub.add_parser("table")
+    t.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    if args.cmd == "run":
+        return run(args.client, args.client_path, args.jobs, args.batch, args.only, args.redo)
+    text = render(load())
+    if args.check:
+        current = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
+        if current != text:
+            print(
+                "docs/compatibility.md is stale: python scripts/observatory.py table",
+                file=sys.stderr,
+            )
+            return 1
+        return 0
+    DOC.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Drive a client over the lattice and reduce each shape to one verdict, observed and predicted.
+
+Each shape becomes a static snapshot (the lattice's JSONL through the intake, as `snapshot
+--from` does) and is served by `catalogaudit serve`; shapes go to the client in batches, one
+client process per batch (a one-defect server failing is still per server), and batches run a
+few at a time. A shape's verdict is what happened to its defect: `server failed` (every
+listing the client read failed), `list failed` (the listing holding the defect failed),
+`item dropped` (the subject item was left out), else `kept`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogaudit.intake import read_merged
+from catalogaudit.model.catalog import Catalog
+from catalogaudit.model.verify import DROPPED, FAILED, Observation
+from catalogaudit.verify.base import Driver, Target, observe
+from catalogaudit.verify.lattice import Shape, jsonl
+from catalogaudit.verify.predict import predict
+
+KEPT_, ITEM, LIST, SERVER = "kept", "item dropped", "list failed", "server failed"
+#: Every verdict a shape can get, least loss first.
+VERDICTS = (KEPT_, ITEM, LIST, SERVER)
+#: The subject item's served index in every listing of the base (`ok` is 0).
+SUBJECT = 1
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One shape's outcome: the verdict and the message (client's words, or the rule's)."""
+
+    verdict: str
+    message: str = ""
+
+
+def target(shape: Shape, workdir: Path) -> Target:
+    """The shape as a verify target: a static snapshot of its JSONL (modern shapes negotiated
+    2026-07-28, so `serve` answers them as a 2026-only server would)."""
+    src = workdir / (shape.id.replace("/", "~") + ".jsonl")
+    src.write_text(jsonl(shape), encoding="utf-8")
+    got = read_merged([str(src)], protocol="2026-07-28" if shape.era == "modern" else "auto")
+    path = src.with_suffix(".json")
+    from catalogaudit.snapshot.build import render
+
+    path.write_text(render(got.doc), encoding="utf-8")
+    return Target(shape.id, path, Catalog(got.doc, source=shape.id))
+
+
+def reduce(shape: Shape, rows: Sequence[Observation]) -> Verdict:
+    """One verdict for a shape from its per-list and per-item rows."""
+    listing = shape.pointer.split("/")[1] if shape.pointer else "tools"
+    lists = {r.listing: r for r in rows if r.index is None}
+    failed = [r for r in lists.values() if r.verdict == FAILED]
+    if failed and len(failed) == len(lists) and len(lists) > 1:
+        return Verdict(SERVER, failed[0].message)
+    if listing in lists and lists[listing].verdict == FAILED:
+        return Verdict(LIST, lists[listing].message)
+    if failed:
+        return Verdict(LIST, f"{failed[0].listing}: {failed[0].message}")
+    dropped = [r for r in rows if r.index is not None and r.verdict == DROPPED]
+    mine = [r for r in dropped if r.listing == listing and r.index == SUBJECT] or dropped
+    if mine:
+        return Verdict(ITEM, mine[0].message)
+    return Verdict(KEPT_)
+
+
+def rule_of(message: str) -> str:
+    """The rule id a predicted message starts with (`CDX-TYPE-001: ...`), or ``."""
+    head = message.partition(":")[0]
+    return head if head and "-" in head and " " not in head else ""
+
+
+def observe_all(
+    driver: Driver,
+    shapes: Sequence[Shape],
+    *,
+    batch: int = 40,
+    jobs: int = 2,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Verdict]:
+    """Shape id -> observed verdict, the client driven over every shape in batches."""
+    out: dict[str, Verdict] = {}
+    with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
+        found = [target(s, Path(tmp)) for s in shapes]
+        chunks = [list(range(i, min(i + batch, len(found)))) for i in range(0, len(found), batch)]
+
+        def one(chunk: list[int]) -> None:
+            results = driver.run([found[i] for i in chunk])
+            for i, outcomes in zip(chunk, results, strict=True):
+                out[shapes[i].id] = reduce(shapes[i], observe(found[i], outcomes))
+            if progress is not None:
+                progress(len(chunk))
+
+        with ThreadPoolExecutor(max(jobs, 1)) as pool:
+            list(pool.map(one, chunks))
+    return {s.id: out[s.id] for s in shapes}
+
+
+def predict_all(
+    profile: str, shapes: Iterable[Shape], listings: Sequence[str] | None = None
+) -> dict[str, Verdict]:
+    """Shape id -> the profile's predicted verdict, over the listings a driver observes."""
+    out: dict[str, Verdict] = {}
+    with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
+        for shape in shapes:
+            t = target(shape, Path(tmp))
+            rows = [r for r in predict(t, profile) if listings is None or r.listing in listings]
+            out[shape.id] = reduce(shape, rows)
+    return out
+
+
+#: Listings each driver observes (the others observe every listing the snapshot holds).
+OBSERVES: dict[str, tuple[str, ...]] = {
+    "codex": ("tools", "resources", "resourceTemplates"),
+    "claude-code": ("tools",),
+}
+#: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
+#: is one verdict for them (the handshake), observed on `base@modern` only.
+LEGACY_ONLY = ("codex",)
+
+
+def applicable(client: str, shape: Shape) -> bool:
+    """Whether the client's driver can observe the shape's defect."""
+    if shape.era == "modern" and client in LEGACY_ONLY:
+        return False
+    listing = shape.pointer.split("/")[1] if shape.pointer else "tools"
+    return listing in OBSERVES.get(client, (listing,))

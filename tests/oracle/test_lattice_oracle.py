@@ -1,0 +1,105 @@
+"""The lattice ledger against the profiles (issue 32).
+
+`fixtures/lattice/ledger.json` holds, per client version, the verdict the real client gave on
+each shape of the lattice (`scripts/observatory.py run`). Replaying it needs no client: every
+recorded verdict must equal the profile's prediction for that shape, so a profile change that
+contradicts a measurement fails here. A small live sample per client, driven for real, must
+still give the recorded verdicts, so the ledger cannot silently drift from the clients.
+
+Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from helpers import FIXTURES, ROOT
+from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fixture
+
+from catalogaudit.verify.lattice import shapes
+from catalogaudit.verify.observatory import OBSERVES, VERDICTS, observe_all, predict_all
+
+pytestmark = pytest.mark.oracle
+
+LEDGER = json.loads((FIXTURES / "lattice" / "ledger.json").read_text(encoding="utf-8"))
+RUNS = {f"{r['client']}@{r['version']}": r for r in LEDGER["runs"]}
+BY_ID = {s.id: s for s in shapes()}
+MODULES = ROOT / "tests" / "node_modules"
+#: Pinned clients driven live on a sample: run id -> the executable under node_modules/.bin.
+LIVE = {"codex@0.169.0": "codex"}
+
+
+def _mismatches(run: dict[str, Any], ids: list[str]) -> list[str]:
+    got = predict_all(
+        f"{run['client']}@{run['version']}", [BY_ID[i] for i in ids], OBSERVES.get(run["client"])
+    )
+    return [
+        f"{sid}: observed {run['observations'][sid]['verdict']} "
+        f"({run['observations'][sid].get('message', '')[:120]}), predicted {got[sid].verdict} "
+        f"({got[sid].message[:120]})"
+        for sid in ids
+        if got[sid].verdict != run["observations"][sid]["verdict"]
+    ]
+
+
+@pytest.mark.parametrize("run_id", sorted(RUNS))
+def test_every_recorded_verdict_is_predicted(run_id: str) -> None:
+    run = RUNS[run_id]
+    unknown = [sid for sid in run["observations"] if sid not in BY_ID]
+    assert not unknown, f"ledger shapes the lattice no longer makes: {unknown[:5]}"
+    assert {o["verdict"] for o in run["observations"].values()} <= set(VERDICTS)
+    wrong = _mismatches(run, sorted(run["observations"]))
+    assert not wrong, f"{len(wrong)} mismatches for {run_id}:\n" + "\n".join(wrong)
+
+
+def _sample(run: dict[str, Any]) -> list[str]:
+    """A few shapes per recorded verdict (the first ones in lattice order), so every kind of
+    loss the client showed is seen again."""
+    out: list[str] = []
+    for verdict in VERDICTS:
+        ids = [
+            s.id for s in shapes() if run["observations"].get(s.id, {}).get("verdict") == verdict
+        ]
+        out += ids[:3]
+    return out
+
+
+@pytest.mark.parametrize("run_id", sorted(LIVE))
+def test_a_live_sample_still_gives_the_recorded_verdicts(run_id: str) -> None:
+    if run_id not in RUNS:
+        pytest.fail(f"{run_id} has no run in the ledger")
+    exe = MODULES / ".bin" / LIVE[run_id]
+    if not exe.is_file():
+        not_installed(f"{run_id} (npm ci --prefix tests)")
+        pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
+    run = RUNS[run_id]
+    module = importlib.import_module(
+        f"catalogaudit.verify.drivers.{run['client'].replace('-', '_')}"
+    )
+    driver = module.driver(str(MODULES))
+    assert driver.version() == run["version"]
+    ids = _sample(run)
+    got = observe_all(driver, [BY_ID[i] for i in ids], batch=len(ids), jobs=1)
+    drift = {
+        sid: (run["observations"][sid]["verdict"], got[sid].verdict)
+        for sid in ids
+        if got[sid].verdict != run["observations"][sid]["verdict"]
+    }
+    assert not drift, f"recorded -> now: {drift}"
+
+
+def test_the_compatibility_table_is_current() -> None:
+    """docs/compatibility.md is what `scripts/observatory.py table` writes from the ledger and
+    the profiles as they are now."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "observatory.py"), "table", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr
