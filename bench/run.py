@@ -167,9 +167,10 @@ def memory(
 
 
 def table(title: str, results: list[Row], mem: list[tuple[str, float, float]]) -> None:
-    print(f"\n{title}\n")
-    print("| command | ours | peer | peer time | ratio | target | |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"\n{title}")
+    if results:
+        print("\n| command | ours | peer | peer time | ratio | target | |")
+        print("|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| `{r.label}` |{r.cells()}")
     if mem:
