@@ -62,28 +62,16 @@ def shape_rows(shape: shapes.Shape, tmp: Path, runs: int, mb: float) -> list[Row
         out.append(compare(f"canonicalize --jcs {size}", jcs, rfc, "rfc8785 script", 0.5, runs))
         jq = ["jq", "-S", "-c", ".", big_json]
         out.append(compare(f"canonicalize --jcs {size}", jcs, jq, "jq -S -c .", 1.0, runs))
-    out.append(
-        compare(
-            f"audit {size}", [*OURS, "audit", big], [*cj, big_json], "check-jsonschema", 1.0, runs
-        )
-    )
-    out.append(
-        compare(
-            f"audit {mb / 10:g} MB",
-            [*OURS, "audit", mid],
-            [*cj, mid_json],
-            "check-jsonschema",
-            1.0,
-            runs,
-        )
-    )
+
+    def audit(label: str, ours: list[str], raw: list[str]) -> Row | None:
+        return compare(label, [*OURS, "audit", *ours], [*cj, *raw], "check-jsonschema", 1.0, runs)
+
+    out.append(audit(f"audit {size}", [big], [big_json]))
+    out.append(audit(f"audit {mb / 10:g} MB", [mid], [mid_json]))
     if shape.per_file:
         snaps = sorted(str(p) for p in (tmp / "many-snapshots").iterdir())
         raw = sorted(str(p) for p in (tmp / "many").glob("*.json"))
-        label = f"audit {corpus.FILES} files"
-        out.append(
-            compare(label, [*OURS, "audit", *snaps], [*cj, *raw], "check-jsonschema", 1.0, runs)
-        )
+        out.append(audit(f"audit {corpus.FILES} files", snaps, raw))
     else:
         why = f"a {mb * 1000 / 50:g} kB catalog cannot hold one item of this shape"
         out.append(skip(f"audit {corpus.FILES} files", "check-jsonschema", 1.0, why))
@@ -167,9 +155,10 @@ def memory(
 
 
 def table(title: str, results: list[Row], mem: list[tuple[str, float, float]]) -> None:
-    print(f"\n{title}\n")
-    print("| command | ours | peer | peer time | ratio | target | |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"\n{title}")
+    if results:
+        print("\n| command | ours | peer | peer time | ratio | target | |")
+        print("|---|---|---|---|---|---|---|")
     for r in results:
         print(f"| `{r.label}` |{r.cells()}")
     if mem:
