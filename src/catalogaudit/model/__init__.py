@@ -8,7 +8,19 @@
 - `catalog`: the catalog under audit (`Catalog`, `Item`) over a snapshot document;
 - `findings`: findings, rule metadata, reports and exit codes;
 - `envelope`: the `$schema`/`formatVersion`/`kind` envelope of every JSON output;
+- `validation`: jsonschema-rs validators that agree with python-jsonschema, and the plain
+  values they read;
 - `verify`: verify's observations, rows, runs, and the ids that have a driver.
 """
 
-__all__ = ["capture", "catalog", "envelope", "findings", "jsonwire", "names", "protocol", "verify"]
+__all__ = [
+    "capture",
+    "catalog",
+    "envelope",
+    "findings",
+    "jsonwire",
+    "names",
+    "protocol",
+    "validation",
+    "verify",
+]

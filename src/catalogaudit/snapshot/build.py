@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any, BinaryIO
 
 from catalogaudit.canonical import hashes, quick
-from catalogaudit.model import jsonwire, names, valid_fast
+from catalogaudit.model import jsonwire, names, validation
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
 from catalogaudit.model.protocol import CLIENT_INFO
@@ -239,25 +239,31 @@ def snapshot_schema() -> dict[str, Any]:
     return loaded
 
 
-def certainly_valid(doc: dict[str, Any]) -> bool:
-    """True only when `validate(doc)` finds nothing, decided without jsonschema (and without
-    writing the skeleton out) where `model.valid_fast` is sure; False: ask `validate`."""
-    listings = doc.get("listings")
-    if isinstance(listings, dict):
-        doc = {**doc, "listings": {k: _no_items(v) for k, v in listings.items()}}
-    schema = snapshot_schema()
-    return valid_fast.certainly_valid(schema, doc, schema)
-
-
 def validate(doc: dict[str, Any]) -> list[str]:
     """Schema violations of a snapshot document, as `pointer: message` strings."""
-    if certainly_valid(doc):
+    found = sorted(errors(doc), key=lambda e: list(e.absolute_path))
+    return [jsonwire.pointer_of(e.absolute_path) + f": {e.message}" for e in found]
+
+
+def errors(doc: dict[str, Any]) -> list[Any]:
+    """python-jsonschema's errors of the document (the reference, and what users read), asked
+    only when jsonschema-rs (`model.validation`) finds some or cannot read a value exactly."""
+    listings = doc.get("listings")
+    bare = doc
+    if isinstance(listings, dict):
+        bare = {**doc, "listings": {k: _no_items(v) for k, v in listings.items()}}
+    copy = validation.plain(bare)
+    if copy is not validation.NOT_PLAIN and _valid()(copy):
         return []
-    import jsonschema  # lazy: heavy, and only needed when writing or checking snapshots
+    import jsonschema  # lazy: heavy, and only needed when a snapshot has errors
 
     validator = jsonschema.Draft202012Validator(snapshot_schema())
-    errors = sorted(validator.iter_errors(skeleton(doc)), key=lambda e: list(e.absolute_path))
-    return [jsonwire.pointer_of(e.absolute_path) + f": {e.message}" for e in errors]
+    return list(validator.iter_errors(skeleton(doc)))
+
+
+@cache
+def _valid() -> Any:
+    return validation.validator(snapshot_schema()).is_valid
 
 
 def skeleton(doc: dict[str, Any]) -> Any:

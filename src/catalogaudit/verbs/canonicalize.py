@@ -104,12 +104,12 @@ def _validate(name: str, doc: dict[str, Any]) -> None:
     from catalogaudit.model import jsonwire
     from catalogaudit.snapshot import build as snap
 
-    if snap.certainly_valid(doc):
-        return  # NOTE: jsonschema would find nothing (model.valid_fast), and is not imported
+    found = snap.errors(doc)
+    if not found:
+        return
     import jsonschema  # lazy: heavy
 
-    validator = jsonschema.Draft202012Validator(snap.snapshot_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(snap.skeleton(doc)))
+    error = jsonschema.exceptions.best_match(found)
     if error is not None:
         where = jsonwire.pointer_of(error.absolute_path)
         raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}: {error.message}")

@@ -1,0 +1,108 @@
+"""JSON Schema validation by jsonschema-rs, reading values as python-jsonschema reads them.
+
+jsonschema-rs answers "valid?" and "where?" in Rust; python-jsonschema stays the reference
+(its messages are what users read, and tests/model/test_validation_reference.py compares the
+two on the schemas we validate against: the JSON Schema meta-schemas, the MCP schemas, the
+snapshot schema). What would make the two differ is closed here:
+
+- values: jsonschema-rs reads only values of the exact builtin types. A float subclass (the
+  wire parser's `WireFloat`) makes most keywords raise, but `is_valid`, `not` and `if` misread
+  it silently (jsonschema-rs 0.61), NaN and Infinity read as no number, and a value nested about
+  10,000 deep overflows its native stack (the process dies). `plain` copies a value into
+  builtin types, or answers `NOT_PLAIN` and the caller asks python-jsonschema;
+- regexes: format "regex" is Python's `re.compile`, as python-jsonschema's (ECMA-262 accepts
+  `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), which on our
+  schemas' patterns is the stricter (`$` before a final newline, `.` on `\\r`);
+- formats: the caller's python-jsonschema checker decides those it checks ("uri" only when
+  rfc3987 is installed, and so on), jsonschema-rs the other meta-schema formats.
+
+So jsonschema-rs is used for what it answers exactly or more strictly: "valid" is final, an
+error is confirmed (and worded) by python-jsonschema.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+#: What `plain` answers for a value jsonschema-rs cannot be trusted to read.
+NOT_PLAIN: Any = object()
+
+#: Deepest nesting (objects and arrays) handed to jsonschema-rs; deeper values go to
+#: python-jsonschema, which refuses them with a RecursionError instead of a crash.
+MAX_DEPTH = 256
+
+#: Integers jsonschema-rs reads as machine integers; larger ones go to python-jsonschema
+#: (exact big-integer arithmetic, and `str(int)` is bounded by the interpreter).
+_INT_BOUND = 2**63
+
+#: The formats the JSON Schema meta-schemas (drafts 4 to 2020-12) use.
+META_FORMATS = ("regex", "uri", "uri-reference")
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """`value` as builtin dicts, lists, strings, finite floats, small ints, booleans and None
+    (numbers as their value: `1.50E1` becomes 15.0, which every keyword reads alike), or
+    `NOT_PLAIN` (non-finite or huge numbers, nesting over `MAX_DEPTH`, other types).
+
+    Copy on write: a container whose members are all plain is handed back itself, so a
+    catalog without wire numbers (the parser keeps every float's lexeme) costs one walk."""
+    kind = type(value)
+    if kind is dict or kind is list:
+        if depth >= MAX_DEPTH:
+            return NOT_PLAIN
+        copy: Any = None
+        for slot, item in value.items() if kind is dict else enumerate(value):
+            each = type(item)
+            if each is str or each is bool or (each is int and -_INT_BOUND < item < _INT_BOUND):
+                continue
+            new = plain(item, depth + 1)
+            if new is NOT_PLAIN:
+                return NOT_PLAIN
+            if new is not item:
+                if copy is None:
+                    copy = kind(value)
+                copy[slot] = new
+        return value if copy is None else copy
+    if kind is str or kind is bool or value is None:
+        return value
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else NOT_PLAIN
+    if isinstance(value, int):
+        return int(value) if -_INT_BOUND < value < _INT_BOUND else NOT_PLAIN
+    if isinstance(value, dict):
+        return plain(dict(value), depth)
+    return NOT_PLAIN
+
+
+def validator(schema: dict[str, Any], format_checker: Any = None) -> Any:
+    """A jsonschema-rs validator of `schema` (draft from its `$schema`) at least as strict as
+    python-jsonschema's validator of it built with `format_checker`, so that "valid" from it is
+    python-jsonschema's answer too, and an error from it is one to confirm with
+    python-jsonschema. Formats are not asserted without a checker; with one, the `META_FORMATS`
+    it checks are asserted by it, and the others by jsonschema-rs (stricter than not at all).
+
+    `schema` must be one of ours: its `$ref`s resolve inside it or to the meta-schemas
+    jsonschema-rs bundles (nothing is fetched), and its patterns must match no more under
+    ECMA-262 than under Python's `re` (tests/model/test_validation_reference.py)."""
+    import jsonschema_rs  # lazy: a 6 MB extension, only for the commands that validate
+
+    formats: dict[str, Callable[..., bool]] | None = None
+    if format_checker is not None:
+        formats = {
+            name: partial(format_checker.conforms, format=name)
+            for name in META_FORMATS
+            if name in format_checker.checkers
+        }
+    return jsonschema_rs.validator_for(
+        schema,
+        formats=formats,
+        validate_formats=format_checker is not None,
+        pattern_options=jsonschema_rs.RegexOptions(),
+        offline=True,
+    )
+
+
+__all__ = ["MAX_DEPTH", "META_FORMATS", "NOT_PLAIN", "plain", "validator"]

@@ -1,0 +1,139 @@
+"""The meta-schema error CA403 names: found by jsonschema-rs, worded by python-jsonschema.
+
+CA403 reports the first error python-jsonschema's `check_schema` finds, first by pointer, then
+message (its own order follows string hashing, so a schema with two defects was reported either
+way between runs). jsonschema-rs answers whether a schema is valid and where its errors are;
+python-jsonschema then words the first one, validating only the one keyword around it whose
+value yields the same errors there alone: meta-schema validation is local (the meta-schemas
+constrain each keyword's value apart, and at a schema position apply themselves to the value
+there alone), so a bad `multipleOf` deep in a 10 kB schema costs python-jsonschema
+`{"multipleOf": -0.25}`. Whether a keyword is such a unit is asked of jsonschema-rs (the same
+errors at the same meta-schema keywords alone as in place: not so for draft-04's
+`exclusiveMinimum`, which needs its `minimum`), and the answer is kept only if
+python-jsonschema's first error there is at the same place. Else, and for a schema
+jsonschema-rs cannot read exactly (`validation.plain`), python-jsonschema validates the whole
+schema, as it always did. Exact because jsonschema-rs is at least as strict as
+python-jsonschema at every place (the tests compare them): each of its errors is confirmed by
+python-jsonschema, and none of python-jsonschema's is missed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.model import jsonwire, validation
+
+Path = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    """What CA403 reports of python-jsonschema's first error: where, what it says, about what."""
+
+    absolute_path: Path
+    message: str
+    instance: Any
+
+
+def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
+    """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
+    validator class name, `Draft202012Validator`), or None when it is valid."""
+    copy = validation.plain(schema)
+    if copy is validation.NOT_PLAIN:
+        return python_first(name, schema)
+    checker = _rs(name)
+    if checker.is_valid(copy):
+        return None
+    errors = [(tuple(e.instance_path), _keyword(e)) for e in checker.iter_errors(copy)]
+    path = min((at for at, _ in errors), key=jsonwire.pointer_of)
+    there = sorted(k for at, k in errors if at == path)
+    originals, copies = [schema], [copy]
+    for step in path[:-1]:
+        originals.append(originals[-1][step])
+        copies.append(copies[-1][step])
+    for depth in range(len(path) - 1, -1, -1):
+        if not isinstance(copies[depth], dict):
+            continue
+        key, rest = path[depth], path[depth:]
+        alone = checker.iter_errors({key: copies[depth][key]})
+        if sorted(_keyword(e) for e in alone if tuple(e.instance_path) == rest) != there:
+            continue  # not a schema: the meta-schema does not apply itself here alone
+        found = _alone(name, key, originals[depth][key])
+        if found is not None and found.absolute_path == rest:
+            return SchemaError(path[:depth] + rest, found.message, found.instance)
+        break
+    return python_first(name, schema)
+
+
+def _alone(name: str, key: str, value: Any) -> SchemaError | None:
+    """`python_first` of the schema `{key: value}`, kept: the same defect recurs (a generator's
+    negative `multipleOf` in every float property), and python-jsonschema resolves the 2020-12
+    meta-schema's dynamic references even for one keyword."""
+    kept = (name, key, _key(value))
+    if kept not in _ALONE:
+        if len(_ALONE) >= 4096:
+            _ALONE.clear()
+        _ALONE[kept] = python_first(name, {key: value})
+    return _ALONE[kept]
+
+
+#: `_alone`'s answers by dialect, keyword and `_key` of the value (bounded).
+_ALONE: dict[tuple[str, str, Any], SchemaError | None] = {}
+
+
+def _key(value: Any) -> Any:
+    """A key equal only for values python-jsonschema cannot tell apart: the same types and
+    reprs (1, 1.0, True and -0.0, 0.0 differ; so do 1.5 and a wire `1.50`), in the same order."""
+    if isinstance(value, dict):
+        return (type(value), tuple((k, _key(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return (type(value), tuple(_key(v) for v in value))
+    return (type(value), repr(value))
+
+
+def python_first(name: str, schema: Any) -> SchemaError | None:
+    """python-jsonschema's first error of `schema` (by pointer, then message): the reference."""
+    first = min(
+        _python(name).iter_errors(schema),
+        key=lambda e: (jsonwire.pointer_of(e.absolute_path), e.message),
+        default=None,
+    )
+    if first is None:
+        return None
+    return SchemaError(tuple(first.absolute_path), first.message, first.instance)
+
+
+def _keyword(error: Any) -> tuple[str, str]:
+    """Which meta-schema keyword failed: its absolute location (the meta-schemas all have an
+    `$id`), and the kind of failure."""
+    return (str(error.absolute_keyword_location), type(error.kind).__name__)
+
+
+#: Per dialect, one meta-schema validator of each library, shared by every schema audited.
+_RS: dict[str, Any] = {}
+_PYTHON: dict[str, Any] = {}
+
+
+def _rs(name: str) -> Any:
+    checker = _RS.get(name)
+    if checker is None:
+        schema, meta = _meta(name)
+        checker = _RS[name] = validation.validator(schema, meta.FORMAT_CHECKER)
+    return checker
+
+
+def _python(name: str) -> Any:
+    checker = _PYTHON.get(name)
+    if checker is None:
+        schema, meta = _meta(name)
+        checker = _PYTHON[name] = meta(schema, format_checker=meta.FORMAT_CHECKER)
+    return checker
+
+
+def _meta(name: str) -> tuple[dict[str, Any], Any]:
+    """The meta-schema of a dialect and the validator class `check_schema` checks it with."""
+    import jsonschema  # lazy: heavy
+
+    schema = getattr(jsonschema, name).META_SCHEMA
+    return schema, jsonschema.validators.validator_for(schema)
