@@ -52,7 +52,6 @@ def test_rfc_examples_byte_for_byte(name: str) -> None:
     assert strict.strict_jcs(data, name) == expected
     assert canonical.jcs_bytes(jsonwire.loads(data.decode())) == expected
     assert canonical.jcs_bytes(json.loads(data)) == expected
-    assert canonical.parsed_jcs_bytes(canonical.parse(data)) == expected
     assert jsonwire.canonical(jsonwire.loads(data.decode())).encode() == expected
     assert rfc8785.dumps(json.loads(data)) == expected  # the oracle agrees with the RFC too
 
@@ -143,8 +142,7 @@ def test_jcs_bytes_edge_cases(value: Any, expected: str) -> None:
 )
 def test_file_path_placeholders_and_fallbacks_match_the_slow_path(text: str) -> None:
     expected = jsonwire.canonical(jsonwire.loads(text)).encode()
-    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected
-    assert canonical.parsed_jcs_bytes(canonical.parse(text)) == expected
+    assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
 
 
 def test_gc_is_paused_and_restored() -> None:
@@ -159,19 +157,6 @@ def test_gc_is_paused_and_restored() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
-
-
-def test_canonical_hashes_from_file_bytes_match_the_listing_hashes() -> None:
-    items = [{"name": "b", "x": 1.5}, {"name": "a", "k": {"z": 1, "a": [True, None]}}, {"x": 1}]
-    expected = hashes.listing_hashes("tools", items)["canonical"]
-    for doc in ({"tools": items}, {"jsonrpc": "2.0", "id": 1, "result": {"tools": items}}):
-        got = hashes.canonical_hashes(json.dumps(doc).encode())
-        assert list(got) == ["tools"]
-        assert got["tools"].listing == expected
-        assert got["tools"].items == [hashes.item_hashes("tools", i).canonical for i in items]
-    snapshot_like = {"listings": {"tools": {"items": items[::-1]}, "prompts": {"status": "absent"}}}
-    got = hashes.canonical_hashes(json.dumps(snapshot_like).encode())
-    assert list(got) == ["tools"] and got["tools"].listing == expected
 
 
 # --- hypothesis: the fast path against rfc8785 and against the slow path --------------------------
@@ -200,7 +185,6 @@ def test_same_bytes_as_rfc8785_on_every_path(value: Any, ascii_only: bool) -> No
     text = json.dumps(value, ensure_ascii=ascii_only)
     assert canonical.jcs_bytes(value) == expected
     assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
-    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected
     assert strict.strict_jcs(text.encode(), "x") == expected
 
 
@@ -255,8 +239,6 @@ def test_listing_canonical_hash_is_insensitive_to_item_and_key_order(
     rnd.shuffle(shuffled)
     expected = hashes.listing_hashes("tools", served)["canonical"]
     assert hashes.listing_hashes("tools", shuffled)["canonical"] == expected
-    text = json.dumps({"tools": shuffled}).encode()
-    assert hashes.canonical_hashes(text)["tools"].listing == expected
 
 
 def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -319,4 +301,3 @@ def test_fast_paths_equal_the_slow_path_beyond_jcs(value: Any) -> None:
     text = json.dumps(value)  # ASCII, so lone surrogates travel as \\u escapes
     expected = jsonwire.canonical(jsonwire.loads(text)).encode()
     assert canonical.jcs_bytes(jsonwire.loads(text)) == expected
-    assert canonical.parsed_jcs_bytes(canonical.parse(text.encode())) == expected

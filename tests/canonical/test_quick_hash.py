@@ -263,25 +263,3 @@ def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: b
     from catalogaudit.canonical import plain
 
     assert plain.has_unsafe_integer(data) is unsafe
-
-
-@settings(max_examples=300, deadline=None)
-@given(pages)
-def test_page_hashes_equal_the_exact_item_hashes(case: Any) -> None:
-    from catalogaudit.canonical import hashes
-    from catalogaudit.model import jsonwire
-
-    rnd, odd, name, items, fields = case
-    source = page(rnd, odd, name, items, fields)
-    try:
-        parsed = jsonwire.loads(source)
-    except jsonwire.WireDecodeError:
-        return
-    if not isinstance(parsed, dict) or not isinstance(parsed.get(name), list):
-        return
-    served = parsed[name]
-    got = quick.page_hashes(source, name, len(served))
-    if not odd and not maybe_unsafe(source) and all(isinstance(i, dict) for i in served):
-        assert got is not None and None not in got, source  # SDK-written: all proved
-    for item, h in zip(served, got or [None] * len(served), strict=True):
-        assert h is None or h == hashes.item_hashes(name, item), source

@@ -1,8 +1,7 @@
 """Canonical forms and the three hashes.
 
 - `jcs`: RFC 8785 bytes, fast and exact (the C encoder where it equals JCS), strict `--jcs`;
-- `hashes`: served, prompt and canonical hashes per item, listing and catalog, and
-  `canonical_hashes` straight from file bytes.
+- `hashes`: served, prompt and canonical hashes per item, listing and catalog.
 """
 
 __all__ = ["hashes", "jcs"]

@@ -1,9 +1,9 @@
 """RFC 8785 (JCS) bytes and canonical hashes.
 
 `jcs_bytes` is `jsonwire.canonical` as UTF-8: orjson writes it, the exact writer the values
-orjson would write otherwise (`jsonwire._orjson`). From file bytes, `parse` wraps the numbers
-the C encoder would write otherwise (`Number`) and `parsed_jcs_bytes` writes them through
-placeholders (`canonical_hashes`, `hash` of a list result, `canonicalize --jcs`).
+orjson would write otherwise (`jsonwire`). From source text scanned by `canonical.plain`, the
+numbers the C encoder would write otherwise are wrapped (`Number`) and written through
+placeholders (`unit_jcs`, `unit_compact`: `hash` of a list result, `canonicalize --jcs`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from catalogaudit.canonical import plain
 from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS, has_sixteen_digits
 
 #: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
 _SORTED: dict[str, Any] = {
@@ -85,33 +84,6 @@ class Number:
         return jsonwire.WireFloat(self.lexeme)
 
 
-def _big_int(lexeme: str) -> int | Number:
-    return int(lexeme) if len(lexeme) < 16 else Number(lexeme)
-
-
-def parse(data: bytes | str) -> Any:
-    """Parse JSON for hashing only: plain values, numbers the C encoder gets wrong wrapped.
-
-    Duplicate keys keep the last value, as in `jsonwire`. Not wire-faithful otherwise (use
-    `jsonwire.loads` to keep lexemes); feed the result to `parsed_jcs_bytes` only.
-    """
-    if isinstance(data, bytes):
-        big = has_sixteen_digits(data)
-        text, _ = jsonwire.decode_utf8(data)
-    else:
-        big = SIXTEEN_DIGITS.search(data) is not None
-        text = data
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    with gc_paused():
-        return json.loads(
-            text,
-            parse_float=Number,
-            parse_constant=Number,
-            parse_int=_big_int if big else int,
-        )
-
-
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic GC (restoring its state after): bulk JSON work makes no cycles.
@@ -130,27 +102,6 @@ def gc_paused() -> Iterator[None]:
 
 #: Placeholders for `Number` values: a string that starts with NUL, then its index.
 _PLACEHOLDER = re.compile(r'"\\u0000([0-9]+)"')
-
-
-def parsed_jcs_bytes(value: Any) -> bytes:
-    """`jcs_bytes` for a value from `parse`: wrapped numbers written through placeholders."""
-    if isinstance(value, (dict, list)):
-        data = _fast_parsed(value)
-        if data is not None:
-            return data
-    return jsonwire.canonical(thaw(value)).encode("utf-8")
-
-
-def _fast_parsed(value: dict[str, Any] | list[Any]) -> bytes | None:
-    text, numbers = _marked(value, sort_keys=True)
-    if numbers:
-        # NOTE: every placeholder writes one `"\u0000`; one more means a real string starts
-        # with NUL (or holds `"` then NUL), so the substitution could hit it: slow path.
-        if not _unambiguous(text, numbers):
-            return None
-        text = _fill(text, [n.jcs() for n in numbers])
-    data = _utf8(text)
-    return None if data is None or jsonwire.utf16_order_may_differ(data) else data
 
 
 def _marked(value: Any, sort_keys: bool) -> tuple[str, list[Number]]:

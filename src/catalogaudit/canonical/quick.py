@@ -85,37 +85,6 @@ def _page_fields(text: str, top: list[plain.Member], listing: list[str]) -> str 
     return "{" + ",".join(parts) + "}"
 
 
-def page_hashes(
-    text: str, listing: str, count: int, digits: bool = True
-) -> list[hashes.ItemHashes | None] | None:
-    """The three hashes of each item of one served page, from its text, or None per item the
-    quick path cannot prove (None for the whole page when its text is not one object holding
-    the listing's array of `count` items; `digits=False`: the text is known to hold no run of
-    sixteen digits, `model.capture.Page.digits`).
-
-    Why: `snapshot.build` hashes items parsed wire-faithfully: two C encodings per item and a
-    search for risky numbers through each. From the page text, odd numbers are marked as they
-    are read (`canonical.plain`), and a compact source gives the served and prompt texts as
-    they stand.
-    """
-    if digits and plain.has_unsafe_integer(text.encode("utf-8", "surrogatepass")):
-        return None
-
-    def each(members: list[plain.Member], start: int, end: int) -> hashes.ItemHashes | None:
-        try:
-            return hashes.ItemHashes(*_item_texts(listing, text, members, start, end))
-        except _Slow:
-            return None
-
-    page = _page(text, each, lambda key: key == listing)
-    if page is None:
-        return None
-    found = [m.elements for m in page[0] if m.key == listing and m.elements is not None]
-    if len(found) != 1 or len(found[0]) != count:
-        return None
-    return found[0]
-
-
 def _page(
     text: str, each: Callable[[Any, int, int], Any], split: Callable[[str], bool]
 ) -> tuple[list[plain.Member], int] | None:

@@ -30,7 +30,7 @@ class StaticPage:
     invalid_utf8: bool
     #: Parsed plain (`jsonwire.raw_decode_plain`): the C encoder writes it back exactly.
     plain: bool = False
-    #: False when the text has no run of sixteen digits (`model.capture.Page.digits`).
+    #: False when the text has no run of sixteen digits (`model.capture.page_anomalies`).
     digits: bool = True
 
 

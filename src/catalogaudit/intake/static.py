@@ -139,5 +139,5 @@ def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
         found = page_anomalies(result, page.text, page.invalid_utf8, page.plain, page.digits)
         for anomaly in found:
             listing.findings.append(anomaly_finding(name, anomaly, items, index))
-        listing.pages.append(Page(page.text, fields, list(items), page.plain, page.digits))
+        listing.pages.append(Page(page.text, fields, list(items)))
     return listing

@@ -21,11 +21,6 @@ class Page:
     text: str | None
     fields: dict[str, Any]
     items: list[Any]
-    #: Parsed plain (`jsonwire.raw_decode_plain`), so hashes may use the C encoder.
-    plain: bool = False
-    #: False when the text is known to hold no run of sixteen digits (so no integer beyond
-    #: 2^53-1): the bytes read were asked once (`intake.loader`), not each page's text again.
-    digits: bool = True
 
 
 @dataclass
@@ -42,11 +37,6 @@ class Listing:
     def items(self) -> list[Any]:
         """All items in served order across pages."""
         return [item for page in self.pages for item in page.items]
-
-    @property
-    def plain(self) -> bool:
-        """Every page parsed plain (see `Page.plain`)."""
-        return bool(self.pages) and all(page.plain for page in self.pages)
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")

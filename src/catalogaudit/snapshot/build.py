@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
-from catalogaudit.canonical import hashes, quick
+from catalogaudit.canonical import hashes
 from catalogaudit.model import jsonwire, names, validation
 from catalogaudit.model.capture import Capture, Listing
 from catalogaudit.model.findings import Finding
@@ -97,36 +97,19 @@ def build(
     return doc
 
 
-def listing_record(
-    listing: Listing, hashed: bool = True, known: Sequence[hashes.ItemHashes | None] | None = None
-) -> dict[str, Any]:
-    """The readable record of one listing: sorted items, their hashes, pages and status
-    (`known`: its item hashes in served order, computed already)."""
+def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
+    """The readable record of one listing: sorted items, their hashes, pages and status."""
     served = listing.items()
     record: dict[str, Any] = {"status": listing.status, "advertised": listing.advertised}
     if listing.answer is not None:
         record["answer"] = listing.answer
     if listing.status == "absent":
         return record
-    if known is None and hashed:
-        known = _known(listing)
-    record.update(items_record(listing.name, served, hashed=hashed, known=known))
+    record.update(items_record(listing.name, served, hashed=hashed))
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     if hashed:
         record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
     return record
-
-
-def _known(listing: Listing) -> list[hashes.ItemHashes | None] | None:
-    """Each served item's hashes from the page texts (`quick.page_hashes`), where a page's text
-    is there and proves them; None when no page does."""
-    out: list[hashes.ItemHashes | None] = []
-    for page in listing.pages:
-        got = None
-        if page.text is not None:
-            got = quick.page_hashes(page.text, listing.name, len(page.items), page.digits)
-        out.extend(got or [None] * len(page.items))
-    return out if any(h is not None for h in out) else None
 
 
 def items_record(
@@ -134,16 +117,13 @@ def items_record(
     served: Sequence[Any],
     *,
     hashed: bool = True,
-    known: Sequence[hashes.ItemHashes | None] | None = None,
 ) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
-    (`hashed=False`: no hashes, see `build`; `known`: each item's hashes where already
-    known)."""
+    (`hashed=False`: no hashes, see `build`)."""
     order = _order(name, served)
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
-    given = known or [None] * len(served)
-    per_item = [given[i] or hashes.item_hashes(name, item) for i, item in enumerate(served)]
+    per_item = [hashes.item_hashes(name, item) for item in served]
     return {
         "items": [served[i] for i in order],
         "servedPositions": order,

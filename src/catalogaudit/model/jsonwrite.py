@@ -1,0 +1,339 @@
+"""Writing JSON values back: the served (`compact`), canonical (RFC 8785) and written forms.
+
+orjson writes each value it writes exactly (`_orjson` says when it would not); the exact writer
+(`exact_dumps`, one generator step per value) writes the others and is the oracle of
+`tests/model/test_orjson_exact.py`. `jsonwire` re-exports every public name here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+import rfc8785
+
+from catalogaudit.model.wiretypes import (
+    INTEGER_LEXEME,
+    MAX_SAFE_INTEGER,
+    NON_FINITE,
+    WireFloat,
+    WireInt,
+    has_sixteen_digits,
+)
+
+#: How a writer spells a number (`lexeme`, `jcs_number`).
+NumberText = Callable[[int | float], str]
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r"}
+_ESCAPES["\t"] = "\\t"
+for _i in range(0x20):
+    _ESCAPES.setdefault(chr(_i), f"\\u{_i:04x}")
+_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    # NOTE: RFC 8785 cannot represent lone surrogates (or surrogate-escaped invalid UTF-8); we
+    # write them as \u escapes so the file stays valid UTF-8 and the anomaly stays visible.
+    return _ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+
+def dump_string(s: str) -> str:
+    """A JSON string with RFC 8785 section 3.2.2.2 escaping."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
+
+
+def jcs_key(key: str) -> bytes:
+    """Sort key for RFC 8785 section 3.2.3: compare UTF-16 code units."""
+    return key.encode("utf-16-be", "surrogatepass")
+
+
+def lexeme(number: int | float) -> str:
+    """The wire lexeme of a parsed number; numbers we made ourselves get their JCS form."""
+    if isinstance(number, (WireInt, WireFloat)):
+        return number.lexeme
+    if isinstance(number, int):
+        return str(number)
+    return rfc8785.dumps(number).decode("ascii")
+
+
+def jcs_number(number: int | float) -> str:
+    """RFC 8785 number: the ECMAScript form of the IEEE double (big integers lose precision)."""
+    if isinstance(number, int) and -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
+        return str(int(number))
+    try:
+        return rfc8785.dumps(float(number)).decode("ascii")
+    except (rfc8785.CanonicalizationError, OverflowError):
+        # NaN/Infinity or 1E400: not representable; keep the lexeme so hashing still works and
+        # the anomaly (reported elsewhere) stays visible in what was hashed.
+        return lexeme(number)
+
+
+#: orjson's options for each layout; subclasses (`WireInt`, `WireObject`, str enums) go to
+#: `default`, as do float subclasses (`WireFloat`) always.
+_OPTIONS = {
+    (False, None): orjson.OPT_PASSTHROUGH_SUBCLASS,
+    (True, None): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS,
+    (False, 2): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_INDENT_2,
+    (True, 2): orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS,
+}
+#: The end of a number token orjson may write otherwise than `lexeme`/`jcs_number` for a
+#: float we made ourselves (`1.0`, `-0.0`, `1e-7`, `1e+16`; ES6 writes `1`, `0`, `1e-7`,
+#: `10000000000000000`): integral (`.0`), or with an exponent (orjson writes its sign). Its
+#: other floats are the ES6 form: the shortest round-trip digits, in fixed notation only for
+#: 1e-5 <= |x| < 1e16, inside ES6's 1e-6 <= |x| < 1e21. Counted at a token's end; in a string
+#: the same bytes only cost the exact writer for that value.
+_INTEGRAL_ENDS = (b".0,", b".0]", b".0}", b".0\n")
+_EXPONENT = re.compile(rb"e[+-][0-9]+(?=[,\]}\n]|\Z)")
+#: A run of 16 digits or more (spelt to start with a character set, which `re` skips to in C).
+_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}")
+#: What may end a number token.
+_TOKEN_END = frozenset(b",]}\n")
+#: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
+_BMP_HIGH = (b"\xee", b"\xef")
+_ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+#: The rest of a JSON string, through its closing quote.
+_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+
+
+def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
+    """`exact_dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
+    differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
+    made ourselves written integral or with an exponent, key order where UTF-16 and code
+    points differ, or (JCS) an integer beyond 2^53-1. Numbers that keep a lexeme are handed
+    to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
+    written by `number`, as `exact_dumps` writes them; so the risky tokens `number` wrote
+    are counted, and any more in the text are orjson's own."""
+    jcs = number is jcs_number
+    risky = 0
+
+    def default(obj: Any) -> Any:
+        nonlocal risky
+        if isinstance(obj, (int, float)):  # `WireFloat`, `WireInt`, int enums
+            text = number(obj).encode()
+            risky += _risky(text, jcs)
+            return orjson.Fragment(text)
+        if isinstance(obj, str):
+            return str.__str__(obj)
+        if isinstance(obj, dict):
+            return dict(obj)
+        if isinstance(obj, (list, tuple)):
+            return list(obj)
+        raise TypeError(type(obj).__name__)
+
+    try:
+        data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
+    except orjson.JSONEncodeError:
+        return None
+    if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
+        return None
+    return data
+
+
+def _risky(data: bytes, jcs: bool) -> int:
+    """Number tokens in `data` that orjson may write otherwise than `exact_dumps`."""
+    found = sum(data.count(end) for end in _INTEGRAL_ENDS) + data.endswith(b".0")
+    if b"e+" in data or b"e-" in data:
+        found += len(_EXPONENT.findall(data))
+    if jcs and has_sixteen_digits(data):
+        found += sum(1 for m in _LONG_RUN.finditer(data) if _integer_token(data, m))
+    return found
+
+
+def _integer_token(data: bytes, run: re.Match[bytes]) -> bool:
+    """Whether a run of digits is an integer token: maybe beyond 2^53-1, which RFC 8785
+    rounds (not a fraction's or an exponent's digits)."""
+    start, end = run.span()
+    if start and data[start - 1] == ord("-"):
+        start -= 1
+    if start and data[start - 1] in b".eE+":
+        return False
+    return end == len(data) or data[end] in _TOKEN_END
+
+
+def utf16_order_may_differ(data: bytes) -> bool:
+    """True when sorting keys by code point might differ from UTF-16 order (RFC 8785 section
+    3.2.3): only where one key has U+E000..U+FFFF and another an astral code point at their
+    first difference. So only texts with both kinds, and one of them in a key, are asked."""
+    if not (any(b in data for b in _BMP_HIGH) and any(b in data for b in _ASTRAL)):
+        return False
+    for lead in (*_BMP_HIGH, *_ASTRAL):
+        pos = data.find(lead)
+        while pos >= 0:
+            # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
+            tail = _STRING_TAIL.match(data, pos + 1)
+            if tail is None or data[tail.end() : tail.end() + 1] == b":":
+                return True  # a key
+            pos = data.find(lead, tail.end())
+    return False
+
+
+def _pieces(
+    value: Any, sort_keys: bool, indent: int | None, number: NumberText, depth: int, split: int
+) -> Iterator[bytes]:
+    """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
+    for each value it writes exactly (`_orjson`), else member by member, each tried again;
+    the first `split` levels member by member anyway (pieces of a big document)."""
+    container = isinstance(value, (dict, list, tuple)) and bool(value)
+    if not ((split > 0 and container) or _members_first(value)):
+        data = _orjson(value, sort_keys, indent, number)
+        if data is not None:
+            yield data.replace(b"\n", _pad(indent, depth)) if indent and depth else data
+            return
+        if not container:
+            yield "".join(_chunks(value, sort_keys, indent, number, depth)).encode()
+            return
+    inner, close, sep, colon = (s.encode() for s in _layout(indent, depth))
+    if isinstance(value, dict):
+        keys = sorted(value, key=jcs_key) if sort_keys else list(value)
+        yield b"{" + inner
+        for i, key in enumerate(keys):
+            yield (sep if i else b"") + dump_string(key).encode() + colon
+            yield from _pieces(value[key], sort_keys, indent, number, depth + 1, split - 1)
+        yield close + b"}"
+    else:
+        yield b"[" + inner
+        for i, item in enumerate(value):
+            if i:
+                yield sep
+            yield from _pieces(item, sort_keys, indent, number, depth + 1, split - 1)
+        yield close + b"]"
+
+
+#: A container with more members than this, most of them containers (a listing's items), is
+#: written member by member from the start: one member orjson would write otherwise makes the
+#: whole text be written for nothing, and asked again level by level.
+_WIDE = 64
+
+
+def _members_first(value: Any) -> bool:
+    """Whether `_pieces` writes `value` member by member without trying it whole: a wide
+    container (`_WIDE`), or one whose lone member is a container (its text would be the
+    same attempt again)."""
+    if not isinstance(value, (dict, list, tuple)) or not value:
+        return False
+    members = value.values() if isinstance(value, dict) else value
+    if len(value) == 1:
+        return isinstance(next(iter(members)), (dict, list, tuple))
+    if len(value) <= _WIDE:
+        return False
+    return sum(1 for v in members if isinstance(v, (dict, list, tuple))) * 2 > len(value)
+
+
+def _pad(indent: int | None, depth: int) -> bytes:
+    return b"\n" + b" " * ((indent or 0) * depth)
+
+
+def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
+    """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
+
+    orjson writes every value it writes exactly; the exact writer (`exact_dumps`, the oracle
+    of `tests/model/test_orjson_exact.py`) only the values it would not (`_orjson`)."""
+    return b"".join(_pieces(value, sort_keys, indent, number, 0, 0)).decode()
+
+
+def exact_dumps(
+    value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme
+) -> str:
+    """The reference writer, one generator step per value: `dumps` must equal it; it writes
+    the values orjson would write otherwise (`_orjson`)."""
+    return "".join(_chunks(value, sort_keys, indent, number, 0))
+
+
+def _chunks(
+    value: Any,
+    sort_keys: bool,
+    indent: int | None,
+    number: Callable[[int | float], str],
+    depth: int,
+) -> Iterator[str]:
+    if value is None:
+        yield "null"
+    elif value is True:
+        yield "true"
+    elif value is False:
+        yield "false"
+    elif isinstance(value, str):
+        yield dump_string(value)
+    elif isinstance(value, (int, float)):
+        yield number(value)
+    elif isinstance(value, dict):
+        if not value:
+            yield "{}"
+            return
+        keys = sorted(value, key=jcs_key) if sort_keys else list(value)
+        inner, close, sep, colon = _layout(indent, depth)
+        yield "{" + inner
+        for i, key in enumerate(keys):
+            if i:
+                yield sep
+            yield dump_string(key) + colon
+            yield from _chunks(value[key], sort_keys, indent, number, depth + 1)
+        yield close + "}"
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            yield "[]"
+            return
+        inner, close, sep, _ = _layout(indent, depth)
+        yield "[" + inner
+        for i, item in enumerate(value):
+            if i:
+                yield sep
+            yield from _chunks(item, sort_keys, indent, number, depth + 1)
+        yield close + "]"
+    else:
+        raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+def _layout(indent: int | None, depth: int) -> tuple[str, str, str, str]:
+    if indent is None:
+        return "", "", ",", ":"
+    pad = "\n" + " " * (indent * (depth + 1))
+    return pad, "\n" + " " * (indent * depth), "," + pad, ": "
+
+
+def compact(value: Any) -> str:
+    """Served form: served key order, no whitespace, RFC 8785 escapes, wire lexemes."""
+    return dumps(value, sort_keys=False, indent=None)
+
+
+def canonical(value: Any) -> str:
+    """RFC 8785 (JCS) text of a value."""
+    return dumps(value, sort_keys=True, indent=None, number=jcs_number)
+
+
+def canonical_utf8(value: Any) -> bytes:
+    """`canonical(value)` as UTF-8."""
+    return b"".join(_pieces(value, True, None, jcs_number, 0, 0))
+
+
+def compact_utf8(value: Any) -> bytes:
+    """`compact(value)` as UTF-8."""
+    return b"".join(_pieces(value, False, None, lexeme, 0, 0))
+
+
+def _written_number(number: int | float) -> str:
+    text = lexeme(number)
+    # NOTE: NaN/Infinity are not JSON; the readable copy says null and the `wire` section keeps
+    # the served text, so the file stays parseable by every JSON reader.
+    return "null" if text in NON_FINITE else text
+
+
+def written(value: Any) -> str:
+    """The one written form of catalogaudit files: JCS key order, lexemes, 2-space indent, EOL."""
+    return dumps(value, sort_keys=True, indent=2, number=_written_number) + "\n"
+
+
+def write_written(value: Any, sink: Callable[[bytes], object]) -> None:
+    """`written(value)` as UTF-8 handed to `sink` in pieces, never held whole: the members of
+    the top three levels one by one (a snapshot's items, its page texts)."""
+    for piece in _pieces(value, True, 2, _written_number, 0, 3):
+        sink(piece)
+    sink(b"\n")
+
+
+def is_integer_lexeme(number: int | float) -> bool:
+    """True when the number was written as an integer on the wire (`1`, not `1.0` or `1E0`)."""
+    return bool(INTEGER_LEXEME.match(lexeme(number)))
