@@ -24,15 +24,37 @@ JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null
 SCHEMA_FIELD: dict[str, Any] = {"enum": ["/inputSchema", "/outputSchema"]}
 
 
+def era_of(catalog: Catalog) -> str:
+    """`modern` for a catalog negotiated at 2026-07-28 or later through server/discover (not a
+    handshake-era `initialize` that named it), else `legacy`."""
+    proto = catalog.capture.get("protocol")
+    if isinstance(proto, dict) and proto.get("handshake") == "initialize":
+        return "legacy"
+    return "modern" if catalog.revision >= "2026-07-28" else "legacy"
+
+
 @check(
     "input-schema-object",
-    {"field": SCHEMA_FIELD, "missing": {"enum": ["hit", "skip"]}},
+    {
+        "field": SCHEMA_FIELD,
+        "missing": {"enum": ["hit", "skip"]},
+        "eras": {
+            "type": "array",
+            "items": {"enum": ["legacy", "modern"]},
+            "minItems": 1,
+            "description": "Only on a catalog of these eras (modern: 2026-07-28 met through "
+            "server/discover); default both.",
+        },
+    },
 )
 def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """A tool's schema (default `/inputSchema`) must be an object whose `type` is the literal
     `"object"` (what the TS SDK's zod and the Python SDK's pydantic models demand). `missing:
     hit` also reports a tool without the field (default: `hit` for inputSchema, `skip` for
-    outputSchema, which is optional)."""
+    outputSchema, which is optional). `eras` narrows it to one era's result schemas (the TS
+    SDK v2 checks `outputSchema.type` in the handshake era only)."""
+    if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
+        return
     field = params.get("field", "/inputSchema")
     missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
     for item in catalog.items("tools"):
