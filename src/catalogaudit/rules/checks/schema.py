@@ -22,6 +22,13 @@ from catalogaudit.rules.checks.common import (
 
 JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
 SCHEMA_FIELD: dict[str, Any] = {"enum": ["/inputSchema", "/outputSchema"]}
+ERAS_PARAM: dict[str, Any] = {
+    "type": "array",
+    "items": {"enum": ["legacy", "modern"]},
+    "minItems": 1,
+    "description": "Only on a catalog of these eras (modern: 2026-07-28 met through "
+    "server/discover); default both.",
+}
 
 
 def era_of(catalog: Catalog) -> str:
@@ -38,13 +45,7 @@ def era_of(catalog: Catalog) -> str:
     {
         "field": SCHEMA_FIELD,
         "missing": {"enum": ["hit", "skip"]},
-        "eras": {
-            "type": "array",
-            "items": {"enum": ["legacy", "modern"]},
-            "minItems": 1,
-            "description": "Only on a catalog of these eras (modern: 2026-07-28 met through "
-            "server/discover); default both.",
-        },
+        "eras": ERAS_PARAM,
     },
 )
 def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
@@ -128,12 +129,15 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "fields": {"type": "array", "items": FIELD_PARAM, "minItems": 1},
         "type": {"enum": JSON_TYPES},
         "enum": {"type": "array", "minItems": 1},
+        "eras": ERAS_PARAM,
     },
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
     `enum`, one of those values (typed decoders such as rmcp's serde structs fail on anything
-    else)."""
+    else); with `eras`, only on a catalog of those eras."""
+    if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
+        return
     wanted, allowed = params.get("type"), params.get("enum")
     for field in params.get("fields") or [params["field"]]:
         for item, at, value in field_targets(catalog, {**params, "field": field}):
