@@ -75,6 +75,12 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool], tuple[str, ...]]] 
         lambda: (MODULES / "@modelcontextprotocol" / "sdk").is_dir(),
         ALL,
     ),
+    "ts-sdk-v2": (
+        "ts-sdk-v2@2.4.0",
+        str(MODULES),
+        lambda: (MODULES / "@modelcontextprotocol" / "client").is_dir(),
+        ALL,
+    ),
     "python-sdk": ("python-sdk@2.3.0", None, lambda: True, ALL),
     "opencode": ("opencode@1.18.33", str(MODULES), _bin("opencode"), ("tools", "resources")),
     "inspector": ("inspector@2.12.0", str(MODULES), _bin("mcp-inspector"), ALL),
@@ -96,6 +102,12 @@ MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("ts-sdk", "H"): (FAILED, ("-32022", "Unsupported protocol version")),
     ("ts-sdk", "K"): (FAILED, ("Server's protocol version is not supported: 2026-07-28",)),
     ("ts-sdk", "R"): (KEPT, ()),
+    # The TS SDK v2 (versionNegotiation auto) sends discover first, adopts 2026-07-28 and
+    # then requires resultType, ttlMs and cacheScope (issue 32).
+    ("ts-sdk-v2", "G"): (FAILED, ("missing required resultType",)),
+    ("ts-sdk-v2", "H"): (FAILED, ("missing required resultType",)),
+    ("ts-sdk-v2", "K"): (FAILED, ("Server's protocol version is not supported: 2026-07-28",)),
+    ("ts-sdk-v2", "R"): (FAILED, ("missing required resultType",)),
     # Python mcp 2.3.0 accepts a discover result without hints, then every list call fails.
     ("python-sdk", "G"): (FAILED, ("ttlMs", "cacheScope", "Field required")),
     ("python-sdk", "H"): (FAILED, ("ttlMs", "cacheScope", "Field required")),

@@ -46,6 +46,11 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool]]] = {
         str(MODULES),
         lambda: (MODULES / "@modelcontextprotocol" / "sdk").is_dir(),
     ),
+    "ts-sdk-v2": (
+        "ts-sdk-v2@2.4.0",
+        str(MODULES),
+        lambda: (MODULES / "@modelcontextprotocol" / "client").is_dir(),
+    ),
     "codex": ("codex@0.169.0", str(MODULES), _bin("codex")),
     "claude-code": ("claude-code@2.1.328", str(MODULES), _bin("claude")),
     "opencode": ("opencode@1.18.33", str(MODULES), _bin("opencode")),

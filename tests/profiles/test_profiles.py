@@ -132,7 +132,7 @@ def test_every_check_clause_is_exercised_by_a_fail_case() -> None:
 
 def test_every_profile_file_validates_against_the_schema() -> None:
     files = raw_files()
-    assert len(files) == 22
+    assert len(files) == 23
     for name, doc in files.items():
         assert schema_problems(doc) == [], name
         assert name == f"{doc['id']}.json"
@@ -309,7 +309,7 @@ def test_rule_meta_and_summaries() -> None:
     cf = next(m for m in metas if m.id == "CF-DESC-001")
     assert (cf.versions, cf.confidence, cf.severity) == (">=0.9.0", "measured", Severity.ERROR)
     ids = [s.id for s in summary.profile_summaries()]
-    assert ids == sorted(ids) and len(ids) == 22 and "spec" not in ids
+    assert ids == sorted(ids) and len(ids) == 23 and "spec" not in ids
 
 
 # --- the verb ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from catalogaudit.model.modelview import PromptBytes, ViewRow
 DRIVER_IDS: tuple[str, ...] = (
     "python-sdk",
     "ts-sdk",
+    "ts-sdk-v2",
     "claude-code",
     "codex",
     "context-forge",

@@ -148,6 +148,10 @@ def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "listings": LISTINGS_PARAM,
         "revisions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
         "result_type": {"type": "boolean", "description": "Also require resultType."},
+        "integer": {
+            "type": "boolean",
+            "description": "ttlMs must be an integer within JavaScript's safe range (zod int()).",
+        },
     },
 )
 def cache_fields_required(
@@ -155,7 +159,8 @@ def cache_fields_required(
 ) -> Iterator[Hit]:
     """On a catalog negotiated at one of `revisions` (default 2026-07-28), every page of every
     listing needs `ttlMs` (a number >= 0) and `cacheScope` (`public` or `private`), and with
-    `result_type` a `resultType`. Page-level hits. A handshake-era session is skipped even
+    `result_type` a `resultType` of `complete`, with `integer` a whole ttlMs no larger than
+    2^53 - 1. Page-level hits. A handshake-era session is skipped even
     when its `initialize` named 2026-07-28: the cache hints belong to the stateless era."""
     if catalog.revision not in params.get("revisions", ("2026-07-28",)):
         return
@@ -166,15 +171,17 @@ def cache_fields_required(
         if not catalog.present(listing):
             continue
         for page, fields in enumerate(catalog.pages(listing)):
-            yield from _page_hits(listing, page, fields, bool(params.get("result_type")))
+            yield from _page_hits(listing, page, fields, params)
 
 
 def _page_hits(
-    listing: str, page: int, fields: Mapping[str, Any], result_type: bool
+    listing: str, page: int, fields: Mapping[str, Any], params: Mapping[str, Any]
 ) -> Iterator[Hit]:
     where = f"{METHODS[listing]} page {page + 1}"
     ttl = fields.get("ttlMs")
-    if not (isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0):
+    number = isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0
+    whole = isinstance(ttl, (int, float)) and float(ttl).is_integer() and ttl < 2**53
+    if not number or (params.get("integer") and not whole):
         shown = "missing" if "ttlMs" not in fields else jsonwire.compact(ttl)
         yield Hit(
             None,
@@ -195,7 +202,7 @@ def _page_hits(
             listing=listing,
             page=page,
         )
-    if result_type and fields.get("resultType") != "complete":
+    if params.get("result_type") and fields.get("resultType") != "complete":
         yield Hit(
             None,
             "/resultType",

@@ -22,17 +22,40 @@ from catalogaudit.rules.checks.common import (
 
 JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
 SCHEMA_FIELD: dict[str, Any] = {"enum": ["/inputSchema", "/outputSchema"]}
+ERAS_PARAM: dict[str, Any] = {
+    "type": "array",
+    "items": {"enum": ["legacy", "modern"]},
+    "minItems": 1,
+    "description": "Only on a catalog of these eras (modern: 2026-07-28 met through "
+    "server/discover); default both.",
+}
+
+
+def era_of(catalog: Catalog) -> str:
+    """`modern` for a catalog negotiated at 2026-07-28 or later through server/discover (not a
+    handshake-era `initialize` that named it), else `legacy`."""
+    proto = catalog.capture.get("protocol")
+    if isinstance(proto, dict) and proto.get("handshake") == "initialize":
+        return "legacy"
+    return "modern" if catalog.revision >= "2026-07-28" else "legacy"
 
 
 @check(
     "input-schema-object",
-    {"field": SCHEMA_FIELD, "missing": {"enum": ["hit", "skip"]}},
+    {
+        "field": SCHEMA_FIELD,
+        "missing": {"enum": ["hit", "skip"]},
+        "eras": ERAS_PARAM,
+    },
 )
 def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """A tool's schema (default `/inputSchema`) must be an object whose `type` is the literal
     `"object"` (what the TS SDK's zod and the Python SDK's pydantic models demand). `missing:
     hit` also reports a tool without the field (default: `hit` for inputSchema, `skip` for
-    outputSchema, which is optional)."""
+    outputSchema, which is optional). `eras` narrows it to one era's result schemas (the TS
+    SDK v2 checks `outputSchema.type` in the handshake era only)."""
+    if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
+        return
     field = params.get("field", "/inputSchema")
     missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
     for item in catalog.items("tools"):
@@ -111,12 +134,16 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             "description": "null passes (an optional field decoded as Rust's Option<T>).",
         },
         "minimum": {"type": "number", "description": "A number must be at least this."},
+        "eras": ERAS_PARAM,
     },
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
     `enum`, one of those values, with `minimum` at least that (typed decoders such as rmcp's
-    serde structs fail on anything else; `nullable`: they read null as absent)."""
+    serde structs fail on anything else; `nullable`: they read null as absent); with `eras`,
+    only on a catalog of those eras."""
+    if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
+        return
     wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
     for field in params.get("fields") or [params["field"]]:
         for item, at, value in field_targets(catalog, {**params, "field": field}):

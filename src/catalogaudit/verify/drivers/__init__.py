@@ -10,4 +10,5 @@ __all__ = [
     "opencode",
     "python_sdk",
     "ts_sdk",
+    "ts_sdk_v2",
 ]

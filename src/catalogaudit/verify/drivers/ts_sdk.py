@@ -24,33 +24,36 @@ class TsSdkDriver:
     id = "ts-sdk"
     #: `verify --transport http`: the job names each server's URL instead of its argv.
     transports = ("stdio", "http")
+    #: The npm package (under node_modules) and the node script that drives it.
+    package = "@modelcontextprotocol/sdk"
+    script = SCRIPT
 
     def __init__(self, modules: str | None = None, timeout: float = 60) -> None:
         self.modules = Path(modules or "node_modules").resolve()
         self.timeout = timeout
         node = shutil.which("node")
         if node is None:
-            raise ClientNotFound("ts-sdk: node is not on PATH")
+            raise ClientNotFound(f"{self.id}: node is not on PATH")
         self.node = node
 
-    def _check(self) -> None:
-        package = self.modules / "@modelcontextprotocol" / "sdk" / "package.json"
+    def _check(self) -> Path:
+        package = self.modules / self.package / "package.json"
         if not package.is_file():
             raise ClientNotFound(
-                f"ts-sdk: no @modelcontextprotocol/sdk under {self.modules} "
+                f"{self.id}: no {self.package} under {self.modules} "
                 "(give the node_modules directory with --client-path)"
             )
+        return package
 
     def version(self) -> str:
         """The SDK's version from its package.json."""
-        self._check()
-        package = self.modules / "@modelcontextprotocol" / "sdk" / "package.json"
-        return str(json.loads(package.read_text(encoding="utf-8"))["version"])
+        return str(json.loads(self._check().read_text(encoding="utf-8"))["version"])
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """List every target's listings with the SDK and parse its per-listing outcomes."""
         self._check()
-        return run_job("ts-sdk", [self.node, str(SCRIPT), str(self.modules)], targets, self.timeout)
+        argv = [self.node, str(self.script), str(self.modules)]
+        return run_job(self.id, argv, targets, self.timeout)
 
 
 def driver(client_path: str | None) -> TsSdkDriver:
