@@ -191,7 +191,9 @@ def test_one_banner_line_is_singular(tmp_path: Path) -> None:
     doc, _ = snapshot_ok(tmp_path, *FAST, "--", *raw("--one-banner"))
     (finding,) = findings(doc, "CA510")
     assert finding["extra"]["count"] == 1
-    assert finding["message"].startswith("the server wrote 1 line that is not JSON-RPC "), finding
+    assert finding["message"].startswith(
+        "the server wrote 1 line that is not a JSON-RPC message to stdout"
+    ), finding
 
 
 def test_repeated_cursor_stops_with_ca533(tmp_path: Path) -> None:

@@ -329,7 +329,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "Clients put the catalog at the front of every LLM request; a timestamp, UUID, local "
         "port or pid that changes per start, or the captured TZ/LANG/LC_* value that changes per "
         "machine, makes every request miss the prompt cache (dates: CA703). An example value "
-        "('e.g., ...') is not flagged, nor per-start text that snapshot --runs saw identical.",
+        "('e.g., ...') is not flagged, nor text in an item snapshot --runs saw identical.",
         "Move volatile values out of descriptions and schemas.",
         "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
         spec_volatile.volatile_content,
@@ -352,8 +352,8 @@ SPEC_RULES: tuple[Rule, ...] = (
         "cache.unstable-runs",
         E,
         "The catalog is identical across restarts",
-        "snapshot --runs saw different hashes between starts: prompt caches miss after every "
-        "restart.",
+        "snapshot --runs saw different hashes between starts (the items that changed are "
+        "named): prompt caches miss after every restart.",
         "Sort items, fix key order and remove volatile content; see `catalogaudit stability`.",
         "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
         spec_pages.instability,

@@ -218,14 +218,15 @@ def _hygiene(transport: Transport) -> list[Finding]:
     out: list[Finding] = []
     if ev.non_json_count:
         lines = (
-            "1 line that is" if ev.non_json_count == 1 else f"{ev.non_json_count} lines that are"
+            "1 line that is not a JSON-RPC message"
+            if ev.non_json_count == 1
+            else f"{ev.non_json_count} lines that are not JSON-RPC messages"
         )
         out.append(
             Finding(
                 "CA510",
                 Severity.WARNING,
-                f"the server wrote {lines} not JSON-RPC "
-                f"messages to stdout; first: {ev.non_json_lines[0]!r}",
+                f"the server wrote {lines} to stdout; first: {ev.non_json_lines[0]!r}",
                 extra={"count": ev.non_json_count, "lines": list(ev.non_json_lines)},
             )
         )

@@ -52,12 +52,22 @@ def _length(text: str, unit: str) -> int:
     return len(text.encode("utf-8", "surrogatepass")) if unit == "bytes" else len(text)
 
 
-def prefix_name(params: Mapping[str, Any], ctx: Context) -> str | None:
-    """The server or gateway name a qualified-name check uses, from a setting or the CLI."""
+def prefix_name(
+    params: Mapping[str, Any], ctx: Context, catalog: Catalog | None = None
+) -> tuple[str | None, bool]:
+    """The server or gateway name a qualified-name check uses, and whether it was assumed:
+    a setting or the CLI (`--server-name`) first; else, for a server prefix, the server's own
+    `serverInfo.name`, what users most often call it (assumed, so every hit says so)."""
     setting = params.get("name_setting")
     if setting and isinstance(ctx.settings.get(setting), str) and ctx.settings[setting]:
-        return str(ctx.settings[setting])
-    return ctx.gateway_name if params.get("prefix") == "gateway" else ctx.server_name
+        return str(ctx.settings[setting]), False
+    if params.get("prefix") == "gateway":
+        return ctx.gateway_name, False
+    if ctx.server_name is not None or catalog is None:
+        return ctx.server_name, False
+    info = catalog.capture.get("serverInfo")
+    name = info.get("name") if isinstance(info, dict) else None
+    return (name, True) if isinstance(name, str) and name.strip() else (None, False)
 
 
 @check(
@@ -94,16 +104,27 @@ def qualified_name_length(
     catalog: Catalog, params: Mapping[str, Any], ctx: Context
 ) -> Iterator[Hit]:
     """`format` (with `{prefix}` and `{tool}`) after `transform` of both parts must fit in
-    `max`. The prefix is the server name (`--server-name`) or gateway name; when unknown, a
+    `max`. The prefix is the server name (`--server-name`, else the capture's
+    `serverInfo.name`, said in a note and every hit) or gateway name; when unknown, a
     `min_prefix`-character name is assumed (default 1), so only names that overflow any
     real prefix are reported; a clause with `unknown_upto` reports the rest by the prefix
     lengths that break them (`_budget_hits`)."""
     fn = TRANSFORMS[params.get("transform", "none")]
-    known = prefix_name(params, ctx)
+    known, assumed_from_server = prefix_name(params, ctx, catalog)
     if "unknown_upto" in params:
         if known is None:
             yield from _budget_hits(catalog, params, fn)
         return
+    if assumed_from_server:
+        yield Hit(
+            None,
+            "/capture/serverInfo/name",
+            f"no --server-name: qualified names are checked with the server's own name "
+            f"{quote(str(known))} (serverInfo.name); pass --server-name for the name your "
+            "clients know it by; where a name is too long",
+            excerpt=str(known),
+            note=True,
+        )
     prefix = fn(known) if known is not None else "x" * int(params.get("min_prefix", 1))
     unit, limit = params.get("unit", "chars"), int(params["max"])
     kind = params.get("prefix", "server")
@@ -118,7 +139,10 @@ def qualified_name_length(
         shown = params["format"].replace("{prefix}", prefix if known is not None else f"<{kind}>")
         shown = shown.replace("{tool}", fn(name))
         assumed = (
-            ""
+            f" (server name {quote(str(known))} assumed from serverInfo.name; pass "
+            "--server-name if clients know it by another)"
+            if assumed_from_server
+            else ""
             if known is not None
             else f" even with a {len(prefix)}-character {kind} name (pass --{kind}-name)"
         )

@@ -151,13 +151,19 @@ def max_length(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     excerpt is the start of what lies past the limit, i.e. what a truncating client drops."""
     limit, unit = int(params["max"]), params.get("unit", "chars")
     verb = "truncated" if params.get("action") == "truncate" else "over the limit"
+    # NOTE: a stripped count differs from another profile's count of the same text: say why
+    how = (
+        " once surrounding whitespace is stripped, as the enforcer counts"
+        if params.get("strip")
+        else ""
+    )
     for t in text_targets(catalog, params):
         n = _length(t.text, unit)
         if n > limit:
             yield Hit(
                 t.item,
                 t.pointer,
-                f"{t.item.label}: {t.what} is {n} {unit} long, {verb} at {limit}",
+                f"{t.item.label}: {t.what} is {n} {unit} long{how}, {verb} at {limit}",
                 excerpt=t.text[limit : limit + 40],
                 offending="",
             )

@@ -12,8 +12,9 @@ from typing import Any
 from catalogaudit.model import jsonwire, validation
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import LISTINGS
-from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS
+from catalogaudit.rules.spec.runs import runs_of
 
 RESULT_TYPES = {
     "tools": "ListToolsResult",
@@ -229,13 +230,27 @@ def instability(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     if not isinstance(runs, dict) or runs.get("stable", True):
         return
     agreement = runs.get("agreement") or {}
+    proved = runs_of(catalog)
     for listing, kinds in agreement.items():
         if isinstance(kinds, dict) and not all(kinds.values()):
             bad = sorted(k for k, v in kinds.items() if not v)
+            keys = proved.changed.get(listing) if proved is not None else None
+            named = sorted(keys, key=lambda k: (k is None, k or "")) if keys else []
+            which = ", ".join(quote(k) if k is not None else "(no identity)" for k in named[:8])
+            which += f" and {len(named) - 8} more" if len(named) > 8 else ""
+            what = (
+                f"; items that changed: {which}"
+                if named
+                else "; no item's own bytes changed (their order or the page fields did)"
+                if keys is not None
+                else "; which items changed is not known (their pages were not kept: --no-wire)"
+            )
             yield Hit(
                 None,
                 "",
-                f"{listing}: {', '.join(bad)} hashes differed across {runs.get('count')} runs",
+                f"{listing}: {', '.join(bad)} hashes differed across {runs.get('count')} runs"
+                + what,
                 ", ".join(bad),
                 listing=listing,
+                items=tuple(k for k in named if k is not None),
             )

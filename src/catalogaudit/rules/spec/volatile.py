@@ -5,8 +5,11 @@ Clients put the catalog at the front of every LLM request, so a value that chang
 starts (a timestamp, a UUID, a random port, a pid) or between machines (the host's time zone or
 locale, which mcp-server-time writes into its descriptions) makes the prompt cache miss. Two
 things clear a suspect: an example value ("e.g., '2024-01-15T14:30:25'") is not a clock, and
-`snapshot --runs` with restarts that saw the listing's bytes identical proves it stable per start.
-Runs on one machine prove nothing per machine, so the environment values stay flagged.
+`snapshot --runs` with restarts that saw the item's bytes identical proves it stable per start
+(each item by its own runs: another item that changed clears or condemns nothing). One capture
+cannot tell an example written without "e.g." ("ISO 8601 format (2019-03-15T08:00:00Z)") from
+a clock, so its hits say how to find out (`--runs`), at the rule's warning, which no default
+gate fails on. Runs on one machine prove nothing per machine: environment values stay flagged.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from catalogaudit import walker
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import may_hold, strings
+from catalogaudit.rules.spec.runs import Runs, runs_of
 
 _LOCAL_HOST = r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)"
 
@@ -99,15 +103,15 @@ def is_example(text: str, start: int) -> bool:
 def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA701: content that changes per start (timestamps, UUIDs, local ports, pids) or per
     machine (the captured TZ, LANG and LC_* values) in prose, and a local port in a `$ref`."""
-    stable = stable_listings(catalog)
+    runs = runs_of(catalog)
     env = environment_values(catalog)
     for item in catalog.all_items():
-        per_start = item.listing not in stable
+        per_start = runs is None or runs.item_changed(item)
         for visit in walker.visits(item.listing, item.value):
             text = visit.text
             match = _first(text, PER_START) if per_start and _may_match(text) else None
             if match:
-                yield _hit(item, visit.pointer, match[0], match[1], "between starts")
+                yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
             elif env:  # no captured values: no generator per visit for nothing
                 yield from _per_machine(item, visit.pointer, text, env)
         if not per_start or item.listing != "tools" or not isinstance(item.value, dict):
@@ -122,16 +126,16 @@ def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                         item,
                         at,
                         f"{item.label}: $ref {quote(text)} embeds a local port "
-                        "that changes per start",
+                        f"that may change {_per_start(runs)}",
                         text,
                     )
 
 
 def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA703: a date alone in prose (no timestamp or UUID beside it), which may change."""
-    stable = stable_listings(catalog)
+    runs = runs_of(catalog)
     for item in catalog.all_items():
-        if item.listing in stable:
+        if runs is not None and not runs.item_changed(item):
             continue
         for visit in walker.visits(item.listing, item.value):
             if not _may_match(visit.text):
@@ -139,7 +143,7 @@ def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             if _first(visit.text, PER_START) is None:
                 match = _first(visit.text, (DATE,))
                 if match:
-                    yield _hit(item, visit.pointer, match[0], match[1], "between starts")
+                    yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
 
 
 def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -185,19 +189,14 @@ def _around(text: str) -> str:
     return text[start : start + 40]
 
 
-def stable_listings(catalog: Catalog) -> frozenset[str]:
-    """Listings whose served bytes `snapshot --runs` (two or more starts) saw identical."""
-    runs = catalog.capture.get("runs")
-    if not isinstance(runs, dict) or not runs.get("restarts"):
-        return frozenset()
-    count, agreement = runs.get("count"), runs.get("agreement")
-    if not isinstance(count, int) or count < 2 or not isinstance(agreement, dict):
-        return frozenset()
-    return frozenset(
-        name
-        for name, kinds in agreement.items()
-        if isinstance(kinds, dict) and kinds.get("served") is True
-    )
+def _per_start(runs: Runs | None) -> str:
+    """When a per-start value may change, and what is known of it."""
+    if runs is None:
+        return (
+            "between starts (one capture cannot tell it from an example value: "
+            "`snapshot --runs 3` shows whether it does)"
+        )
+    return f"between starts (this item's served bytes changed across the {runs.count} runs)"
 
 
 def environment_values(catalog: Catalog) -> dict[str, str]:
