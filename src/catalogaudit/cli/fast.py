@@ -143,6 +143,7 @@ def run_snapshot(command: list[str] | None, **given: Any) -> int:
     options = live.SnapshotOptions(
         command=tuple(command or ()),
         url=o["url"],
+        transport=o.get("transport") or "auto",
         headers=tuple(o["header"] or ()),
         cwd=o["cwd"],
         env=tuple(o["env"] or ()),
