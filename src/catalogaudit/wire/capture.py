@@ -215,9 +215,8 @@ def capture(
         transport.close(failed=not done)
     found = _hygiene(transport)
     legacy_wire = None
-    from catalogaudit.wire.sse import SseTransport
-
-    kind = "sse" if isinstance(transport, SseTransport) else target.transport
+    # NOTE: by name: importing wire.sse would load httpx into every stdio capture.
+    kind = "sse" if type(transport).__name__ == "SseTransport" else target.transport
     if legacy_probe and session.era == "modern":
         session.legacy, legacy_wire = _probe_legacy(
             target, caps, limits, deadline, legacy_pages, kind == "sse"
