@@ -143,7 +143,7 @@ def run_snapshot(command: list[str] | None, **given: Any) -> int:
     options = live.SnapshotOptions(
         command=tuple(command or ()),
         url=o["url"],
-        transport=o.get("transport") or "auto",
+        transport=o["transport"],
         headers=tuple(o["header"] or ()),
         cwd=o["cwd"],
         env=tuple(o["env"] or ()),
@@ -275,6 +275,7 @@ VERBS: dict[str, Verb] = {
         False,
         (
             _o("--url"),
+            _o("--transport", default="auto"),
             _o("--header", "many"),
             _o("--cwd"),
             _o("--env", "many"),
