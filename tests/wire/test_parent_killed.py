@@ -26,8 +26,10 @@ pytestmark = pytest.mark.skipif(
 def test_a_sigkill_to_catalogaudit_takes_its_servers_along(tmp_path: Path, runs: int) -> None:
     pid_dir = tmp_path / "pids"
     pid_dir.mkdir()
-    # a server that never answers, and a grandchild it starts in its group (as npm wrappers do)
-    server = f"echo > {pid_dir}/$$; sleep 600 & echo > {pid_dir}/$!; wait"
+    # a server that reads the probe and never answers, with a grandchild it starts in its group
+    # (as npm wrappers do); its pids are written once the probe came, so after catalogaudit
+    # told the keeper of the group (a SIGKILL between exec and that is not covered)
+    server = f"read -r probe; echo > {pid_dir}/$$; sleep 600 & echo > {pid_dir}/$!; wait"
     proc = subprocess.Popen(
         [
             PYTHON,
