@@ -104,6 +104,26 @@ def test_option_values_are_one_clear_line(tmp_path: Path) -> None:
     one_clear_line(cli("canonicalize", SNAP, "-o", ""), 2)
 
 
+def test_huge_timeouts_and_urls_are_one_clear_line() -> None:
+    """Issue 33's hostile run: each of these was an internal error (OverflowError in a wait,
+    the resolver's IDNA step, httpx's URL length)."""
+    server = ["--", PYTHON, "-c", "pass"]
+    huge = ("--timeout", "1e10", "--startup-timeout", "1e10", "--request-timeout", "1e10")
+    got = cli("snapshot", *huge, *server)
+    one_clear_line(got, 2)
+    assert "--timeout must be at most" in got.stderr
+    got = cli("serve", SNAP, "--max-seconds", "1e10")
+    one_clear_line(got, 2)
+    assert "--max-seconds must be at most" in got.stderr
+    got = cli("snapshot", "--url", f"http://{'a' * 90}.example.com/mcp")
+    one_clear_line(got, 2)
+    assert "labels of 1 to 63 characters" in got.stderr
+    got = cli("snapshot", "--url", f"http://127.0.0.1:1/{'a' * 70_000}")
+    one_clear_line(got, 2)
+    assert "70,019 characters long" in got.stderr
+    assert len(got.stderr) < 200
+
+
 def test_full_disk_and_closed_stdout_are_one_clear_line(tmp_path: Path) -> None:
     device = os.stat("/dev/full")
     got = cli("audit", SNAP, "--format", "json", "-o", "/dev/full")

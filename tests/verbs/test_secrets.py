@@ -111,3 +111,26 @@ def test_argv_secret_detection() -> None:
     found = argv_secrets(argv)
     assert {"k1k1k1", "t2t2t2", "v3v3v3", "ghp_" + "a" * 36} <= set(found)
     assert "8080" not in found and not any(f.startswith("/") for f in found)
+
+
+@pytest.mark.parametrize("via", ["env", "secret-option"])
+def test_a_secret_echoed_in_instructions_and_server_info_is_masked(
+    via: str, tmp_path: Path
+) -> None:
+    """Issue 33: `capture.instructions`, `serverInfo` and the handshake text in `wire` kept an
+    echoed secret; the catalog hash covers the masked instructions (what a read-back sees)."""
+    out = tmp_path / "s.json"
+    server = [PYTHON, HOSTILE, "--mode", "echo-secret"]
+    given = (
+        ["--env", f"HOSTILE_SECRET={KEY}"] if via == "env" else ["--inherit-env", "--secret", KEY]
+    )
+    got = cli("snapshot", *given, "-o", str(out), "--", *server, env={"HOSTILE_SECRET": KEY})
+    assert got.code == 0, got
+    text = out.read_text()
+    assert KEY not in text
+    doc = json.loads(text)
+    assert doc["capture"]["instructions"] == "Authenticated with ***."
+    assert doc["capture"]["serverInfo"]["version"] == "1.0 (key ***)"
+    again = cli("hash", str(out), "--format", "json")
+    assert again.code == 0, again
+    assert doc["hashes"]["canonical"] in again.stdout

@@ -104,6 +104,7 @@ def snapshot(
     command: Sequence[str] | str | None = None,
     url: str | None = None,
     *,
+    transport: str = "auto",
     headers: Mapping[str, str] | Sequence[str] = (),
     cwd: str | None = None,
     env: Mapping[str, str] | None = None,
@@ -120,8 +121,9 @@ def snapshot(
     legacy_probe: bool = False,
 ) -> Snapshot:
     """Capture a live server, as `catalogaudit snapshot -- COMMAND` (stdio) or `--url URL`
-    (Streamable HTTP) does; the keywords are that verb's options. A header value `env:VAR` is
-    read from the environment; header and `env` values never reach the document.
+    (Streamable HTTP, or HTTP+SSE: `transport`) does; the keywords are that verb's options. A
+    header value `env:VAR` is read from the environment; header and `env` values never reach
+    the document.
 
     With `runs > 1` the server is started `runs` times (`jobs` at once) and the document
     records whether the catalog was identical (`doc["capture"]["runs"]["stable"]`).
@@ -136,6 +138,7 @@ def snapshot(
     options = live.SnapshotOptions(
         command=argv,
         url=url,
+        transport=transport,
         headers=tuple(headers),
         cwd=cwd,
         env=tuple(f"{k}={v}" for k, v in (env or {}).items()),

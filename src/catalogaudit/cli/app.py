@@ -72,6 +72,12 @@ def snapshot(
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
     url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
+    transport: Annotated[
+        str,
+        typer.Option(
+            help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."
+        ),
+    ] = "auto",
     header: Annotated[
         list[str] | None,
         typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable."),
@@ -151,6 +157,7 @@ def _snapshot(o: dict[str, Any]) -> int:
     options = live.SnapshotOptions(
         command=tuple(o["command"] or ()),
         url=o["url"],
+        transport=o["transport"],
         headers=tuple(o["header"] or ()),
         cwd=o["cwd"],
         env=tuple(o["env"] or ()),

@@ -72,6 +72,13 @@ def register(app: typer.Typer) -> None:
         sse: Annotated[
             bool, typer.Option("--sse", help="With --http, answer requests as SSE streams.")
         ] = False,
+        transport: Annotated[
+            str,
+            typer.Option(
+                help="With --http: streamable-http (/mcp), or sse, the HTTP+SSE transport of "
+                "2024-11-05 (GET /sse, POST /messages)."
+            ),
+        ] = "streamable-http",
         max_seconds: Annotated[
             Optional[float],  # noqa: UP045
             typer.Option(help="Stop (exit 0) after this many seconds."),
@@ -120,6 +127,7 @@ def register(app: typer.Typer) -> None:
             http_port=http,
             host=host,
             sse=sse,
+            transport=transport,
             max_seconds=max_seconds,
             idle_timeout=idle_timeout,
             initialize_version=initialize_version,

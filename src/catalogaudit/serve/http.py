@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import jsonwire
 from catalogaudit.model.protocol import LEGACY_VERSIONS
+from catalogaudit.serve import sse
 from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
 from catalogaudit.serve.replay import Answer, error_text
 from catalogaudit.serve.stdio import encode
@@ -62,6 +63,9 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = BACKLOG
     replay: Replay
     sse: bool
+    #: `--transport sse`: the HTTP+SSE transport of 2024-11-05 (`serve.sse`), its sessions.
+    legacy_sse: bool
+    sse_sessions: dict[str, Any]
     lock: threading.Lock
     sessions: set[str]
     idle: float
@@ -155,12 +159,12 @@ class _Handler(BaseHTTPRequestHandler):
         headers["Content-Type"] = "application/json"
         self._send(status, encode(text), headers)
 
-    def _allowed(self) -> bool:
+    def _allowed(self, legacy_sse_path: str = sse.POST_PATH) -> bool:
         """Path and Origin checks shared by every verb (404, 403)."""
-        if urlsplit(self.path).path != PATH:
-            self._send(
-                404, b"not found: the MCP endpoint is /mcp\n", {"Content-Type": "text/plain"}
-            )
+        path = legacy_sse_path if self.server.legacy_sse else PATH
+        if urlsplit(self.path).path != path:
+            said = f"not found: the MCP endpoint is {self._endpoint()}\n".encode()
+            self._send(404, said, {"Content-Type": "text/plain"})
             return False
         origin = self.headers.get("Origin")
         host = self.server.server_address[0]
@@ -171,7 +175,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     # --- verbs ----------------------------------------------------------------------------------
 
+    def _endpoint(self) -> str:
+        return sse.STREAM_PATH if self.server.legacy_sse else PATH
+
     def do_GET(self) -> None:
+        if self.server.legacy_sse:
+            if self._allowed(sse.STREAM_PATH):
+                sse.stream(self)
+            return
         if self._allowed():
             allow = "POST, DELETE" if self.server.replay.legacy else "POST"
             self._send(405, b"", {"Allow": allow})
@@ -179,7 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         if not self._allowed():
             return
-        if not self.server.replay.legacy:
+        if self.server.legacy_sse or not self.server.replay.legacy:
             self._send(405, b"", {"Allow": "POST"})
             return
         sid = self.headers.get("Mcp-Session-Id")
@@ -207,6 +218,9 @@ class _Handler(BaseHTTPRequestHandler):
         # request on this keep-alive connection.
         raw = self.rfile.read(length) if length > 0 else b""
         if not self._allowed():
+            return
+        if self.server.legacy_sse:
+            sse.post(self, raw)
             return
         text, _ = jsonwire.decode_utf8(raw)
         try:
@@ -300,7 +314,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._rpc(status_of(answer), answer.text)
 
 
-def make_server(replay: Replay, host: str, port: int, sse: bool, idle: float = 30.0) -> _Server:
+def make_server(
+    replay: Replay,
+    host: str,
+    port: int,
+    sse_answers: bool,
+    idle: float = 30.0,
+    legacy_sse: bool = False,
+) -> _Server:
     """Bind the listener (one `error:` line when the port is taken or the host is wrong)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     server_class = type("_BoundServer", (_Server,), {"address_family": family})
@@ -309,7 +330,9 @@ def make_server(replay: Replay, host: str, port: int, sse: bool, idle: float = 3
     except OSError as exc:
         raise CatalogauditError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     httpd.replay = replay
-    httpd.sse = sse
+    httpd.sse = sse_answers
+    httpd.legacy_sse = legacy_sse
+    httpd.sse_sessions = {}
     httpd.lock = threading.Lock()
     httpd.sessions = set()
     httpd.idle = idle
@@ -325,12 +348,19 @@ def serve_http(replay: Replay, options: ServeOptions) -> int:
     started = False
     install_sigterm()
     try:
+        legacy_sse = options.transport == "sse"
         httpd = make_server(
-            replay, options.host, options.http_port or 0, options.sse, options.idle_timeout
+            replay,
+            options.host,
+            options.http_port or 0,
+            options.sse,
+            options.idle_timeout,
+            legacy_sse,
         )
         port = httpd.server_address[1]
         shown = f"[{options.host}]" if ":" in options.host else options.host
-        sys.stderr.write(f"listening on http://{shown}:{port}{PATH}\n")
+        path = sse.STREAM_PATH if legacy_sse else PATH
+        sys.stderr.write(f"listening on http://{shown}:{port}{path}\n")
         sys.stderr.flush()
         thread = threading.Thread(target=httpd.serve_forever, name="serve-http", daemon=True)
         watchdog = threading.Thread(target=_watch, args=(httpd,), name="serve-idle", daemon=True)

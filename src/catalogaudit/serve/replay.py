@@ -67,6 +67,8 @@ class ServeOptions:
     http_port: int | None = None
     host: str = "127.0.0.1"
     sse: bool = False
+    #: With --http: `streamable-http`, or `sse` (the HTTP+SSE transport of 2024-11-05).
+    transport: str = "streamable-http"
     max_seconds: float | None = None
     #: With --http: each request cycle of a connection ends within this (slowloris clients).
     idle_timeout: float = 30.0

@@ -32,6 +32,8 @@ class SnapshotOptions:
 
     command: tuple[str, ...] = ()
     url: str | None = None
+    #: `--transport`: `auto`, `streamable-http` or `sse` (the HTTP+SSE transport of 2024-11-05).
+    transport: str = "auto"
     headers: tuple[str, ...] = ()
     cwd: str | None = None
     env: tuple[str, ...] = ()
@@ -91,15 +93,26 @@ def parse_env(values: Sequence[str]) -> dict[str, str]:
     return parse_pairs(values, "--env")
 
 
+#: The longest wait an option may ask for (a year): the system's waits (select, locks,
+#: socket timeouts) overflow near 9.2e9 seconds.
+MAX_SECONDS = 366 * 24 * 3600
+
+
+def check_seconds(option: str, value: float) -> None:
+    """Refuse a number of seconds that no wait can use: nan, inf, zero, negative, over a year."""
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"{option} must be a positive number of seconds")
+    if value > MAX_SECONDS:
+        raise UsageError(f"{option} must be at most {MAX_SECONDS} seconds (366 days)")
+
+
 def limits_of(o: SnapshotOptions) -> Limits:
     """The wire client's bounds; `--timeout` starts now and ends the whole command (every run
     of `--runs` takes from the same deadline and the same `--max-total-bytes`)."""
     from catalogaudit.wire.transport import Budget, Limits
 
     for name in ("timeout", "startup_timeout", "request_timeout"):
-        value = getattr(o, name)
-        if not math.isfinite(value) or value <= 0:
-            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
+        check_seconds(f"--{name.replace('_', '-')}", getattr(o, name))
     if o.max_total_bytes < o.max_message_size:
         raise UsageError("--max-total-bytes must be at least --max-message-size")
     return Limits(
@@ -111,6 +124,10 @@ def limits_of(o: SnapshotOptions) -> Limits:
         deadline=time.monotonic() + o.timeout,
         budget=Budget(o.max_total_bytes),
     )
+
+
+#: `--transport` values.
+TRANSPORTS = ("auto", "streamable-http", "sse")
 
 
 def target_of(o: SnapshotOptions) -> Target:
@@ -126,6 +143,10 @@ def target_of(o: SnapshotOptions) -> Target:
         check_url(o.url)
     if o.command and o.headers:
         raise UsageError("--header applies to --url only")
+    if o.transport not in TRANSPORTS:
+        raise UsageError(f"--transport must be one of {', '.join(TRANSPORTS)}, not {o.transport!r}")
+    if o.command and o.transport != "auto":
+        raise UsageError("--transport applies to --url only")
     return Target(
         argv=o.command,
         cwd=o.cwd,
@@ -133,13 +154,20 @@ def target_of(o: SnapshotOptions) -> Target:
         url=o.url,
         headers=parse_headers(o.headers, dict(os.environ)),
         inherit_env=o.inherit_env,
+        http_transport=o.transport,
     )
+
+
+#: The longest `--url` (httpx refuses longer URLs: `httpx._urlparse.MAX_URL_LENGTH`).
+MAX_URL = 65536
 
 
 def check_url(url: str) -> None:
     """Refuse a `--url` the HTTP client cannot use, in one line (never echoing credentials)."""
     from urllib.parse import urlsplit
 
+    if len(url) > MAX_URL:
+        raise UsageError(f"--url is {len(url):,} characters long, over the {MAX_URL:,} allowed")
     shown = _url_shape(url)
     if any(c.isspace() or not c.isprintable() for c in url):
         raise UsageError(f"--url {shown}: contains a space or control character")
@@ -152,6 +180,14 @@ def check_url(url: str) -> None:
         raise UsageError(f"--url must be an http:// or https:// URL with a host, got {shown}")
     if any(c in (parts.hostname or "") for c in "${}<>\\^`|\"'"):
         raise UsageError(f"--url {shown}: the host contains characters a host cannot have")
+    host = parts.hostname or ""
+    if host.isascii() and ":" not in host:
+        labels = host.removesuffix(".").split(".")
+        if len(host) > 253 or any(not 0 < len(label) <= 63 for label in labels):
+            # NOTE: RFC 1035 2.3.4; the resolver's IDNA step refuses such a name mid-request.
+            raise UsageError(
+                f"--url {shown}: a host name has labels of 1 to 63 characters, 253 in all"
+            )
 
 
 def _url_shape(url: str) -> str:
@@ -229,7 +265,23 @@ def capture(
         raise masked from None
     from catalogaudit.snapshot import build as snap
 
+    if masker:
+        _mask_handshake(captured, masker)
     return masker.document(snap.build(captured, wire=kept))
+
+
+def _mask_handshake(captured: Any, masker: Masker) -> None:
+    """Mask what the server says of itself (instructions, serverInfo, the handshake texts they
+    came in) before anything is hashed: unlike the listings, it is not the catalog's items, and
+    the catalog hash then covers what the file says."""
+    session = captured.session
+    session.instructions = masker.data(session.instructions)
+    session.server_info = masker.data(session.server_info)
+    if session.handshake_text is not None:
+        session.handshake_text = masker.text(session.handshake_text)
+    legacy = captured.legacy_wire
+    if isinstance(legacy, dict) and isinstance(legacy.get("handshake"), str):
+        legacy["handshake"] = masker.text(legacy["handshake"])
 
 
 def abort() -> None:

@@ -4,7 +4,6 @@ stdio or HTTP until EOF, SIGTERM or `--max-seconds`."""
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +14,7 @@ from catalogaudit.model import jsonwire
 from catalogaudit.serve.replay import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
 from catalogaudit.snapshot import build as snap
 from catalogaudit.verbs import output
+from catalogaudit.verbs.live import check_seconds
 
 
 def load(options: ServeOptions) -> Replay:
@@ -25,10 +25,14 @@ def load(options: ServeOptions) -> Replay:
     ):
         if value not in choices:
             raise UsageError(f"{name} {value!r} is not one of: {', '.join(choices)}")
+    if options.transport not in ("streamable-http", "sse"):
+        raise UsageError(f"--transport must be streamable-http or sse, not {options.transport!r}")
+    if options.transport == "sse" and (options.http_port is None or options.sse):
+        raise UsageError("--transport sse needs --http PORT (and answers on its stream, not --sse)")
     if options.page_size is not None and options.page_size < 1:
         raise UsageError("--page-size must be at least 1")
-    if options.max_seconds is not None and not (0 < options.max_seconds < float("inf")):
-        raise UsageError("--max-seconds must be a positive number of seconds")  # nan too
+    if options.max_seconds is not None:
+        check_seconds("--max-seconds", options.max_seconds)
     if options.initialize_version is not None and not options.initialize_version.strip():
         raise UsageError("--initialize-version must name a version such as 2026-07-28")
     got = intake.read_catalog(options.snapshot)
@@ -72,9 +76,7 @@ def _call_logger(path: str) -> Callable[[dict[str, Any]], None]:
 
 def run(options: ServeOptions) -> int:
     """Serve until stdin EOF (stdio), SIGTERM or `--max-seconds`; 0 on a clean end."""
-    idle = options.idle_timeout
-    if not math.isfinite(idle) or idle <= 0:
-        raise UsageError("--idle-timeout must be a positive number of seconds")
+    check_seconds("--idle-timeout", options.idle_timeout)
     replay = load(options)
     if options.http_port is not None:
         from catalogaudit.serve.http import serve_http

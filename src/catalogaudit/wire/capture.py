@@ -8,12 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from catalogaudit.errors import UsageError
+from catalogaudit.errors import ServerError, UsageError
 from catalogaudit.model import protocol as protocol_
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import ProtocolChoice
-from catalogaudit.wire.transport import Limits, Transport
+from catalogaudit.wire.transport import (
+    ExitedOnProbe,
+    Limits,
+    NotAnEventStream,
+    NotStreamable,
+    Transport,
+)
 
 if TYPE_CHECKING:
     from catalogaudit.model.capture import Capture
@@ -63,11 +69,17 @@ class Target:
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     #: Pass the whole environment instead of `ENV_INHERIT` (`--inherit-env`).
     inherit_env: bool = False
+    #: `--transport`: `auto` (Streamable HTTP, then HTTP+SSE when a POST is refused without a
+    #: JSON-RPC body), `streamable-http` or `sse`.
+    http_transport: str = "auto"
 
     @property
     def transport(self) -> str:
-        """`stdio` or `streamable-http`."""
-        return "streamable-http" if self.url else "stdio"
+        """`stdio`, `streamable-http` or `sse` (what `--transport` asked for; `auto` is
+        `streamable-http` until the server refuses it)."""
+        if not self.url:
+            return "stdio"
+        return "sse" if self.http_transport == "sse" else "streamable-http"
 
     def record(self) -> dict[str, Any]:
         """What the snapshot says about the target: no values of env or headers, no abs paths."""
@@ -104,8 +116,16 @@ def portable_argv(argv: Sequence[str], cwd: str | None) -> list[str]:
     return out
 
 
-def open_transport(target: Target, limits: Limits, roots_declared: bool) -> Transport:
-    """Start the server (stdio) or prepare the HTTP client."""
+def open_transport(
+    target: Target, limits: Limits, roots_declared: bool, sse: bool = False
+) -> Transport:
+    """Start the server (stdio) or prepare the HTTP client (`sse`: of HTTP+SSE)."""
+    if target.url and (sse or target.http_transport == "sse"):
+        from catalogaudit.wire.sse import SseTransport
+
+        return SseTransport(
+            target.url, headers=target.headers, limits=limits, roots_declared=roots_declared
+        )
     if target.url:
         from catalogaudit.wire.http import HttpTransport
 
@@ -153,7 +173,40 @@ def capture(
 
         if started is not None:
             started()
-        session = negotiate(transport, choice, caps, limits, deadline)
+        try:
+            session = negotiate(transport, choice, caps, limits, deadline)
+        except NotStreamable as exc:
+            if target.http_transport != "auto":
+                raise ServerError(
+                    f"{exc} (--transport sse speaks the HTTP+SSE transport of 2024-11-05)"
+                ) from None
+            # NOTE: the spec's backward compatibility (P:2025-03-26 transports): a POST
+            # refused with 4xx and no JSON-RPC body, then a GET that opens an event stream
+            # whose first event is `endpoint` is the HTTP+SSE transport of 2024-11-05.
+            transport.close(failed=True)
+            transport = open_transport(target, limits, "roots" in caps, sse=True)
+            try:
+                session = negotiate(transport, choice, caps, limits, deadline)
+            except ServerError as again:
+                if not isinstance(again, NotAnEventStream):
+                    raise
+                raise ServerError(
+                    f"{exc} (and it is no HTTP+SSE server either: {again.why})"
+                ) from None
+        except ExitedOnProbe as exc:
+            # NOTE: servers on old SDKs (chroma-mcp 0.2.6 on mcp 1.6.0) exit on a method they
+            # do not know; such a server is legacy, so it is started again without the probe.
+            transport.close(failed=True)
+            transport = open_transport(target, limits, "roots" in caps)
+            session = negotiate(transport, choice, caps, limits, deadline, probe=False)
+            session.findings.append(
+                Finding(
+                    "CA520",
+                    Severity.INFO,
+                    f"not a 2026-07-28 server: on server/discover {exc.story}; started it again "
+                    "and captured it with initialize (--protocol legacy skips the probe)",
+                )
+            )
         listings = {
             name: fetch_listing(transport, session, name, limits, deadline) for name in LISTINGS
         }
@@ -162,22 +215,29 @@ def capture(
         transport.close(failed=not done)
     found = _hygiene(transport)
     legacy_wire = None
+    # NOTE: by name: importing wire.sse would load httpx into every stdio capture.
+    kind = "sse" if type(transport).__name__ == "SseTransport" else target.transport
     if legacy_probe and session.era == "modern":
-        session.legacy, legacy_wire = _probe_legacy(target, caps, limits, deadline, legacy_pages)
+        session.legacy, legacy_wire = _probe_legacy(
+            target, caps, limits, deadline, legacy_pages, kind == "sse"
+        )
     codings = sorted(transport.events.content_codings)
     from catalogaudit.model.capture import Capture
 
-    captured = Capture(
-        target.transport, target.record(), session, listings, found, content_codings=codings
-    )
+    captured = Capture(kind, target.record(), session, listings, found, content_codings=codings)
     captured.legacy_wire = legacy_wire
-    if target.url:
+    if kind == "streamable-http":
         captured.http_answers = dict(transport.events.answers)
     return captured
 
 
 def _probe_legacy(
-    target: Target, caps: dict[str, Any], limits: Limits, deadline: float, pages: bool
+    target: Target,
+    caps: dict[str, Any],
+    limits: Limits,
+    deadline: float,
+    pages: bool,
+    sse: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The probe's record, and with `pages` the legacy session's handshake and page texts
     (a listing that failed keeps its error under `answers`)."""
@@ -185,7 +245,7 @@ def _probe_legacy(
     from catalogaudit.wire import handshake as protocol
     from catalogaudit.wire.listing import fetch_listing
 
-    transport = open_transport(target, limits, "roots" in caps)
+    transport = open_transport(target, limits, "roots" in caps, sse)
     try:
         record, session = protocol.legacy_probe(transport, caps, limits, deadline)
         if session is None or not pages:

@@ -20,7 +20,15 @@ from catalogaudit.model.protocol import (
     ProtocolChoice,
     Session,
 )
-from catalogaudit.wire.transport import Limits, Reply, ServerTimeout, Transport, seconds
+from catalogaudit.wire.transport import (
+    ExitedOnProbe,
+    Limits,
+    Reply,
+    ServerExited,
+    ServerTimeout,
+    Transport,
+    seconds,
+)
 
 #: How long a discover probe may stay silent before we call the server legacy (the mcp SDK
 #: uses 10 s, `mcp/client/_probe.py::DISCOVER_TIMEOUT_SECONDS`).
@@ -41,17 +49,22 @@ def negotiate(
     caps: dict[str, Any],
     limits: Limits,
     deadline: float | None = None,
+    *,
+    probe: bool = True,
 ) -> Session:
     """Establish the era and version the way the spec's detection rules say.
 
     `--startup-timeout` bounds the whole handshake, the discover probe and the fallback
     `initialize` together (a silent server fails after it, not after twice it); in auto mode the
-    probe gets at most half of it, so a legacy server that ignores the probe still has time for
-    `initialize`. `deadline` (monotonic) is the end of the whole capture (`--timeout`): no
-    handshake request waits past it either.
+    probe waits at most half of it, so a legacy server that ignores the probe still has time for
+    `initialize`. A slow starter that answers the probe after that (stdio keeps the late
+    answer), or refuses `initialize` with -32022, is modern: a late answer to the probe is a
+    modern answer. `deadline` (monotonic) is the end of the whole capture (`--timeout`): no
+    handshake request waits past it either. `probe=False` sends `initialize` only (a server
+    that exited on the probe, started again).
     """
     budget = _Budget(transport, limits.startup_timeout, deadline)
-    if choice.mode == "legacy":
+    if choice.mode == "legacy" or not probe:
         return _initialize(transport, choice, caps, budget, [])
     offered: list[str] = []
     version = choice.offer
@@ -71,6 +84,12 @@ def negotiate(
             fallback_reason = f"server/discover got no answer within {seconds(timeout)}"
             budget.silent_probe = True
             break
+        except ServerExited as exc:
+            # NOTE: only a server that read the probe died of it; one that exits at start
+            # without reading stdin fails here, with its own story.
+            if choice.mode == "modern" or not exc.read:
+                raise
+            raise ExitedOnProbe(str(exc), exc.story, True) from None
         if reply.ok and _speaks(reply, version):
             return _modern_session(reply, choice, caps, offered, version)
         if reply.ok:
@@ -100,7 +119,12 @@ def negotiate(
         fallback_reason = f"server/discover answered {reply.describe_error()}"
         break
     transport.reset_session()
-    session = _initialize(transport, choice, caps, budget, offered)
+    if not budget.silent_probe:
+        session = _initialize(transport, choice, caps, budget, offered)
+    else:
+        session = _after_silent_probe(transport, choice, caps, budget, offered, version)
+        if session.era == "modern":
+            return session
     session.findings.append(
         Finding(
             "CA520",
@@ -109,6 +133,65 @@ def negotiate(
         )
     )
     return session
+
+
+def _after_silent_probe(
+    transport: Transport,
+    choice: ProtocolChoice,
+    caps: dict[str, Any],
+    budget: _Budget,
+    offered: list[str],
+    version: str,
+) -> Session:
+    """`initialize` after a probe that got no answer in time: a modern session when the probe's
+    answer came late or `initialize` was refused with -32022 (a slow modern server), else the
+    legacy session.
+
+    What is recorded is what the probe would have recorded had it been answered in time, so a
+    cold start and a warm one give the same snapshot."""
+    try:
+        session = _initialize(transport, choice, caps, budget, offered)
+    except (ServerTimeout, ProtocolError) as exc:
+        late = _late_modern(transport, version)
+        if late is not None:
+            return _modern_session(late, choice, caps, offered, version)
+        if not isinstance(exc, _Refused) or exc.reply.error_code() != -32022:
+            raise
+        refused = exc.reply
+        # NOTE: -32022 (UnsupportedProtocolVersion) is a modern error; over HTTP the probe's
+        # late answer is lost with its POST, so the server is asked again with the time left.
+        again = _retry_version(refused) or version
+        transport.reset_session()
+        transport.set_protocol(again, True)
+        params = {"_meta": _meta(again, caps)}
+        reply = transport.request("server/discover", params, budget.left("server/discover"))
+        if reply.ok and _speaks(reply, again):
+            return _modern_session(reply, choice, caps, _once([*offered, again]), again)
+        raise
+    late = _late_modern(transport, version)
+    if late is not None:
+        return _modern_session(late, choice, caps, offered, version)
+    return session
+
+
+def _once(versions: list[str]) -> list[str]:
+    return list(dict.fromkeys(versions))
+
+
+def _late_modern(transport: Transport, version: str) -> Reply | None:
+    """The probe's late answer, when it is a DiscoverResult that speaks `version`."""
+    late = transport.late_answer()
+    if late is not None and late.method == "server/discover" and late.ok and _speaks(late, version):
+        return late
+    return None
+
+
+class _Refused(ProtocolError):
+    """`initialize` was answered with an error (kept: a -32022 there means a modern server)."""
+
+    def __init__(self, message: str, reply: Reply) -> None:
+        super().__init__(message)
+        self.reply = reply
 
 
 class _Budget:
@@ -219,7 +302,7 @@ def _initialize(
             )
         ) from None
     if not reply.ok:
-        raise ProtocolError(f"{transport.describe()}, initialize: {reply.describe_error()}")
+        raise _Refused(f"{transport.describe()}, initialize: {reply.describe_error()}", reply)
     result = reply.result if isinstance(reply.result, dict) else {}
     negotiated = result.get("protocolVersion")
     findings: list[Finding] = []

@@ -27,6 +27,7 @@ from catalogaudit.wire.transport import (
     SSE,
     Events,
     Limits,
+    NotStreamable,
     Reply,
     ServerTimeout,
     answer_server_request,
@@ -131,6 +132,10 @@ class HttpTransport:
         except httpx.HTTPError as exc:
             raise ServerError(f"{self.describe()}, {method}: {_http_error(exc)}") from None
 
+    def late_answer(self) -> Reply | None:
+        """A request that timed out was cancelled with its POST: no answer comes late."""
+        return None
+
     def set_protocol(self, version: str | None, modern: bool) -> None:
         """Send `MCP-Protocol-Version` (and, when modern, `Mcp-Method`) from now on."""
         if version is not None and not (version.isascii() and version.isprintable()):
@@ -232,6 +237,10 @@ class HttpTransport:
                 raise ServerError(
                     f"{self.describe()}, {method}: the body repeats our own {method} request "
                     "instead of answering (an echo endpoint, not an MCP server?)"
+                )
+            if status in (400, 404, 405) and kind != "response":
+                raise NotStreamable(
+                    f"{self.describe()}, {method}: HTTP {status}" + _body_story(raw)
                 )
             if status >= 300:
                 raise ServerError(f"{self.describe()}, {method}: HTTP {status}" + _body_story(raw))

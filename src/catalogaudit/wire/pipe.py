@@ -62,6 +62,19 @@ class Pipe:
             self._lock.release()
         return None
 
+    def unread(self) -> int | None:
+        """Bytes written that the reader has not read (Linux answers FIONREAD on the write end
+        too); None when that cannot be known."""
+        try:
+            import fcntl
+            import struct
+            import termios
+
+            got = fcntl.ioctl(self._fd, termios.FIONREAD, b"\0\0\0\0")
+            return int(struct.unpack("i", got)[0])
+        except (ImportError, OSError, ValueError):
+            return None
+
     def close(self, grace: float) -> None:
         """Close stdin (the server's EOF); a write in progress gets `grace` to end first."""
         self._closing = True

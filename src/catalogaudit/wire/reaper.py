@@ -20,11 +20,25 @@ from collections.abc import Callable, Iterator
 
 #: prctl(2) option: orphaned descendants are re-parented to the caller instead of init.
 PR_SET_CHILD_SUBREAPER = 36
+#: The keeper: reads `+PGID` and `-PGID` lines (a server's group started, ended) and, at EOF,
+#: SIGKILLs the groups still there. EOF comes when every write end is closed: at our exit, or
+#: when the kernel closes them after a SIGKILL to us (the OOM killer, a CI runner's hard kill).
+KEEPER = """live=' '
+while read -r line; do
+  id=${line#?}
+  case $line in
+    +*) live="$live$id " ;;
+    -*) case $live in *" $id "*) live="${live%% $id *} ${live#* $id }" ;; esac ;;
+  esac
+done
+for id in $live; do kill -9 -$id 2>/dev/null; done
+"""
 
 _lock = threading.RLock()
 _live: dict[int, Callable[[], None]] = {}
 _aborted = False
 _subreaper: bool | None = None
+_keeper: subprocess.Popen[bytes] | None = None
 
 
 class Aborted(Exception):
@@ -56,9 +70,11 @@ def spawning() -> Iterator[Callable[[int, Callable[[], None]], None]]:
     with _lock:
         if _aborted:
             raise Aborted("stopped by a signal")
+        _start_keeper()
 
         def register(pid: int, kill: Callable[[], None]) -> None:
             _live[pid] = kill
+            _tell(f"+{pid}")
 
         yield register
 
@@ -66,7 +82,8 @@ def spawning() -> Iterator[Callable[[int, Callable[[], None]], None]]:
 def forget(pid: int) -> None:
     """The server is gone (its transport closed)."""
     with _lock:
-        _live.pop(pid, None)
+        if _live.pop(pid, None) is not None:
+            _tell(f"-{pid}")
 
 
 def aborted() -> bool:
@@ -191,8 +208,53 @@ def _reap() -> None:
 
 def at_exit() -> None:
     """The command is ending: no descendant of ours may outlive it."""
+    _stop_keeper()
     if _subreaper and _has_children():
         kill_descendants()
+
+
+def _start_keeper() -> None:
+    """Start the keeper once (POSIX), in its own session: a signal to our process group, or
+    a terminal's, must not reach it. Why not `prctl(PR_SET_PDEATHSIG)` in each server: set
+    between fork and exec it needs a `preexec_fn`, which is unsafe with our threads; it fires
+    when the spawning thread ends (a `--jobs` worker), not the process; and it reaches the
+    server only, not what `sh -c` or an npm wrapper starts in its group."""
+    global _keeper
+    if _keeper is not None or os.name != "posix" or not os.path.exists("/bin/sh"):
+        return
+    try:
+        _keeper = subprocess.Popen(
+            ["/bin/sh", "-c", KEEPER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        _keeper = None
+
+
+def _tell(line: str) -> None:
+    """One line to the keeper (under `_lock`; shorter than PIPE_BUF, so written whole)."""
+    if _keeper is None or _keeper.stdin is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        _keeper.stdin.write(f"{line}\n".encode())
+        _keeper.stdin.flush()
+
+
+def _stop_keeper() -> None:
+    """Close the keeper's input (every server is closed by now) and reap it."""
+    global _keeper
+    with _lock:
+        keeper, _keeper = _keeper, None
+    if keeper is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        if keeper.stdin is not None:
+            keeper.stdin.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        keeper.wait(1.0)
 
 
 def _has_children() -> bool:

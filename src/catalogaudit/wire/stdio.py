@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
@@ -23,13 +23,14 @@ from catalogaudit.wire import reaper
 from catalogaudit.wire.pipe import Pipe, close_quietly
 from catalogaudit.wire.transport import (
     Events,
+    Inbox,
     Limits,
     Reply,
+    ServerExited,
     ServerTimeout,
     answer_server_request,
     classify,
     excerpt,
-    reply_from,
     seconds,
 )
 
@@ -60,10 +61,8 @@ class StdioTransport:
         self._limits = limits
         self._roots = roots_declared
         self._next_id = 0
-        self._cond = threading.Condition()
-        self._responses: dict[Any, tuple[str, dict[str, jsonwire.Member], bool]] = {}
-        #: The id of the request we wait for; answers to any other id are counted, not kept.
-        self._awaited: int | None = None
+        self._inbox = Inbox(self.events)
+        self._cond = self._inbox.cond
         self._fatal: str | None = None
         self._eof = False
         self._stderr = bytearray()
@@ -120,26 +119,21 @@ class StdioTransport:
         if params is not None:
             msg["params"] = params
         deadline = self._limits.until(timeout)
-        with self._cond:
-            self._awaited = rid
+        self._inbox.expect(rid)
         self._send(msg, method, deadline)
-        with self._cond:
-            while rid not in self._responses:
-                if self._fatal:
-                    raise ServerError(f"{self.describe()}, {method}: {self._fatal}")
-                if self._eof:
-                    raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise ServerTimeout(
-                        f"{self.describe()}, {method}: no answer within {seconds(timeout)}"
-                        + self._garbage_story()
-                    )
-                self._cond.wait(min(left, 0.25))
-            text, members, bad_utf8 = self._responses.pop(rid)
-            self._awaited = None
-        self._limits.budget.take(len(text), f"{self.describe()}, {method}")
-        return reply_from(method, text, members, bad_utf8)
+
+        def check() -> None:
+            if self._fatal:
+                raise ServerError(f"{self.describe()}, {method}: {self._fatal}")
+            if self._eof:
+                self._exited(method)
+
+        def timed_out() -> ServerTimeout:
+            said = f"no answer within {seconds(timeout)}{self.events.garbage_story()}"
+            return ServerTimeout(f"{self.describe()}, {method}: {said}")
+
+        who = self.describe()
+        return self._inbox.take(rid, method, deadline, check, timed_out, self._limits, who)
 
     def notify(self, method: str, params: dict[str, Any] | None) -> None:
         """Send a notification (no answer expected)."""
@@ -147,6 +141,10 @@ class StdioTransport:
         if params is not None:
             msg["params"] = params
         self._send(msg, method, self._limits.until(self._limits.request_timeout))
+
+    def late_answer(self) -> Reply | None:
+        """The answer to the last request that timed out, if it has arrived since."""
+        return self._inbox.late_answer(self._limits, self.describe())
 
     def set_protocol(self, version: str | None, modern: bool) -> None:
         """stdio carries the revision in the messages only."""
@@ -266,10 +264,10 @@ class StdioTransport:
         if why != "closed" and self._proc.poll() is None:
             raise ServerTimeout(
                 f"{self.describe()}, {method}: could not send the request in time (the server "
-                "does not read its stdin)" + self._garbage_story()
+                "does not read its stdin)" + self.events.garbage_story()
             )
         self._await_exit()
-        raise ServerError(f"{self.describe()}, {method}: {self._exit_story()}")
+        self._exited(method)
 
     def _await_exit(self) -> None:
         try:
@@ -279,34 +277,28 @@ class StdioTransport:
         for t in self._threads:
             t.join(0.5)
 
-    def _exit_story(self) -> str:
+    def _exited(self, method: str) -> NoReturn:
+        story = self._exit_story(stderr=False)
+        read = self._pipe.unread() == 0
+        raise ServerExited(f"{self.describe()}, {method}: {self._exit_story()}", story, read)
+
+    def _exit_story(self, stderr: bool = True) -> str:
         code = self._proc.poll()
         if code is None:
             self._await_exit()
             code = self._proc.poll()
+        elif stderr:
+            self._threads[1].join(0.5)  # NOTE: what it wrote before exiting is still in the pipe
         if code is None:
             story = "the server closed stdout"
         elif code < 0:
             story = f"the server was killed by signal {-code}"
         else:
             story = f"the server exited with status {code}"
+        if not stderr:
+            return story
         tail = self.stderr_tail()
         return f"{story}; stderr: {tail}" if tail else f"{story} (no stderr output)"
-
-    def _garbage_story(self) -> str:
-        ev = self.events
-        said = ""
-        if ev.unknown_answers:
-            n = ev.unknown_answers
-            said = f"; it sent {n} answer{'s' if n != 1 else ''} to ids we were not waiting for"
-        if not ev.non_json_count:
-            return said
-        first = ev.non_json_lines[0] if ev.non_json_lines else ""
-        plural = "s" if ev.non_json_count != 1 else ""
-        return (
-            f"{said}; it wrote {ev.non_json_count} non-JSON-RPC line{plural} to stdout, "
-            f"first: {first}"
-        )
 
     def _read_stdout(self) -> None:
         assert self._proc.stdout is not None
@@ -366,12 +358,7 @@ class StdioTransport:
             self._die(f"a stdout message of {len(raw)} bytes cannot be read: {value}")
             return
         if kind == "response" and members is not None:
-            with self._cond:
-                if value["id"] != self._awaited or isinstance(value["id"], bool):
-                    self.events.unknown_answer(text)
-                    return
-                self._responses[value["id"]] = (text, members, bad_utf8)
-                self._cond.notify_all()
+            self._inbox.put(text, value, members, bad_utf8)
         elif kind == "request":
             # NOTE: runs on the reader thread, which must not stop draining stdout for long:
             # the answer gets one request timeout (cut to the deadline), a closed stdin none.

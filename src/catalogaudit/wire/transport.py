@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +26,34 @@ JSON_TYPE, SSE = "application/json", "text/event-stream"
 
 class ServerTimeout(ServerError):
     """A request got no answer in time; the protocol layer may fall back on it (auto mode)."""
+
+
+class ServerExited(ServerError):
+    """The server process ended (or closed stdout) before it answered; `story` says how,
+    without its stderr; `read` whether it had read everything we sent (the request too)."""
+
+    def __init__(self, message: str, story: str = "", read: bool = False) -> None:
+        super().__init__(message)
+        self.story = story
+        self.read = read
+
+
+class NotStreamable(ServerError):
+    """A POST was refused with 400, 404 or 405 and no JSON-RPC body: maybe the HTTP+SSE
+    transport of 2024-11-05 (P:2026-07-28 streamable-http "Backward Compatibility")."""
+
+
+class NotAnEventStream(ServerError):
+    """The GET of the HTTP+SSE transport did not open an event stream; `why` says what came."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
+class ExitedOnProbe(ServerExited):
+    """The server ended on the `server/discover` probe (servers on old SDKs exit on an
+    unknown method): the capture starts it again and sends `initialize` only."""
 
 
 class Budget:
@@ -143,6 +172,21 @@ class Events:
             if not _kept(self.server_requests, method):
                 self.other_requests += 1
 
+    def garbage_story(self) -> str:
+        """`; it wrote 3 non-JSON-RPC lines to stdout, first: ...` for a timeout's message."""
+        said = ""
+        if self.unknown_answers:
+            n = self.unknown_answers
+            said = f"; it sent {n} answer{'s' if n != 1 else ''} to ids we were not waiting for"
+        if not self.non_json_count:
+            return said
+        first = self.non_json_lines[0] if self.non_json_lines else ""
+        plural = "s" if self.non_json_count != 1 else ""
+        return (
+            f"{said}; it wrote {self.non_json_count} non-JSON-RPC line{plural} to stdout, "
+            f"first: {first}"
+        )
+
     def unknown_answer(self, text: str) -> None:
         """Record a response to an id we are not waiting for (late, or never ours)."""
         with self.lock:
@@ -160,6 +204,71 @@ def _kept(names: Counter[str], method: str) -> bool:
     return False
 
 
+class Inbox:
+    """Answers by id for a transport whose answers arrive on a reader thread (stdio, HTTP+SSE):
+    the one awaited is kept, and so is the answer to the last request that timed out (a slow
+    server answers the discover probe after `initialize` was sent); others are counted."""
+
+    def __init__(self, events: Events) -> None:
+        self.cond = threading.Condition()
+        self._events = events
+        self._responses: dict[Any, tuple[str, dict[str, jsonwire.Member], bool]] = {}
+        self._awaited: int | None = None
+        self._late: tuple[int, str] | None = None
+
+    def expect(self, rid: int) -> None:
+        """The request `rid` is about to be sent."""
+        with self.cond:
+            self._awaited = rid
+
+    def put(
+        self, text: str, value: dict[str, Any], members: dict[str, jsonwire.Member], bad_utf8: bool
+    ) -> None:
+        """Keep a response (reader thread) when it is awaited or late, else count it."""
+        with self.cond:
+            late = self._late[0] if self._late else None
+            if value["id"] not in (self._awaited, late) or isinstance(value["id"], bool):
+                self._events.unknown_answer(text)
+                return
+            self._responses[value["id"]] = (text, members, bad_utf8)
+            self.cond.notify_all()
+
+    def take(
+        self,
+        rid: int,
+        method: str,
+        deadline: float,
+        check: Callable[[], None],
+        timed_out: Callable[[], ServerTimeout],
+        limits: Limits,
+        who: str,
+    ) -> Reply:
+        """Wait for the answer to `rid` until `deadline`; `check` (called with the condition
+        held) raises when the transport failed; `timed_out` is the error past the deadline."""
+        with self.cond:
+            while rid not in self._responses:
+                check()
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._late = (rid, method)
+                    raise timed_out()
+                self.cond.wait(min(left, 0.25))
+            text, members, bad_utf8 = self._responses.pop(rid)
+            self._awaited = None
+        limits.budget.take(len(text), f"{who}, {method}")
+        return reply_from(method, text, members, bad_utf8)
+
+    def late_answer(self, limits: Limits, who: str) -> Reply | None:
+        """The answer to the last request that timed out, if it has arrived since."""
+        with self.cond:
+            if self._late is None or self._late[0] not in self._responses:
+                return None
+            (rid, method), self._late = self._late, None
+            text, members, bad_utf8 = self._responses.pop(rid)
+        limits.budget.take(len(text), f"{who}, {method}")
+        return reply_from(method, text, members, bad_utf8)
+
+
 class Transport(Protocol):
     """A connection to one server that sends requests and returns `Reply` objects."""
 
@@ -175,6 +284,11 @@ class Transport(Protocol):
 
     def notify(self, method: str, params: dict[str, Any] | None) -> None:
         """Send a notification."""
+        ...
+
+    def late_answer(self) -> Reply | None:
+        """The answer to the last request that timed out, if it arrived since (stdio keeps
+        it; over HTTP a timed-out request is cancelled)."""
         ...
 
     def set_protocol(self, version: str | None, modern: bool) -> None:
