@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from helpers import cli
+from helpers import cli_process
 
 from catalogaudit.snapshot import build as snap
 from catalogaudit.verbs import fanout
@@ -48,6 +48,6 @@ def test_forked_and_alone_write_the_same_bytes(tmp_path: Path, monkeypatch: Any)
     alone = _run(source, tmp_path / "alone.json")
     assert rendered == [True, False]
     assert forked == alone
-    got = cli("snapshot", "--from", str(source), "-o", "-")  # a real process, to stdout
+    got = cli_process("snapshot", "--from", str(source), "-o", "-")  # a real process, to stdout
     assert got.code == 0, got
     assert got.stdout.encode("utf-8") == alone
