@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import compileall
+import os
+from pathlib import Path
+
 import pytest
 
 try:
@@ -26,3 +30,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite expected-output files (fixtures/diff/<case>/expected.json, ...)",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile `src/` once (into the ignored `__pycache__/`): under PYTHONDONTWRITEBYTECODE=1,
+    set on the development machines, every process a test starts would otherwise compile
+    each module it imports again."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    compileall.compile_dir(src, quiet=2, workers=1)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`slow_install` tests (pip, pipx, pre-commit environments, wheel builds) run in CI's own
+    phase (`pytest -m slow_install`, or CATALOGAUDIT_SLOW_INSTALL=1), skipped otherwise."""
+    if "slow_install" in (config.getoption("markexpr") or ""):
+        return
+    if os.environ.get("CATALOGAUDIT_SLOW_INSTALL") == "1":
+        return
+    skip = pytest.mark.skip(reason="installs packages: run with `pytest -m slow_install`")
+    for item in items:
+        if "slow_install" in item.keywords:
+            item.add_marker(skip)

@@ -145,6 +145,7 @@ def _server_venv(repo: Path) -> None:
     Path(probe.stdout.strip(), "shared.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
 
+@pytest.mark.slow_install
 def test_pre_commit_recipe(tmp_path: Path) -> None:
     hooks, rev = _hook_repo(tmp_path)
     repo = _server_repo(tmp_path)

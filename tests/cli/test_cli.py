@@ -6,13 +6,13 @@ import subprocess
 import sys
 
 import pytest
-from helpers import PYTHON, cli
+from helpers import PYTHON, cli, cli_process
 
 from catalogaudit import __version__
 
 
 def test_version_and_module_entry_point() -> None:
-    result = cli("--version")
+    result = cli_process("--version")
     assert (result.code, result.stdout) == (0, f"catalogaudit {__version__}\n")
 
 
@@ -76,7 +76,7 @@ def test_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
 
 
 def test_traceback_flag_shows_the_trace() -> None:
-    result = cli("--traceback", "snapshot", "--", "/nonexistent/server-binary")
+    result = cli_process("--traceback", "snapshot", "--", "/nonexistent/server-binary")
     assert result.code != 0
     assert "Traceback" in result.stderr and "ServerError" in result.stderr
 

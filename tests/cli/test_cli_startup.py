@@ -4,6 +4,7 @@ interpreter's last garbage collection."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -93,3 +94,15 @@ def test_the_console_script_skips_the_last_collection_and_still_writes(tmp_path:
         [PYTHON, "-m", "catalogaudit", "canonicalize", TOOLS], capture_output=True, check=True
     )
     assert out.read_bytes() == to_stdout.stdout
+
+
+def test_the_in_process_helper_leaves_nothing_behind(tmp_path: Path) -> None:
+    """`helpers.cli` runs `main` in the test process: what it applies for one run (the
+    environment, the directory, the three streams) is the test's again afterwards."""
+    from helpers import cli
+
+    before = (dict(os.environ), os.getcwd(), sys.stdin, sys.stdout, sys.stderr)
+    (tmp_path / "t.json").write_text('{"tools": []}', encoding="utf-8")
+    got = cli("hash", "t.json", env={"CATALOGAUDIT_PROBE": "1"}, cwd=tmp_path)
+    assert got.code == 0 and got.stdout, got
+    assert (dict(os.environ), os.getcwd(), sys.stdin, sys.stdout, sys.stderr) == before

@@ -1,15 +1,18 @@
-"""Shared test helpers: fixture paths, the real CLI in a subprocess, npm server locations.
+"""Shared test helpers: fixture paths, the CLI in-process (`cli`) or as a real process
+(`cli_process`), npm server locations.
 
 Tests import them from here (`from helpers import cli`), never from conftest."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,7 +61,65 @@ class Result:
 
 
 def cli(
-    *args: str,
+    *args: str | Path,
+    timeout: float = 120,
+    env: dict[str, str] | None = None,
+    cwd: str | Path | None = None,
+    stdin: str | None = None,
+) -> Result:
+    """Run `catalogaudit ARGS` in this process (`catalogaudit.cli.main`), as the console script
+    would: stdin, stdout and stderr captured, `env` and `cwd` applied and put back, the exit
+    code from SystemExit. `timeout` is pytest-timeout's here (the run cannot be cut short).
+
+    For what only a real process shows (signals, the console script's exit, servers started
+    below us and their cleanup, terminals, file descriptors) use `cli_process`."""
+    from catalogaudit.cli import main
+
+    del timeout
+    out, err = io.BytesIO(), io.BytesIO()
+    given = _text(io.BytesIO((stdin or "").encode("utf-8")))
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    ours = (given, _text(out), _text(err))
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    sys.stdin, sys.stdout, sys.stderr = ours
+    started = time.monotonic()
+    try:
+        os.environ.update(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+            if isinstance(exc.code, str):
+                sys.stderr.write(exc.code + "\n")
+        except Exception:  # what the interpreter does with an uncaught error (`--traceback`)
+            traceback.print_exc()
+            code = 1
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        for stream in ours:
+            stream.flush()
+            stream.detach()  # the bytes stay readable when the wrapper is collected
+    return Result(code, _decoded(out), _decoded(err), time.monotonic() - started)
+
+
+def _text(raw: io.BytesIO) -> io.TextIOWrapper:
+    """A text stream over bytes, with `.buffer`, as the console script's streams are."""
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline=None)
+
+
+def _decoded(raw: io.BytesIO) -> str:
+    """What `subprocess.run(text=True)` reads: UTF-8, universal newlines."""
+    text = raw.getvalue().decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def cli_process(
+    *args: str | Path,
     timeout: float = 120,
     env: dict[str, str] | None = None,
     cwd: str | Path | None = None,
@@ -67,7 +128,7 @@ def cli(
     """Run `python -m catalogaudit ARGS` as a real process, as users and hooks do."""
     started = time.monotonic()
     proc = subprocess.run(
-        [PYTHON, "-m", "catalogaudit", *args],
+        [PYTHON, "-m", "catalogaudit", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,

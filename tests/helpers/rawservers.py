@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers import PYTHON, Result, cli, fixture, pid_alive, validate_snapshot
+from helpers import PYTHON, Result, cli, cli_process, fixture, pid_alive, validate_snapshot
 
 RAW = str(fixture("servers", "raw_server.py"))
 RAW_HTTP = str(fixture("servers", "raw_http_server.py"))
@@ -40,10 +40,13 @@ def raw(*args: str) -> list[str]:
     return [PYTHON, RAW, *args]
 
 
-def snapshot_ok(tmp_path: Path, *args: str, name: str = "s.json") -> tuple[dict[str, Any], str]:
-    """Run `snapshot -o FILE ARGS`, require exit 0 and a valid snapshot; return (doc, text)."""
+def snapshot_ok(
+    tmp_path: Path, *args: str, name: str = "s.json", process: bool = False
+) -> tuple[dict[str, Any], str]:
+    """Run `snapshot -o FILE ARGS`, require exit 0 and a valid snapshot; return (doc, text).
+    `process`: as a real process (what outlives the command is the point)."""
     out = tmp_path / name
-    result = cli("snapshot", "-o", str(out), *args)
+    result = (cli_process if process else cli)("snapshot", "-o", str(out), *args)
     assert result.code == 0, str(result)
     assert "Traceback" not in result.stderr, str(result)
     text = out.read_text(encoding="utf-8")

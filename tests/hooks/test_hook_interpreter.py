@@ -76,6 +76,7 @@ def _try(hook_repo: Path, repo: Path) -> tuple[int, str]:
     return proc.returncode, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow_install
 def test_server_python_names_the_servers_interpreter(hook_repo: Path, tmp_path: Path) -> None:
     repo = tmp_path / "server"
     repo.mkdir()

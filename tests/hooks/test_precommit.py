@@ -164,6 +164,7 @@ def test_documented_config_is_the_shipped_hooks(page: str) -> None:
 # --- the hooks, through pre-commit try-repo ------------------------------------------------------
 
 
+@pytest.mark.slow_install
 def test_audit_hook_green_on_clean_red_on_broken(hook_repo: Path, tmp_path: Path) -> None:
     clean = fixture_repo(tmp_path, "clean")
     code, out = try_repo(hook_repo, clean, "catalogaudit-audit")
@@ -181,6 +182,7 @@ def test_audit_hook_green_on_clean_red_on_broken(hook_repo: Path, tmp_path: Path
     assert "CF-DESC-001" in out and "context-forge@1.0.0rc1" in out
 
 
+@pytest.mark.slow_install
 def test_canonicalize_hook_green_on_clean_red_on_rewritten(hook_repo: Path, tmp_path: Path) -> None:
     _canonicalize_ready()
     clean = fixture_repo(tmp_path, "clean")
@@ -211,6 +213,7 @@ def _time_repo(tmp_path: Path, name: str) -> tuple[Path, Path]:
     return repo, snap
 
 
+@pytest.mark.slow_install
 def test_live_diff_hook_green_when_unchanged_red_when_the_server_lost_a_tool(
     hook_repo: Path, tmp_path: Path
 ) -> None:

@@ -126,6 +126,7 @@ def _git(repo: Path, *args: str) -> str:
     return proc.stdout.strip()
 
 
+@pytest.mark.slow_install
 def test_the_composite_action_runs_for_real(tmp_path: Path) -> None:
     server = SERVERS / "release_server.py"
     repo = tmp_path / "repo"

@@ -19,6 +19,7 @@ from helpers import PYTHON, ROOT
 from catalogaudit._version import __version__
 
 BIN = Path(PYTHON).parent
+pytestmark = pytest.mark.slow_install
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import PYTHON, cli, fixture, npm_bin, validate_snapshot
+from helpers import PYTHON, cli, cli_process, fixture, npm_bin, validate_snapshot
 from helpers.rawservers import RAW, snapshot_ok
 
 EXAMPLE = str(fixture("servers", "example_server.py"))
@@ -556,18 +556,18 @@ def _one_error_line(result: Any) -> str:
 
 
 def test_errors(tmp_path: Path, originals: dict[str, Path]) -> None:
-    assert "no such file" in _one_error_line(cli("serve", str(tmp_path / "missing.json")))
+    assert "no such file" in _one_error_line(cli_process("serve", str(tmp_path / "missing.json")))
     raw = tmp_path / "list.json"
     raw.write_text('{"tools": []}', encoding="utf-8")
-    assert "not a catalogaudit snapshot" in _one_error_line(cli("serve", str(raw)))
+    assert "not a catalogaudit snapshot" in _one_error_line(cli_process("serve", str(raw)))
     snap = str(originals["example-modern"])
-    line = _one_error_line(cli("serve", snap, "--capabilities", "[1]"))
+    line = _one_error_line(cli_process("serve", snap, "--capabilities", "[1]"))
     assert "--capabilities" in line
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = str(busy.getsockname()[1])
-        line = _one_error_line(cli("serve", snap, "--http", port, "--max-seconds", "5"))
+        line = _one_error_line(cli_process("serve", snap, "--http", port, "--max-seconds", "5"))
     assert f"cannot listen on 127.0.0.1:{port}" in line
 
 

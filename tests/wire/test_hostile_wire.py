@@ -324,9 +324,8 @@ def test_descendants_that_leave_the_group_do_not_survive(tmp_path: Path, flag: s
     double fork, re-parented to init unless we are its subreaper."""
     pid_dir = tmp_path / "pids"
     pid_dir.mkdir()
-    snapshot_ok(
-        tmp_path, *QUICK, "--timeout", "30", "--", *hostile(flag, "--pid-dir", str(pid_dir))
-    )
+    server = hostile(flag, "--pid-dir", str(pid_dir))
+    snapshot_ok(tmp_path, *QUICK, "--timeout", "30", "--", *server, process=True)
     pids = pids_in(pid_dir)
     assert len(pids) == 2, pids
     assert_gone(pids)
