@@ -16,6 +16,7 @@ import argparse
 import datetime
 import importlib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -64,7 +65,8 @@ def run(
     module = importlib.import_module(f"catalogaudit.verify.drivers.{client.replace('-', '_')}")
     driver = module.driver(client_path)
     version = driver.version()
-    todo = [s for s in shapes() if applicable(client, s) and (only is None or only in s.id)]
+    chosen = [s for s in shapes() if only is None or re.search(only, s.id)]
+    todo = [s for s in chosen if applicable(client, s)]
     if redo is not None:
         # Shapes whose recorded message holds `redo` (a run slowed into a timeout, say).
         entry = next(
@@ -121,7 +123,7 @@ def main() -> int:
     r.add_argument("--client-path")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--batch", type=int, default=40)
-    r.add_argument("--only", help="only shapes whose id contains this (merged into the entry)")
+    r.add_argument("--only", help="only shapes whose id matches this regex (merged into the entry)")
     r.add_argument("--redo", help="only shapes whose recorded message contains this")
     t = sub.add_parser("table")
     t.add_argument("--check", action="store_true")
