@@ -164,9 +164,25 @@ def test_slowloris_connections_are_cut_after_the_idle_timeout() -> None:
             c.close()
 
 
-def test_connections_past_the_thread_cap_wait_their_turn() -> None:
-    """600 idle connections: at most MAX_CONNECTIONS handler threads, and the rest are
-    served once the idle timeout frees the slots."""
+def test_slow_clients_do_not_hold_every_thread() -> None:
+    """300 clients sending half their headers, with a 60 s idle timeout: they held all 256
+    threads and a normal client waited for the timeout; now it evicts the longest waiting."""
+    with serving("--idle-timeout", "60") as (proc, port):
+        slow = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(300)]
+        for c in slow:
+            c.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        time.sleep(1.0)
+        started = time.monotonic()
+        assert _post(port, timeout=5) == 400
+        assert time.monotonic() - started < 5
+        assert _threads(proc.pid) <= 256 + 4
+        for c in slow:
+            c.close()
+
+
+def test_connections_past_the_thread_cap_are_served() -> None:
+    """600 idle connections: at most MAX_CONNECTIONS handler threads (serve.conns), and a
+    request on a new connection is still answered."""
     with serving("--idle-timeout", "2") as (proc, port):
         idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(600)]
         time.sleep(1.0)

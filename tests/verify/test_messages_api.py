@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 
+from catalogaudit.serve.instances import MAX_LENGTH
 from catalogaudit.verify.messages_api import FINAL_TEXT, Script, running
 
 TOOLS = [
@@ -103,3 +104,32 @@ def test_plain_json_and_other_routes() -> None:
         with opener.open(req, timeout=10) as resp:
             assert json.loads(resp.read()) == {"input_tokens": 1}
         assert len(stand.requests) == 2 and len(stand.messages()) == 1
+
+
+def test_arguments_from_huge_schemas_stay_small() -> None:
+    """Arguments for `minLength: 3e8`, `minItems: 1e8` and sizes multiplied through nesting
+    come from the bounded generator (`serve.instances`): the grid made a 10 MB body before.
+    (Written as integers, the two others made gigabytes; as `3e8` and `1e8` they were not read
+    as sizes at all.)"""
+    grid: dict[str, Any] = {"type": "string", "minLength": 1000}
+    for _ in range(2):
+        grid = {"type": "array", "minItems": 100, "items": grid}
+    props = {
+        "grid": grid,
+        "text": {"type": "string", "minLength": 3e8},
+        "list": {"type": "array", "minItems": 1e8},
+    }
+    tools = [
+        {
+            "name": f"mcp__s__{name}",
+            "description": "d",
+            "input_schema": {"type": "object", "properties": {name: schema}, "required": [name]},
+        }
+        for name, schema in props.items()
+    ]
+    with running(Script(lambda n: n.startswith("mcp__"))) as stand:
+        kind, raw = _post(stand.url, {"model": "m", "tools": tools, "messages": []})
+    assert kind == "application/json" and len(raw) < 2_000_000
+    blocks = json.loads(raw)["content"]
+    assert [b["name"] for b in blocks] == [t["name"] for t in tools]
+    assert len(blocks[1]["input"]["text"]) == MAX_LENGTH  # 3e8 read as a size, then bounded

@@ -8,22 +8,18 @@ for an unknown one) and end with DELETE. GET is 405 in both eras (no standalone 
 DELETE is 405 when only 2026-07-28 is served. Notifications get 202. Bound to loopback unless
 `--host` says otherwise, and a browser `Origin` from elsewhere is refused (403).
 
-Under load: a listen backlog of `BACKLOG` (hundreds of clients connecting at once), at most
-`MAX_CONNECTIONS` handler threads (more connections wait in the backlog), and each request
-cycle of a connection (waiting for it, reading it, answering it) ends within `--idle-timeout`:
-a slowloris client trickling bytes is cut off by a watchdog, not by a per-read timeout only.
+Under load, connections are bounded as `serve.conns` says.
 """
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import signal
 import socket
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -31,6 +27,7 @@ from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import jsonwire
 from catalogaudit.model.protocol import LEGACY_VERSIONS
 from catalogaudit.serve import sse
+from catalogaudit.serve.conns import Connections
 from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
 from catalogaudit.serve.replay import Answer, error_text
 from catalogaudit.serve.stdio import encode
@@ -41,12 +38,6 @@ if TYPE_CHECKING:
 PATH = "/mcp"
 MAX_BODY = 16 * 1024 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-#: Connections handled at once, one thread each; more wait in the listen backlog.
-MAX_CONNECTIONS = 256
-#: The listen backlog (socketserver's default of 5 made loopback clients time out).
-BACKLOG = 1024
-#: How often the watchdog looks for connections past their `--idle-timeout`.
-WATCH_EVERY = 0.25
 
 
 def status_of(answer: Answer) -> int:
@@ -58,58 +49,13 @@ def status_of(answer: Answer) -> int:
     return 500 if answer.code == -32603 else 400
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = BACKLOG
+class _Server(Connections):
     replay: Replay
     sse: bool
     #: `--transport sse`: the HTTP+SSE transport of 2024-11-05 (`serve.sse`), its sessions.
     legacy_sse: bool
     sse_sessions: dict[str, Any]
-    lock: threading.Lock
     sessions: set[str]
-    idle: float
-    slots: threading.BoundedSemaphore
-    deadlines: dict[Any, float]
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        """Start a handler thread once one of `MAX_CONNECTIONS` slots is free."""
-        # NOTE: a full house frees a slot within the idle timeout; past it, this one is dropped.
-        if not self.slots.acquire(timeout=self.idle):
-            self.shutdown_request(request)
-            return
-        self.watch(request)
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self.forget(request)
-            self.slots.release()
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.forget(request)
-            self.slots.release()
-
-    def watch(self, conn: Any) -> None:
-        """(Re)start the connection's request cycle: it must end within the idle timeout."""
-        with self.lock:
-            self.deadlines[conn] = time.monotonic() + self.idle
-
-    def forget(self, conn: Any) -> None:
-        with self.lock:
-            self.deadlines.pop(conn, None)
-
-    def expire(self) -> None:
-        """Cut every connection past its deadline (its handler then reads EOF and ends)."""
-        now = time.monotonic()
-        with self.lock:
-            late = [conn for conn, end in self.deadlines.items() if end <= now]
-        for conn in late:
-            with contextlib.suppress(OSError):
-                conn.shutdown(socket.SHUT_RDWR)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -137,6 +83,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         super().handle_one_request()
+        self.server.answering(self.connection, False)
         self.server.watch(self.connection)  # the next request gets the whole idle timeout
 
     # --- plumbing -------------------------------------------------------------------------------
@@ -179,6 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
         return sse.STREAM_PATH if self.server.legacy_sse else PATH
 
     def do_GET(self) -> None:
+        self.server.answering(self.connection, True)
         if self.server.legacy_sse:
             if self._allowed(sse.STREAM_PATH):
                 sse.stream(self)
@@ -188,6 +136,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(405, b"", {"Allow": allow})
 
     def do_DELETE(self) -> None:
+        self.server.answering(self.connection, True)
         if not self._allowed():
             return
         if self.server.legacy_sse or not self.server.replay.legacy:
@@ -217,6 +166,7 @@ class _Handler(BaseHTTPRequestHandler):
         # NOTE: read the body before any refusal, or its bytes would be parsed as the next
         # request on this keep-alive connection.
         raw = self.rfile.read(length) if length > 0 else b""
+        self.server.answering(self.connection, True)
         if not self._allowed():
             return
         if self.server.legacy_sse:
@@ -333,11 +283,8 @@ def make_server(
     httpd.sse = sse_answers
     httpd.legacy_sse = legacy_sse
     httpd.sse_sessions = {}
-    httpd.lock = threading.Lock()
     httpd.sessions = set()
-    httpd.idle = idle
-    httpd.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-    httpd.deadlines = {}
+    httpd.limit(idle)
     return httpd
 
 
@@ -363,7 +310,7 @@ def serve_http(replay: Replay, options: ServeOptions) -> int:
         sys.stderr.write(f"listening on http://{shown}:{port}{path}\n")
         sys.stderr.flush()
         thread = threading.Thread(target=httpd.serve_forever, name="serve-http", daemon=True)
-        watchdog = threading.Thread(target=_watch, args=(httpd,), name="serve-idle", daemon=True)
+        watchdog = threading.Thread(target=httpd.watchdog, name="serve-idle", daemon=True)
         # NOTE: SIGTERM is held back while the thread starts: raised inside `start()`, it
         # would leave a thread serving on a socket we are closing. Threads inherit the mask,
         # so the signal always reaches the main thread, where the handler runs.
@@ -388,10 +335,3 @@ def serve_http(replay: Replay, options: ServeOptions) -> int:
                 httpd.shutdown()
                 thread.join(5)
             httpd.server_close()
-
-
-def _watch(httpd: _Server) -> None:
-    """The watchdog thread: cut connections past their idle timeout, until the socket closes."""
-    while httpd.socket.fileno() >= 0:
-        time.sleep(WATCH_EVERY)
-        httpd.expire()

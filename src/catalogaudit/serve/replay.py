@@ -219,6 +219,8 @@ class Replay:
             self._report(name, params.get("arguments"), "unknown tool")
             return Answer(text, -32602, era)
         result, outcome = serve_calls.tool_result(tool, params.get("arguments", {}))
+        if era == "modern":  # P:2026-07-28/basic/index "ResultType": every result carries one
+            result["resultType"] = "complete"
         self._report(name, params.get("arguments"), outcome)
         return Answer(result_text(rid, jsonwire.compact(result)), era=era)
 
