@@ -151,3 +151,30 @@ class Shape:
 def jsonl(shape: Shape) -> str:
     """The shape as one JSONL document (one list result a line), for `snapshot --from`."""
     return "".join(t + "\n" for texts in shape.texts().values() for t in texts)
+
+
+#: The value that removes a field instead of setting it.
+MISSING = object()
+
+
+def locate(page: Any, parts: list[str]) -> tuple[Any, str | int]:
+    """The container and the key of the last step of a path inside a page."""
+    node = page
+    for step in parts[:-1]:
+        node = node[int(step)] if isinstance(node, list) else node[step]
+    last = parts[-1]
+    return node, int(last) if isinstance(node, list) else last
+
+
+def make(era: str, sid: str, listing: str, path: str, value: Any, defect: str) -> Shape:
+    """The base of `era` with `path` (inside the listing's only page) set to `value`, or
+    removed when `value` is `MISSING`."""
+    pages = base_pages(era)
+    page = pages[listing][0]
+    node, key = locate(page, path.strip("/").split("/"))
+    if value is MISSING:
+        del node[key]
+    else:
+        node[key] = copy.deepcopy(value)
+    suffix = "" if era == "legacy" else "@modern"
+    return Shape(sid + suffix, era, f"/{listing}/0{path}", defect, pages)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.verify.lattice.base import Raw, Shape
+from catalogaudit.verify.lattice.base import MISSING, Raw, Shape, make
 
 _Q: dict[str, Any] = {"type": "string"}
 #: Feature id -> the keywords added to (root) or that make up (nested) a schema.
@@ -84,7 +84,6 @@ def _root(feature: str, keywords: dict[str, Any]) -> dict[str, Any]:
 
 def shapes(era: str) -> Iterator[Shape]:
     """The schema shapes of one era."""
-    from catalogaudit.verify.lattice.shapes import make
 
     def tool(sid: str, path: str, value: Any, defect: str) -> Shape:
         return make(era, sid, "tools", f"/tools/1/{path}", value, defect)
@@ -143,7 +142,7 @@ def shapes(era: str) -> Iterator[Shape]:
                 "tool.inputSchema.type/missing",
                 "tools",
                 "/tools/1/inputSchema/type",
-                _missing(),
+                MISSING,
                 "inputSchema without type",
             )
             continue
@@ -175,12 +174,6 @@ def shapes(era: str) -> Iterator[Shape]:
         ),
     ):
         yield tool(f"tool.outputSchema/{sid}", "outputSchema", value, f"outputSchema {sid}")
-
-
-def _missing() -> object:
-    from catalogaudit.verify.lattice.shapes import _MISSING
-
-    return _MISSING
 
 
 def _deep(levels: int) -> dict[str, Any]:

@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from catalogaudit.verify.lattice import schemas
-from catalogaudit.verify.lattice.base import ERAS, Raw, Shape, base_pages
+from catalogaudit.verify.lattice.base import ERAS, MISSING, Raw, Shape, base_pages, locate, make
 
-_MISSING = object()
 #: A JSON type -> a sample value of it (`integer` fields get `number` as a fraction).
 SAMPLES: dict[str, Any] = {"string": "x", "number": 3, "boolean": True, "array": [], "object": {}}
 EMPTY: dict[str, Any] = {"string": "", "array": [], "object": {}}
@@ -123,7 +122,7 @@ PARTS: list[tuple[str, str, str, tuple[str, ...], dict[str, str]]] = [
 def _variants(kind: str) -> list[tuple[str, Any]]:
     """What a field of this JSON type is replaced with: missing, null, every other type,
     empty; integers also a fraction and a negative."""
-    out: list[tuple[str, Any]] = [("missing", _MISSING), ("null", None)]
+    out: list[tuple[str, Any]] = [("missing", MISSING), ("null", None)]
     own = "number" if kind == "integer" else kind
     out += [(t, v) for t, v in SAMPLES.items() if t != own]
     if kind in EMPTY:
@@ -133,33 +132,10 @@ def _variants(kind: str) -> list[tuple[str, Any]]:
     return out
 
 
-def _locate(page: Any, parts: list[str]) -> tuple[Any, str | int]:
-    """The container and the key of the last step of a path inside a page."""
-    node = page
-    for step in parts[:-1]:
-        node = node[int(step)] if isinstance(node, list) else node[step]
-    last = parts[-1]
-    return node, int(last) if isinstance(node, list) else last
-
-
-def make(era: str, sid: str, listing: str, path: str, value: Any, defect: str) -> Shape:
-    """The base of `era` with `path` (inside the listing's only page) set to `value`, or
-    removed when `value` is `_MISSING`."""
-    pages = base_pages(era)
-    page = pages[listing][0]
-    node, key = _locate(page, path.strip("/").split("/"))
-    if value is _MISSING:
-        del node[key]
-    else:
-        node[key] = copy.deepcopy(value)
-    suffix = "" if era == "legacy" else "@modern"
-    return Shape(sid + suffix, era, f"/{listing}/0{path}", defect, pages)
-
-
 def _field_shapes(era: str) -> Iterator[Shape]:
     base = base_pages(era)
     for part, at, listing, required, fields in PARTS:
-        node, _ = _locate(base[listing][0], f"{at}/x".strip("/").split("/"))
+        node, _ = locate(base[listing][0], f"{at}/x".strip("/").split("/"))
         for name, kind in fields.items():
             for variant, value in _variants(kind):
                 if variant == "missing" and name not in node:
