@@ -6,7 +6,8 @@
 
 `run` drives one client (its verify driver, against `catalogaudit serve`) over every shape of
 the lattice it can observe, and stores one verdict per shape in `fixtures/lattice/ledger.json`
-under that client and version (a rerun of the same version replaces its entry). The oracle
+under that client and version, saved after every batch (a whole rerun of the same version
+replaces its entry; `--only`, `--redo` and `--missing` merge into it). The oracle
 suite (`tests/oracle/test_lattice_oracle.py`) replays the ledger against the profiles.
 """
 
@@ -16,6 +17,7 @@ import argparse
 import datetime
 import importlib
 import json
+import os
 import re
 import sys
 import time
@@ -56,11 +58,47 @@ def save(ledger: dict[str, Any]) -> None:
         lines.append("    }}" + ("," if n < len(ledger["runs"]) - 1 else ""))
     lines += ["  ]", "}"]
     LEDGER.parent.mkdir(parents=True, exist_ok=True)
-    LEDGER.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # Beside it, then renamed over it: an interrupted write never leaves half a ledger.
+    part = LEDGER.with_name(LEDGER.name + ".part")
+    part.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(part, LEDGER)
+
+
+def record(client: str, version: str, got: dict[str, Any], *, replace: bool = False) -> None:
+    """Merge verdicts into the client version's entry and save; `replace` drops the shapes
+    the entry held that `got` lacks (a whole run's end)."""
+    ledger = load()
+    old = next(
+        (r for r in ledger["runs"] if (r["client"], r["version"]) == (client, version)), None
+    )
+    observations = {} if replace or old is None else dict(old["observations"])
+    for sid, v in got.items():
+        observations[sid] = {
+            "verdict": v.verdict,
+            **({"message": v.message[:300]} if v.message else {}),
+        }
+    runs = [r for r in ledger["runs"] if (r["client"], r["version"]) != (client, version)]
+    runs.append(
+        {
+            "client": client,
+            "version": version,
+            "date": datetime.date.today().isoformat(),
+            "driver": f"catalogaudit verify driver {client}",
+            "observations": observations,
+        }
+    )
+    ledger["runs"] = sorted(runs, key=lambda r: (r["client"], r["version"]))
+    save(ledger)
 
 
 def run(
-    client: str, client_path: str | None, jobs: int, batch: int, only: str | None, redo: str | None
+    client: str,
+    client_path: str | None,
+    jobs: int,
+    batch: int,
+    only: str | None,
+    redo: str | None,
+    missing: bool = False,
 ) -> int:
     module = importlib.import_module(f"catalogaudit.verify.drivers.{client.replace('-', '_')}")
     driver = module.driver(client_path)
@@ -75,6 +113,12 @@ def run(
         seen = entry["observations"] if entry else {}
         todo = [s for s in todo if redo in seen.get(s.id, {}).get("message", "")]
         only = redo
+    if missing:
+        entry = next(
+            (r for r in load()["runs"] if (r["client"], r["version"]) == (client, version)), None
+        )
+        todo = [s for s in todo if s.id not in (entry["observations"] if entry else {})]
+        only = only or "(missing)"
     done = [0]
     start = time.monotonic()
 
@@ -85,29 +129,17 @@ def run(
             file=sys.stderr,
         )
 
-    got = observe_all(driver, todo, batch=batch, jobs=jobs, progress=progress)
-    ledger = load()
-    runs = [r for r in ledger["runs"] if (r["client"], r["version"]) != (client, version)]
-    old = next(
-        (r for r in ledger["runs"] if (r["client"], r["version"]) == (client, version)), None
+    # Each batch is saved as it ends, so an interrupted run keeps what it observed; a whole
+    # run (no --only, --redo or --missing) then drops what its entry held from before.
+    got = observe_all(
+        driver,
+        todo,
+        batch=batch,
+        jobs=jobs,
+        progress=progress,
+        keep=lambda part: record(client, version, part),
     )
-    observations = dict(old["observations"]) if old and only else {}
-    for sid, v in got.items():
-        observations[sid] = {
-            "verdict": v.verdict,
-            **({"message": v.message[:300]} if v.message else {}),
-        }
-    runs.append(
-        {
-            "client": client,
-            "version": version,
-            "date": datetime.date.today().isoformat(),
-            "driver": f"catalogaudit verify driver {client}",
-            "observations": observations,
-        }
-    )
-    ledger["runs"] = sorted(runs, key=lambda r: (r["client"], r["version"]))
-    save(ledger)
+    record(client, version, got, replace=only is None)
     print(
         f"{client} {version}: {len(got)} shapes in {time.monotonic() - start:.0f} s",
         file=sys.stderr,
@@ -125,11 +157,28 @@ def main() -> int:
     r.add_argument("--batch", type=int, default=40)
     r.add_argument("--only", help="only shapes whose id matches this regex (merged into the entry)")
     r.add_argument("--redo", help="only shapes whose recorded message contains this")
+    r.add_argument(
+        "--missing", action="store_true", help="only shapes this version has no verdict for"
+    )
+    r.add_argument(
+        "--ledger", type=Path, help="record into this file instead (observations to keep apart)"
+    )
     t = sub.add_parser("table")
     t.add_argument("--check", action="store_true")
     args = parser.parse_args()
     if args.cmd == "run":
-        return run(args.client, args.client_path, args.jobs, args.batch, args.only, args.redo)
+        if args.ledger is not None:
+            global LEDGER
+            LEDGER = args.ledger.resolve()
+        return run(
+            args.client,
+            args.client_path,
+            args.jobs,
+            args.batch,
+            args.only,
+            args.redo,
+            args.missing,
+        )
     text = render(load())
     if args.check:
         current = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""

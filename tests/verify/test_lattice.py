@@ -78,3 +78,38 @@ def test_the_lattice_is_the_same_in_another_process() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == here.hexdigest()
+
+
+def test_a_static_2026_snapshot_is_predicted_as_serve_presents_it() -> None:
+    """`serve` answers a 2026-07-28 snapshot that records no legacy answer in 2026-07-28 only,
+    so Codex (initialize only) is predicted to fail the whole server, as observed."""
+    from catalogaudit.verify.observatory import SERVER, predict_all
+
+    base = [s for s in _ALL if s.id == "base@modern"]
+    got = predict_all("codex@0.169.0", base)["base@modern"]
+    assert (got.verdict, got.message.split(":")[0]) == (SERVER, "CDX-ERA-001")
+    assert predict_all("claude-code@2.1.328", base)["base@modern"].verdict != SERVER
+
+
+def test_each_batch_is_kept_before_the_next_one_runs() -> None:
+    """An interrupted run keeps what it observed: `keep` gets every finished batch."""
+    from catalogaudit.verify.base import ListOutcome, Target
+    from catalogaudit.verify.observatory import observe_all
+
+    class Dies:
+        id = "dies"
+        calls = 0
+
+        def run(self, targets: list[Target]) -> list[list[ListOutcome]]:
+            Dies.calls += 1
+            if Dies.calls > 1:
+                raise RuntimeError("interrupted")
+            return [[ListOutcome("tools", None, "boom")] for _ in targets]
+
+    kept: dict[str, object] = {}
+    chosen = [s for s in _ALL if s.era == "legacy"][:4]
+    try:
+        observe_all(Dies(), chosen, batch=2, jobs=1, keep=kept.update)  # type: ignore[arg-type]
+    except RuntimeError:
+        pass
+    assert sorted(kept) == sorted(s.id for s in chosen[:2])

@@ -11,6 +11,7 @@ listing the client read failed), `list failed` (the listing holding the defect f
 from __future__ import annotations
 
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -82,19 +83,30 @@ def observe_all(
     batch: int = 40,
     jobs: int = 2,
     progress: Callable[[int], None] | None = None,
+    keep: Callable[[dict[str, Verdict]], None] | None = None,
 ) -> dict[str, Verdict]:
-    """Shape id -> observed verdict, the client driven over every shape in batches."""
+    """Shape id -> observed verdict, the client driven over every shape in batches.
+
+    `keep` gets each batch's verdicts as soon as the batch is done (one call at a time), so a
+    caller can store them before a later batch fails or the run is interrupted."""
     out: dict[str, Verdict] = {}
+    lock = threading.Lock()
     with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
         found = [target(s, Path(tmp)) for s in shapes]
         chunks = [list(range(i, min(i + batch, len(found)))) for i in range(0, len(found), batch)]
 
         def one(chunk: list[int]) -> None:
             results = driver.run([found[i] for i in chunk])
-            for i, outcomes in zip(chunk, results, strict=True):
-                out[shapes[i].id] = reduce(shapes[i], observe(found[i], outcomes))
-            if progress is not None:
-                progress(len(chunk))
+            got = {
+                shapes[i].id: reduce(shapes[i], observe(found[i], outcomes))
+                for i, outcomes in zip(chunk, results, strict=True)
+            }
+            with lock:
+                out.update(got)
+                if keep is not None:
+                    keep(got)
+                if progress is not None:
+                    progress(len(chunk))
 
         with ThreadPoolExecutor(max(jobs, 1)) as pool:
             list(pool.map(one, chunks))
@@ -127,6 +139,6 @@ LEGACY_ONLY = ("codex",)
 def applicable(client: str, shape: Shape) -> bool:
     """Whether the client's driver can observe the shape's defect."""
     if shape.era == "modern" and client in LEGACY_ONLY:
-        return False
+        return shape.id == "base@modern"
     listing = shape.pointer.split("/")[1] if shape.pointer else "tools"
     return listing in OBSERVES.get(client, (listing,))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -33,6 +33,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import LISTINGS
 from catalogaudit.model.protocol import CAPABILITY_OF
@@ -149,6 +150,27 @@ def _versions(profile: str) -> tuple[Version | None, dict[str, Version | None]]:
     return resolved.effective, at
 
 
+def as_served(catalog: Catalog) -> Catalog:
+    """The catalog as `catalogaudit serve` presents it to the client, which is what a
+    prediction is about: a 2026-07-28 snapshot whose server is not recorded answering a legacy
+    `initialize` with its pages (a static one, or one taken without `--legacy-probe`) is served
+    2026-07-28 only, its `initialize` refused, so the handshake rules see that refusal."""
+    proto = catalog.capture.get("protocol")
+    if not isinstance(proto, dict) or proto.get("era") != "modern":
+        return catalog
+    legacy = proto.get("legacy")
+    wire = catalog.doc.get("wire")
+    pages = not isinstance(wire, dict) or isinstance(wire.get("legacy"), dict)
+    if isinstance(legacy, dict) and legacy.get("answered") is True and pages:
+        return catalog
+    refused = {
+        "answered": False,
+        "reason": "a refusal (catalogaudit serve answers this snapshot in 2026-07-28 only)",
+    }
+    capture = {**catalog.capture, "protocol": {**proto, "legacy": refused}}
+    return replace(catalog, doc={**catalog.doc, "capture": capture})
+
+
 def _effect(finding: Finding) -> str:
     """The rule effect the finding's message ends with (profiles append it after `; `)."""
     return finding.message.rsplit("; ", 1)[-1]
@@ -156,7 +178,7 @@ def _effect(finding: Finding) -> str:
 
 def predict(target: Target, profile: str) -> list[Observation]:
     """The profile's verdicts on every listing the driver lists, and every item in them."""
-    catalog = target.catalog
+    catalog = as_served(target.catalog)
     report = audit(catalog, AuditOptions(profiles=(profile,)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     listed = target.listings

@@ -4,7 +4,8 @@ The facts come from the snapshot's capture block, recorded by a real handshake:
 `capture.protocol` says which era and version the capture negotiated, and for a 2026-07-28
 capture made with `snapshot --legacy-probe`, `capture.protocol.legacy` says whether the server
 also answers a legacy `initialize` in a fresh session (P:2026-07-28/basic/versioning: a
-2026-only server answers it with -32022). Static snapshots carry no handshake and are skipped.
+2026-only server answers it with -32022). A static snapshot records no handshake: a legacy one
+is skipped, and a 2026-07-28 one gets the note of a capture without the legacy probe.
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
     if not isinstance(proto, dict) or proto.get("handshake") not in (
         "initialize",
         "server/discover",
+        "static",
     ):
         return
     accepted: Sequence[str] | None = params.get("initialize_versions")
+    if proto.get("handshake") == "static" and proto.get("era") != "modern":
+        return
     if proto.get("era") != "modern":
         version = proto.get("negotiated")
         if accepted is not None and version not in accepted:

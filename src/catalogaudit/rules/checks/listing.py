@@ -152,6 +152,10 @@ def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             "type": "boolean",
             "description": "ttlMs must be an integer within JavaScript's safe range (zod int()).",
         },
+        "present_only": {
+            "type": "boolean",
+            "description": "Check only the fields a page has (a missing one is tolerated).",
+        },
     },
 )
 def cache_fields_required(
@@ -160,8 +164,9 @@ def cache_fields_required(
     """On a catalog negotiated at one of `revisions` (default 2026-07-28), every page of every
     listing needs `ttlMs` (a number >= 0) and `cacheScope` (`public` or `private`), and with
     `result_type` a `resultType` of `complete`, with `integer` a whole ttlMs no larger than
-    2^53 - 1. Page-level hits. A handshake-era session is skipped even
-    when its `initialize` named 2026-07-28: the cache hints belong to the stateless era."""
+    2^53 - 1; with `present_only`, a field the page lacks is not a hit. Page-level hits. A
+    handshake-era session is skipped even when its `initialize` named 2026-07-28: the cache
+    hints belong to the stateless era."""
     if catalog.revision not in params.get("revisions", ("2026-07-28",)):
         return
     proto = catalog.capture.get("protocol")
@@ -178,6 +183,9 @@ def _page_hits(
     listing: str, page: int, fields: Mapping[str, Any], params: Mapping[str, Any]
 ) -> Iterator[Hit]:
     where = f"{METHODS[listing]} page {page + 1}"
+    if params.get("present_only"):
+        # A missing field reads as a good one: only the fields sent are judged.
+        fields = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete", **fields}
     ttl = fields.get("ttlMs")
     number = isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0
     whole = isinstance(ttl, (int, float)) and float(ttl).is_integer() and ttl < 2**53
