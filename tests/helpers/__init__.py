@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -72,9 +73,13 @@ def cli(
     code from SystemExit. `timeout` is pytest-timeout's here (the run cannot be cut short).
 
     For what only a real process shows (signals, the console script's exit, servers started
-    below us and their cleanup, terminals, file descriptors) use `cli_process`."""
+    below us and their cleanup, terminals, file descriptors) use `cli_process`. Off the main
+    thread (tests that run several commands at once) it is `cli_process` too: the streams,
+    environment, directory and signal handlers swapped here belong to the whole process."""
     from catalogaudit.cli import main
 
+    if threading.current_thread() is not threading.main_thread():
+        return cli_process(*args, timeout=timeout, env=env, cwd=cwd, stdin=stdin)
     del timeout
     out, err = io.BytesIO(), io.BytesIO()
     given = _text(io.BytesIO((stdin or "").encode("utf-8")))
