@@ -286,3 +286,13 @@ def test_the_meta_schemas_use_only_the_formats_handled() -> None:
     for resource in jsonschema_specifications.REGISTRY.values():
         walk(resource.contents)
     assert found == set(validation.META_FORMATS)
+
+
+@pytest.mark.parametrize(
+    "value", [{"a": "x\ud800"}, {"\udc00": 1}, ["\udced\udca0\udc80"], "\ud800"]
+)
+def test_a_lone_surrogate_is_left_to_python_jsonschema(value: Any) -> None:
+    """jsonschema-rs reads strings as UTF-8 and raised UnicodeEncodeError on a lone surrogate
+    (an internal error of `audit` on a fuzzed snapshot, seed 20261201 #13)."""
+    assert validation.plain(value) is validation.NOT_PLAIN
+    assert validation.plain({"a": "é", "b": ["ü"]}) == {"a": "é", "b": ["ü"]}

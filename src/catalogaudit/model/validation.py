@@ -23,6 +23,7 @@ error is confirmed (and worded) by python-jsonschema.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -42,10 +43,20 @@ _INT_BOUND = 2**63
 META_FORMATS = ("regex", "uri", "uri-reference")
 
 
+#: A lone surrogate: JSON text may spell one (`"\\ud800"`), UTF-8 cannot hold it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _utf8(text: str) -> bool:
+    """Whether jsonschema-rs can take `text`: it reads strings as UTF-8 (`isascii` is O(1))."""
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
 def plain(value: Any, depth: int = 0) -> Any:
     """`value` as builtin dicts, lists, strings, finite floats, small ints, booleans and None
     (numbers as their value: `1.50E1` becomes 15.0, which every keyword reads alike), or
-    `NOT_PLAIN` (non-finite or huge numbers, nesting over `MAX_DEPTH`, other types).
+    `NOT_PLAIN` (non-finite or huge numbers, nesting over `MAX_DEPTH`, lone surrogates, other
+    types).
 
     Copy on write: a container whose members are all plain is handed back itself, so a
     catalog without wire numbers (the parser keeps every float's lexeme) costs one walk."""
@@ -55,8 +66,14 @@ def plain(value: Any, depth: int = 0) -> Any:
             return NOT_PLAIN
         copy: Any = None
         for slot, item in value.items() if kind is dict else enumerate(value):
+            if kind is dict and not _utf8(str(slot)):
+                return NOT_PLAIN
             each = type(item)
-            if each is str or each is bool or (each is int and -_INT_BOUND < item < _INT_BOUND):
+            if each is str:
+                if _utf8(item):
+                    continue
+                return NOT_PLAIN
+            if each is bool or (each is int and -_INT_BOUND < item < _INT_BOUND):
                 continue
             new = plain(item, depth + 1)
             if new is NOT_PLAIN:
@@ -66,7 +83,9 @@ def plain(value: Any, depth: int = 0) -> Any:
                     copy = kind(value)
                 copy[slot] = new
         return value if copy is None else copy
-    if kind is str or kind is bool or value is None:
+    if kind is str:
+        return value if _utf8(value) else NOT_PLAIN
+    if kind is bool or value is None:
         return value
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else NOT_PLAIN
