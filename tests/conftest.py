@@ -35,7 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Compile `src/` once (into the ignored `__pycache__/`): under PYTHONDONTWRITEBYTECODE=1,
     set on the development machines, every process a test starts would otherwise compile
-    each module it imports again."""
+    each module it imports again. Once, in the controller: xdist's workers find it done."""
+    if hasattr(config, "workerinput"):
+        return
     src = Path(__file__).resolve().parents[1] / "src"
     compileall.compile_dir(src, quiet=2, workers=1)
 
