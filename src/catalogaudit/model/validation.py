@@ -9,7 +9,9 @@ snapshot schema). What would make the two differ is closed here:
   wire parser's `WireFloat`) makes most keywords raise, but `is_valid`, `not` and `if` misread
   it silently (jsonschema-rs 0.61), NaN and Infinity read as no number, and a value nested about
   10,000 deep overflows its native stack (the process dies). `plain` copies a value into
-  builtin types, or answers `NOT_PLAIN` and the caller asks python-jsonschema;
+  builtin types, or answers `NOT_PLAIN` and the caller asks python-jsonschema; a value nested
+  `MAX_DEPTH` or deeper, which python-jsonschema cannot follow either, is validated in its
+  first `CUT` levels (`cut`), and errors below them go unreported;
 - regexes: format "regex" is Python's `re.compile`, as python-jsonschema's (ECMA-262 accepts
   `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), which on our
   schemas' patterns is the stricter (`$` before a final newline, `.` on `\\r`);
@@ -34,6 +36,11 @@ NOT_PLAIN: Any = object()
 #: Deepest nesting (objects and arrays) handed to jsonschema-rs; deeper values go to
 #: python-jsonschema, which refuses them with a RecursionError instead of a crash.
 MAX_DEPTH = 256
+
+#: How many levels of a value nested `MAX_DEPTH` or deeper are validated (`cut`): deeper
+#: still, python-jsonschema overflows the recursion limit (it recurses per level, and words an
+#: error with the repr of its whole instance), and jsonschema-rs is never asked.
+CUT = 100
 
 #: Integers jsonschema-rs reads as machine integers; larger ones go to python-jsonschema
 #: (exact big-integer arithmetic, and `str(int)` is bounded by the interpreter).
@@ -96,6 +103,45 @@ def plain(value: Any, depth: int = 0) -> Any:
     return NOT_PLAIN
 
 
+def depth(value: Any) -> int:
+    """How deep containers nest in `value` (0: a scalar; `plain` refuses `MAX_DEPTH` or more),
+    without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in _children(node))
+    return deepest
+
+
+def cut(value: Any, levels: int) -> Any:
+    """A copy of `value` whose containers at level `levels` (the root's is 1) are empty, without
+    recursion: what can be validated of a value too deep for either library."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    stack = [(value, root, 1)]
+    while stack:
+        source, target, level = stack.pop()
+        for key, child in source.items() if isinstance(source, dict) else enumerate(source):
+            new = child
+            if isinstance(child, (dict, list)):
+                new = {} if isinstance(child, dict) else []
+                if level + 1 < levels:
+                    stack.append((child, new, level + 1))
+            if isinstance(target, dict):
+                target[key] = new
+            else:
+                target.append(new)
+    return root
+
+
+def _children(node: dict[str, Any] | list[Any]) -> Any:
+    return node.values() if isinstance(node, dict) else node
+
+
 def validator(schema: dict[str, Any], format_checker: Any = None) -> Any:
     """A jsonschema-rs validator of `schema` (draft from its `$schema`) at least as strict as
     python-jsonschema's validator of it built with `format_checker`, so that "valid" from it is
@@ -124,4 +170,4 @@ def validator(schema: dict[str, Any], format_checker: Any = None) -> Any:
     )
 
 
-__all__ = ["MAX_DEPTH", "META_FORMATS", "NOT_PLAIN", "plain", "validator"]
+__all__ = ["CUT", "MAX_DEPTH", "META_FORMATS", "NOT_PLAIN", "cut", "depth", "plain", "validator"]

@@ -6,6 +6,7 @@ from functools import cache
 
 from catalogaudit.model.findings import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
+from catalogaudit.rules.registry_cache import CACHE_RULES
 from catalogaudit.rules.spec import items as spec_items
 from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import schema as spec_schema
@@ -321,44 +322,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         spec_pages.legacy_page_fields,
         ("spec",),
     ),
-    Rule(
-        "CA701",
-        "cache.volatile-content",
-        W,
-        "No per-start content in prose or schemas",
-        "Clients put the catalog at the front of every LLM request; a timestamp, UUID, local "
-        "port or pid that changes per start, or the captured TZ/LANG/LC_* value that changes per "
-        "machine, makes every request miss the prompt cache (dates: CA703). An example value "
-        "('e.g., ...') is not flagged, nor text in an item snapshot --runs saw identical.",
-        "Move volatile values out of descriptions and schemas.",
-        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
-        spec_volatile.volatile_content,
-        ("spec", "cache"),
-    ),
-    Rule(
-        "CA703",
-        "cache.volatile-date",
-        INF,
-        "No date that may change per start in prose",
-        "A date alone in a description may be a release date (deliberate) or today's date "
-        "(which misses the prompt cache every day); split from CA701.",
-        "Keep a date only if it does not change between starts.",
-        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
-        spec_volatile.volatile_dates,
-        ("spec", "cache"),
-    ),
-    Rule(
-        "CA702",
-        "cache.unstable-runs",
-        E,
-        "The catalog is identical across restarts",
-        "snapshot --runs saw different hashes between starts (the items that changed are "
-        "named): prompt caches miss after every restart.",
-        "Sort items, fix key order and remove volatile content; see `catalogaudit stability`.",
-        "https://modelcontextprotocol.io/specification/2026-07-28/server/tools",
-        spec_pages.instability,
-        ("spec", "cache"),
-    ),
+    *CACHE_RULES,
 )
 
 

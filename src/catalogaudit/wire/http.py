@@ -20,6 +20,7 @@ import httpx
 
 from catalogaudit.errors import ProtocolError, ServerError
 from catalogaudit.model import jsonwire
+from catalogaudit.wire import eventstream
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.sockets import Clock, client
 from catalogaudit.wire.transport import (
@@ -299,15 +300,9 @@ class HttpTransport:
         raise ServerError(f"{self.describe()}, {method}: the SSE stream ended without a response")
 
     def _sse_events(self, resp: httpx.Response, method: str, deadline: float) -> Iterator[bytes]:
-        """Yield the data of each SSE event (W3C EventSource parsing, comments skipped).
-
-        The data lines of an event are joined as they arrive, and the message cap applies to
-        the joined event (a list of many short lines would cost far more than its bytes)."""
+        """Yield the data of each SSE event that has data lines (`wire/eventstream.py`),
+        within the deadline."""
         limit = self._limits.max_message
-        buf = bytearray()
-        event = bytearray()
-        lines = 0  # data lines of the event being read
-        scanned = 0  # of `buf`, known to hold no newline (a long line is not searched again)
         pieces, said = self._body(resp)
 
         def too_big() -> ServerError:
@@ -316,39 +311,9 @@ class HttpTransport:
                 f"{limit} bytes{said} (see --max-message-size)"
             )
 
-        for piece in pieces:
-            if time.monotonic() > deadline:
-                raise httpx.ReadTimeout("deadline")
-            buf += piece
-            if len(buf) + len(event) > limit:
-                raise too_big()
-            while True:
-                nl = buf.find(b"\n", scanned)
-                if nl < 0:
-                    scanned = len(buf)
-                    break
-                line = bytes(buf[:nl]).rstrip(b"\r")
-                del buf[: nl + 1]
-                scanned = 0
-                if not line:
-                    if lines:
-                        yield bytes(event)
-                    event.clear()
-                    lines = 0
-                    continue
-                if line.startswith(b":"):
-                    continue
-                field, _, val = line.partition(b":")
-                if field != b"data":
-                    continue
-                if lines:
-                    event += b"\n"
-                event += val[1:] if val.startswith(b" ") else val
-                lines += 1
-                if len(event) > limit:
-                    raise too_big()
-        if lines:
-            yield bytes(event)
+        for event in eventstream.events(_within(pieces, deadline), limit, too_big):
+            if event.lines:
+                yield event.data
 
     def _answer(self, request: dict[str, Any], deadline: float) -> None:
         """POST our answer within the deadline of the request whose stream carried it."""
@@ -366,6 +331,14 @@ def _http_error(exc: httpx.HTTPError) -> str:
     if isinstance(exc, httpx.ConnectError):
         return "cannot connect (is the server running and the URL right?)"
     return f"{type(exc).__name__}: {excerpt(str(exc))}"
+
+
+def _within(pieces: Iterator[bytes], deadline: float) -> Iterator[bytes]:
+    """The pieces of a body, each read before the deadline."""
+    for piece in pieces:
+        if time.monotonic() > deadline:
+            raise httpx.ReadTimeout("deadline")
+        yield piece
 
 
 def _body_story(raw: bytes) -> str:

@@ -22,6 +22,7 @@ import httpx
 
 from catalogaudit.errors import ServerError
 from catalogaudit.model import jsonwire
+from catalogaudit.wire import eventstream
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.http import _body_story, _http_error, _origin, public_url
 from catalogaudit.wire.sockets import Clock, client
@@ -273,50 +274,17 @@ class SseTransport:
 
 
 def _events(resp: httpx.Response, limit: int, events: Events) -> Iterator[tuple[str, bytes]]:
-    """`(event name, data)` of each event (W3C EventSource parsing; comments skipped), the
+    """`(event name, data)` of each event ended by a blank line (`wire/eventstream.py`), the
     joined data of one event at most `limit` bytes once decoded."""
     applied = codings(resp.headers.get("content-encoding"))
     events.content_codings.update(applied)
-    buf = bytearray()
-    data = bytearray()
-    name = ""
-    lines = 0
-    scanned = 0
 
     def too_big() -> ServerError:
         return ServerError(f"an SSE event exceeded {limit} bytes (see --max-message-size)")
 
-    for piece in decoded(resp.iter_raw(), applied):
-        buf += piece
-        if len(buf) + len(data) > limit:
-            raise too_big()
-        while True:
-            nl = buf.find(b"\n", scanned)
-            if nl < 0:
-                scanned = len(buf)
-                break
-            line = bytes(buf[:nl]).rstrip(b"\r")
-            del buf[: nl + 1]
-            scanned = 0
-            if not line:
-                if lines or name:
-                    yield name, bytes(data)
-                data.clear()
-                name, lines = "", 0
-                continue
-            if line.startswith(b":"):
-                continue
-            field, _, val = line.partition(b":")
-            val = val[1:] if val.startswith(b" ") else val
-            if field == b"event":
-                name = val.decode("utf-8", "replace")
-            elif field == b"data":
-                if lines:
-                    data += b"\n"
-                data += val
-                lines += 1
-                if len(data) > limit:
-                    raise too_big()
+    for event in eventstream.events(decoded(resp.iter_raw(), applied), limit, too_big):
+        if event.ended:
+            yield event.name, event.data
 
 
 def _head(resp: httpx.Response, limit: int) -> bytes:

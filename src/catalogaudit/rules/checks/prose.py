@@ -75,16 +75,20 @@ def forbidden_substrings(
 def regex_must_not_match(
     catalog: Catalog, params: Mapping[str, Any], ctx: Context
 ) -> Iterator[Hit]:
-    """Each pattern is searched in the text; one hit per pattern that matches, the excerpt
-    being the first match. Used for HTML/JS patterns, banned characters, non-ASCII text."""
+    """Each pattern is searched in the text; one hit per pattern whose first match overlaps
+    no match already reported there, the excerpt being that match. Used for HTML/JS patterns,
+    banned characters, non-ASCII text. Two patterns of one enforcer that both match one
+    `<script` (a tag pattern and a script pattern) are one defect to fix, so one hit."""
     decode = params.get("decode", "none") == "percent-once"
     compiled = [(re.compile(p["regex"], _flags(p)), p) for p in params["patterns"]]
     for t in text_targets(catalog, params):
         text = unquote(t.text) if decode else t.text
+        spans: list[tuple[int, int]] = []
         for rx, spec in compiled:
             m = rx.search(text)
-            if m is None:
+            if m is None or any(m.start() < end and start < m.end() for start, end in spans):
                 continue
+            spans.append(m.span())
             label = spec.get("label") or f"/{spec['regex']}/"
             after = " after one percent-decode" if decode and text != t.text else ""
             yield Hit(

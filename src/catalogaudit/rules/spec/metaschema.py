@@ -41,6 +41,8 @@ def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
     validator class name, `Draft202012Validator`), or None when it is valid."""
     copy = validation.plain(schema)
     if copy is validation.NOT_PLAIN:
+        if validation.depth(schema) >= validation.MAX_DEPTH:
+            return _shallow_first(name, schema)
         return python_first(name, schema)
     checker = _rs(name)
     if checker.is_valid(copy):
@@ -64,6 +66,23 @@ def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
             return SchemaError(path[:depth] + rest, found.message, found.instance)
         break
     return python_first(name, schema)
+
+
+def _shallow_first(name: str, schema: dict[str, Any]) -> SchemaError | None:
+    """The first error of a schema too deep for either library, found in its first `CUT`
+    levels (each container at level `CUT` emptied): exact for an error above the cut that
+    does not compare whole values (`uniqueItems`: emptied arrays may become equal); what only
+    the levels below the cut hold goes unreported (issue 33: arrays 970 deep in `items`)."""
+    cut = validation.cut(schema, validation.CUT)
+    try:
+        found = first_schema_error(name, cut)
+    except RecursionError:  # NOTE: not expected at CUT levels; never the whole rule's error
+        return None
+    if found is None or len(found.absolute_path) >= validation.CUT - 1:
+        return None
+    if found.message.endswith("has non-unique elements"):  # python-jsonschema's uniqueItems
+        return None
+    return found
 
 
 def _alone(name: str, key: str, value: Any) -> SchemaError | None:

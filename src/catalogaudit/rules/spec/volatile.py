@@ -1,5 +1,5 @@
-"""Spec rules over prose that changes per start or per machine (CA701, CA703), and over prose
-that is not inert text (CA201: control and bidi characters).
+"""Spec rules over prose that changes per start or per machine (CA701, CA703, CA704), and
+over prose that is not inert text (CA201: control and bidi characters).
 
 Clients put the catalog at the front of every LLM request, so a value that changes between
 starts (a timestamp, a UUID, a random port, a pid) or between machines (the host's time zone or
@@ -8,8 +8,9 @@ things clear a suspect: an example value ("e.g., '2024-01-15T14:30:25'") is not 
 `snapshot --runs` with restarts that saw the item's bytes identical proves it stable per start
 (each item by its own runs: another item that changed clears or condemns nothing). One capture
 cannot tell an example written without "e.g." ("ISO 8601 format (2019-03-15T08:00:00Z)") from
-a clock, so its hits say how to find out (`--runs`), at the rule's warning, which no default
-gate fails on. Runs on one machine prove nothing per machine: environment values stay flagged.
+a clock, so its hits are CA704's, info (a suspect: no gate but `--fail-on info` fails on
+it), saying how to find out (`--runs`); CA701 (warning) is what runs saw change. Runs on one
+machine prove nothing per machine: environment values stay CA701's on one capture too.
 """
 
 from __future__ import annotations
@@ -101,34 +102,56 @@ def is_example(text: str, start: int) -> bool:
 
 
 def volatile_content(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA701: content that changes per start (timestamps, UUIDs, local ports, pids) or per
-    machine (the captured TZ, LANG and LC_* values) in prose, and a local port in a `$ref`."""
+    """CA701: content that changed per start in an item `snapshot --runs` saw change
+    (timestamps, UUIDs, local ports, pids in prose, a local port in a `$ref`), or that changes
+    per machine (the captured TZ, LANG and LC_* values), on one capture too."""
     runs = runs_of(catalog)
     env = environment_values(catalog)
+    if runs is None and not env:
+        return  # one capture, no captured values: everything is CA704's (no second walk)
     for item in catalog.all_items():
-        per_start = runs is None or runs.item_changed(item)
-        for visit in walker.visits(item.listing, item.value):
-            text = visit.text
-            match = _first(text, PER_START) if per_start and _may_match(text) else None
-            if match:
+        if runs is None:  # per start: CA704's; a text it flags is not searched per machine
+            yield from _content(item, None, env, per_start=True, report=False)
+        else:
+            yield from _content(item, runs, env, per_start=runs.item_changed(item), report=True)
+
+
+def maybe_volatile(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA704: on one capture, what CA701 reports per start once runs saw the item change: a
+    suspect, worded with the way to find out (`--runs`)."""
+    if runs_of(catalog) is None:
+        for item in catalog.all_items():
+            yield from _content(item, None, {}, per_start=True, report=True)
+
+
+def _content(
+    item: Item, runs: Runs | None, env: dict[str, str], *, per_start: bool, report: bool
+) -> Iterator[Hit]:
+    """One item's per-start hits (when `report`; searched when `per_start`) and per-machine
+    hits (of `env`, in the texts without a per-start value)."""
+    for visit in walker.visits(item.listing, item.value):
+        text = visit.text
+        match = _first(text, PER_START) if per_start and _may_match(text) else None
+        if match:
+            if report:
                 yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
-            elif env:  # no captured values: no generator per visit for nothing
-                yield from _per_machine(item, visit.pointer, text, env)
-        if not per_start or item.listing != "tools" or not isinstance(item.value, dict):
-            continue
-        for key in ("inputSchema", "outputSchema"):
-            schema = item.value.get(key)
-            if not may_hold(schema, "$ref"):
-                continue  # no `$ref` member, so no pointer ends in /$ref
-            for text, at in strings(schema, "/" + key):
-                if at.endswith("/$ref") and LOCAL_PORT.match(text):
-                    yield Hit(
-                        item,
-                        at,
-                        f"{item.label}: $ref {quote(text)} embeds a local port "
-                        f"that may change {_per_start(runs)}",
-                        text,
-                    )
+        elif env:  # no captured values: no generator per visit for nothing
+            yield from _per_machine(item, visit.pointer, text, env)
+    if not (per_start and report) or item.listing != "tools" or not isinstance(item.value, dict):
+        return
+    for key in ("inputSchema", "outputSchema"):
+        schema = item.value.get(key)
+        if not may_hold(schema, "$ref"):
+            continue  # no `$ref` member, so no pointer ends in /$ref
+        for text, at in strings(schema, "/" + key):
+            if at.endswith("/$ref") and LOCAL_PORT.match(text):
+                yield Hit(
+                    item,
+                    at,
+                    f"{item.label}: $ref {quote(text)} embeds a local port "
+                    f"that may change {_per_start(runs)}",
+                    text,
+                )
 
 
 def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
