@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from helpers import PYTHON, cli, fixture, free_port, npm_bin, validate_snapshot, wait_port
 
+from catalogaudit.wire import stdio
+
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -58,12 +60,16 @@ def test_everything_full_client_capabilities_changes_the_catalog(tmp_path: Path)
 
 
 @pytest.mark.npm
-def test_everything_is_not_blamed_for_the_roots_request_we_cannot_answer(tmp_path: Path) -> None:
+def test_everything_is_not_blamed_for_the_roots_request_we_cannot_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """server-everything asks roots/list 350 ms after `initialized`, after we closed stdin.
 
     It then waits for our answer instead of exiting; that wait is ours, not a CA513. Before,
-    it was SIGTERMed after the 2 s grace: about 3 s a run, 9 s for --runs 3.
+    it was SIGTERMed after the shutdown grace, each run. The grace is stretched to 30 s here so
+    that waiting it out cannot hide in a loaded machine's slowness.
     """
+    monkeypatch.setattr(stdio, "SHUTDOWN_GRACE", 30.0)
     exe = npm_bin("mcp-server-everything")
     out = tmp_path / "runs.json"
     result = cli(
@@ -83,7 +89,7 @@ def test_everything_is_not_blamed_for_the_roots_request_we_cannot_answer(tmp_pat
     assert doc["capture"]["runs"]["stable"] is True
     rules = {f["ruleId"] for f in doc["findings"]}
     assert "CA513" not in rules and "CA512" in rules, rules
-    assert result.seconds < 3 * 2.0, result.seconds
+    assert result.seconds < 30.0, result.seconds
 
 
 @pytest.mark.npm
