@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars
+from catalogaudit.cli.options import MaxChars, Transport, TransportOpt, server_options
 from catalogaudit.formatters.formats import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
@@ -31,6 +31,7 @@ def audit(
         bool, typer.Option("--live", help="Snapshot the server after -- first.")
     ] = False,
     url: Annotated[str | None, typer.Option(help="Audit a live Streamable HTTP server.")] = None,
+    transport: TransportOpt = Transport.AUTO,
     header: Annotated[List, typer.Option("--header", help="'Name: value' (env:VAR).")] = None,
     cwd: Annotated[str | None, typer.Option(help="Live server working directory.")] = None,
     env: Annotated[List, typer.Option("--env", help="KEY=VALUE for a live server.")] = None,
@@ -128,22 +129,10 @@ def _run(o: dict[str, Any]) -> int:
     """The `audit` command's body: every option by its parameter name."""
     from catalogaudit.verbs import audit as run
     from catalogaudit.verbs.contract import from_parameters
-    from catalogaudit.verbs.live import SnapshotOptions
 
     words = tuple(o["args"] or ())
     live = o["live"]
-    snapshot = SnapshotOptions(
-        command=words if live else (),
-        url=o["url"],
-        headers=tuple(o["header"] or ()),
-        cwd=o["cwd"],
-        env=tuple(o["env"] or ()),
-        protocol=o["protocol"],
-        client_capabilities=o["client_capabilities"],
-        timeout=o["timeout"],
-        secrets=tuple(o["secret"] or ()),
-        inherit_env=o["inherit_env"],
-    )
+    snapshot = server_options(o, words if live else (), skip=("jobs", "output"))
     output_format = o["output_format"]
     options = run.AuditRunOptions(
         inputs=() if live else words,
