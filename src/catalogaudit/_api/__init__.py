@@ -18,8 +18,8 @@ from catalogaudit._api.catalogs import (
     snapshot,
 )
 from catalogaudit._api.checks import StabilityReport, audit, diff, stability
-from catalogaudit.diff.items import Change
-from catalogaudit.diff.items import DiffResult as DiffReport
+from catalogaudit.diffing.items import Change
+from catalogaudit.diffing.items import DiffResult as DiffReport
 from catalogaudit.model.findings import Finding, Location, Report, Severity
 
 __all__ = [

@@ -2,7 +2,7 @@
 gives without judging it (`canonicalize`, `hashes`, `rewrite`).
 
 Every function goes through the same single homes as the command line (`intake`, `verbs.live`,
-`snapshot.rehash`), so a catalog loaded here is the document `catalogaudit audit FILE` audits.
+`snapshots.rehash`), so a catalog loaded here is the document `catalogaudit audit FILE` audits.
 Nothing here prints, reads configuration or writes a file: what the CLI says on stderr is on
 the `Snapshot` (`warnings`, `notes`).
 """
@@ -19,8 +19,8 @@ from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, InputError, UsageError
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.names import LISTINGS
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import rehash as rehashing
+from catalogaudit.snapshots import build as snap
+from catalogaudit.snapshots import rehash as rehashing
 
 #: A catalog input as the CLI takes it: a path, `-` (stdin) or `git:REF:PATH`.
 Source = Union[str, "os.PathLike[str]"]
@@ -219,8 +219,8 @@ def rewrite(
     """The derived catalog `catalogaudit rewrite --substitutions TEXT --fix NAME` writes:
     prose substitutions (the `GITLAB_MCP_DESCRIPTION_SUBSTITUTIONS` grammar), then the named
     profile fixes (`codex-app`, `cache-hints`). Audit the result to see what it cleared."""
-    from catalogaudit.rewrite import derive
-    from catalogaudit.rewrite.substitutions import parse
+    from catalogaudit.rewriting import derive
+    from catalogaudit.rewriting.substitutions import parse
 
     s = as_snapshot(value)
     subs = parse(substitutions, "substitutions") if substitutions is not None else None

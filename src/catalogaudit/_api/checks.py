@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from catalogaudit._api.catalogs import Snapshot, Source, as_snapshot
-from catalogaudit.diff.items import DiffResult
+from catalogaudit.diffing.items import DiffResult
 from catalogaudit.errors import UsageError
 from catalogaudit.model.findings import Report
 
@@ -45,9 +45,9 @@ def audit(
     (`--profile-setting`, `--server-name`, `--gateway-name`, `--select`, `--ignore`,
     `--baseline FILE`, `--revision`, `--substitutions`).
     """
-    from catalogaudit.audit.baseline import read_baseline
-    from catalogaudit.audit.engine import AuditOptions
-    from catalogaudit.audit.engine import audit as run_audit
+    from catalogaudit.auditing.baseline import read_baseline
+    from catalogaudit.auditing.engine import AuditOptions
+    from catalogaudit.auditing.engine import audit as run_audit
 
     s = as_snapshot(value)
     fingerprints: frozenset[str] = frozenset()
@@ -74,8 +74,8 @@ def audit(
     catalog = s.catalog(revision)
     if substitutions is None:
         return run_audit(catalog, options)
-    from catalogaudit.rewrite.derive import audit_rewritten
-    from catalogaudit.rewrite.substitutions import parse
+    from catalogaudit.rewriting.derive import audit_rewritten
+    from catalogaudit.rewriting.substitutions import parse
 
     report = audit_rewritten(catalog, parse(substitutions, "substitutions"), options)
     report.rewritten = True
@@ -86,7 +86,7 @@ def _selectors(patterns: tuple[str, ...], key: str) -> tuple[str, ...]:
     """As the CLI checks `--select`/`--ignore`: each pattern must name a rule or profile."""
     if not patterns:
         return ()
-    from catalogaudit.audit.selection import checked_selectors
+    from catalogaudit.auditing.selection import checked_selectors
     from catalogaudit.profiles import resolve as profiles
     from catalogaudit.rules.registry import spec_meta
 
@@ -97,7 +97,7 @@ def _selectors(patterns: tuple[str, ...], key: str) -> tuple[str, ...]:
 def _sides(values: Sequence[Snapshot | Source]) -> tuple[list[list[Any]], list[str]]:
     """Each input's sides (several for a `snapshot --runs N` file), labelled as the CLI labels
     them, and the notes it prints."""
-    from catalogaudit.diff.sides import sides_of
+    from catalogaudit.diffing.sides import sides_of
 
     groups: list[list[Any]] = []
     notes: list[str] = []
@@ -116,7 +116,7 @@ def diff(old: Snapshot | Source, new: Snapshot | Source) -> DiffResult:
     """Classify every change from `old` to `new`, as `catalogaudit diff OLD NEW` does: a
     `DiffReport` whose `.changes` carry a rule id (`CA8xx`) and a class (breaking, unknown,
     model-visible, additive, compatible, cosmetic), and `.exit_code(fail_on, unknown)`."""
-    from catalogaudit.diff.items import diff as run_diff
+    from catalogaudit.diffing.items import diff as run_diff
 
     (olds, news), notes = _sides([old, new])
     if len(olds) > 1 or len(news) > 1:
@@ -131,7 +131,7 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
     cause, or content), with the prompt-cache cost: the document
     `catalogaudit stability FILE... --format json` prints. One snapshot taken with `runs >= 2`,
     or several snapshots."""
-    from catalogaudit.diff.stability import report
+    from catalogaudit.diffing.stability import report
 
     groups, notes = _sides(values)
     sides = [side for group in groups for side in group]

@@ -19,7 +19,7 @@ from catalogaudit.formatters.paths import Repository, report_path
 from catalogaudit.model.findings import Finding, Report, Severity
 
 if TYPE_CHECKING:
-    from catalogaudit.diff.items import Change, DiffResult
+    from catalogaudit.diffing.items import Change, DiffResult
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 #: Diff levels (3 breaking, 2 model-visible, 1 cosmetic) to GitLab severities; an undecidable

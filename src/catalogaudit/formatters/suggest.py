@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from catalogaudit.formatters.base import visible
 from catalogaudit.model.envelope import envelope
 from catalogaudit.model.jsonwire import dump_string
-from catalogaudit.rewrite.substitutions import ENV_VAR
-from catalogaudit.rewrite.suggest import Suggestion
+from catalogaudit.rewriting.substitutions import ENV_VAR
+from catalogaudit.rewriting.suggest import Suggestion
 
 
 def documents(results: Sequence[Suggestion]) -> dict[str, object]:

@@ -3,8 +3,8 @@
 Inputs are a snapshot file, a raw list result (`{"tools": [...]}`), a JSON-RPC response line,
 a JSON-Lines capture of several, `-` for stdin, or `git:REF:PATH` (`loader`). A snapshot's
 `wire` section is what was served: where its readable items disagree, the wire copy is used
-and `Intake.warnings` says so (`snapshot.rehash.resolve_wire`); other inputs are built into a
-static snapshot (`static.merge` + `snapshot.build`). Nothing is printed here: the verb prints
+and `Intake.warnings` says so (`snapshots.rehash.resolve_wire`); other inputs are built into a
+static snapshot (`static.merge` + `snapshots.build`). Nothing is printed here: the verb prints
 `notes` and `warnings`.
 """
 
@@ -19,7 +19,7 @@ from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names
 
-if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
+if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
     from catalogaudit.model.positions import Finder
 
 
@@ -77,7 +77,7 @@ def read_catalog(
     the input's bytes, when the caller has read them already (stdin can be read once). `lean`:
     the intake keeps neither the bytes nor the text (several times the file as a Python
     string), let go once parsed, for a caller that needs only the document (`diff`); and a
-    written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diff.sides` packs them
+    written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diffing.sides` packs them
     so anyway; not with `rehash`).
     """
     if data is None and lean:
@@ -101,7 +101,7 @@ def read_catalogs(
 ) -> list[Intake]:
     """What `audit` reads: each snapshot file on its own, every other input (one per listing)
     merged into one static snapshot, last; each input is read once (stdin can be read once).
-    `hashed=False`: the merged snapshot has no hashes (`snapshot.build`; a plain audit)."""
+    `hashed=False`: the merged snapshot has no hashes (`snapshots.build`; a plain audit)."""
     return list(iter_catalogs(specs, protocol=protocol, hashed=hashed))
 
 
@@ -171,7 +171,7 @@ def _merged(
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
     from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build as snap
 
     for _, item in loaded:
         _refuse_invalid(item)
@@ -188,8 +188,8 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
     # protocol: `model.protocol` loads the findings vocabulary).
     from catalogaudit.intake import static
     from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.snapshot import build as snap
-    from catalogaudit.snapshot import rehash as rehashing
+    from catalogaudit.snapshots import build as snap
+    from catalogaudit.snapshots import rehash as rehashing
 
     if loaded.snapshot is None:
         doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
@@ -221,7 +221,7 @@ def _refuse_invalid(loaded: Loaded) -> None:
     """A snapshot input is validated here, once, so no verb (nor `snapshot --from`) meets a
     document its code assumes is valid (a mutated file would otherwise reach it: issue 15
     counted 26 distinct internal errors)."""
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build as snap
 
     if loaded.snapshot is None:
         return

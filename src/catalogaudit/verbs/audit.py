@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.baseline import read_baseline
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.audit.matrix import matrix
+from catalogaudit.auditing.baseline import read_baseline
+from catalogaudit.auditing.engine import AuditOptions, audit
+from catalogaudit.auditing.matrix import matrix
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
@@ -180,7 +180,7 @@ def run(o: AuditRunOptions) -> int:
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
-        from catalogaudit.rewrite.derive import audit_rewritten
+        from catalogaudit.rewriting.derive import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
     elif streamed is None:
@@ -201,7 +201,7 @@ def run(o: AuditRunOptions) -> int:
     )
     _emit(o.output, text, styled=color)
     if o.write_baseline:
-        from catalogaudit.audit.baseline import write_baseline
+        from catalogaudit.auditing.baseline import write_baseline
         from catalogaudit.verbs.output import write_atomic
 
         write_atomic(o.write_baseline, write_baseline(report))
@@ -213,7 +213,7 @@ def run(o: AuditRunOptions) -> int:
 def _strict_baseline(report: Report, baseline: frozenset[str], text: str, file: str) -> None:
     """`--strict-baseline`: a CA920 finding for each entry that no finding of any input
     matched (after the merge: an entry may belong to another input of the same run)."""
-    from catalogaudit.audit.baseline import baseline_entries, stale_findings
+    from catalogaudit.auditing.baseline import baseline_entries, stale_findings
     from catalogaudit.rules.unchecked import CONTRACT_RULES
 
     ran = set(report.rules)
@@ -231,7 +231,7 @@ def _substitutions(o: AuditRunOptions) -> Any:
         return None
     import os
 
-    from catalogaudit.rewrite.substitutions import resolve
+    from catalogaudit.rewriting.substitutions import resolve
 
     if o.suggest or o.show_matrix:
         raise UsageError("--substitutions cannot be combined with --suggest or --matrix")
@@ -246,7 +246,7 @@ def _suggest(
     import json
 
     from catalogaudit.formatters import suggest as fmt_suggest
-    from catalogaudit.rewrite.suggest import suggest
+    from catalogaudit.rewriting.suggest import suggest
 
     results = [suggest(c, options) for c in found]
     if fmt == "json":
@@ -262,7 +262,7 @@ def _selectors(given: tuple[str, ...], conf: dict[str, Any], key: str) -> tuple[
     patterns = given or tuple(cfg.as_list(conf.get(key)))
     if not patterns:
         return ()
-    from catalogaudit.audit.selection import checked_selectors
+    from catalogaudit.auditing.selection import checked_selectors
     from catalogaudit.profiles import resolve as profiles  # lazy: the hook's path needs none
     from catalogaudit.rules.registry import spec_meta
 

@@ -4,7 +4,7 @@ Why: the pre-commit hook keeps committed snapshots in the form `snapshot` writes
 another tool reformatted, or whose readable copy was edited by hand, must show up as a diff
 instead of carrying stale hashes. When a snapshot has its `wire` section, that section is what
 was served: the readable items, pages and all three hashes are rebuilt from it
-(`snapshot.rehash`). Without it, served key order is lost (see `snapshot.build.WIRE_LOST`), so
+(`snapshots.rehash`). Without it, served key order is lost (see `snapshots.build.WIRE_LOST`), so
 canonical hashes are recomputed and the served-order hashes (served, prompt, pageFields) are
 kept for items whose meaning did not change.
 """
@@ -46,7 +46,7 @@ class Result:
     def text(self) -> str:
         """The written form, written when asked for (`hash` of a raw result never needs it)."""
         # NOTE: snapshot modules are imported where used: `hash` and `--jcs` build no snapshot.
-        from catalogaudit.snapshot import build as snap
+        from catalogaudit.snapshots import build as snap
 
         return snap.render(self.doc)
 
@@ -102,7 +102,7 @@ def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -
 
 def _validate(name: str, doc: dict[str, Any]) -> None:
     from catalogaudit.model import jsonwire
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build as snap
 
     found = snap.errors(doc)
     if not found:
@@ -155,7 +155,7 @@ def run(o: Options) -> int:
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
     if not (o.check or o.in_place):
-        from catalogaudit.snapshot import build as snap
+        from catalogaudit.snapshots import build as snap
 
         doc = results[0].doc
         output.emit_document(o.output, lambda fh: snap.write(doc, fh), lambda _: None)
@@ -199,7 +199,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
 
 def hash_report(r: Result) -> dict[str, Any]:
     """The hashes of a canonicalized input, items in file (identity) order."""
-    from catalogaudit.snapshot import rehash
+    from catalogaudit.snapshots import rehash
 
     return rehash.hash_document(r.name, r.doc)
 

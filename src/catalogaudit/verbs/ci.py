@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.diff import items as core_diff
-from catalogaudit.diff import sides as compare
+from catalogaudit.auditing.engine import AuditOptions, audit
+from catalogaudit.diffing import items as core_diff
+from catalogaudit.diffing import sides as compare
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.report import format_report

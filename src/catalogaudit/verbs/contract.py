@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from catalogaudit.audit.contract import WORDS, Contract, check
+from catalogaudit.auditing.contract import WORDS, Contract, check
 from catalogaudit.errors import UsageError
 from catalogaudit.model.findings import Finding
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.diff import items as core_diff
-from catalogaudit.diff import sides as compare
-from catalogaudit.diff import stability as core_stability
+from catalogaudit.diffing import items as core_diff
+from catalogaudit.diffing import sides as compare
+from catalogaudit.diffing import stability as core_stability
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters import diff as fmt_diff
 from catalogaudit.formatters import stability as fmt_stab
@@ -148,7 +148,7 @@ def _allowlist(path: str | None) -> list[Any]:
         return []
     from pathlib import Path
 
-    from catalogaudit.diff.modes import read_allowlist
+    from catalogaudit.diffing.modes import read_allowlist
 
     try:
         text = Path(path).read_text(encoding="utf-8")

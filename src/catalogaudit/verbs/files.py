@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model import jsonwire
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Report

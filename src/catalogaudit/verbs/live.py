@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # NOTE: the wire client is imported where a capture needs it: `audit` imports this module for
 # `SnapshotOptions`, and the pre-commit hook's offline audit must not load the wire client.
-# `snapshot.build` too: it is imported while the server starts (`capture`), not before.
+# `snapshots.build` too: it is imported while the server starts (`capture`), not before.
 
 
 @dataclass(frozen=True)
@@ -240,7 +240,7 @@ def capture(
     masker = secrets_of(o, target)
 
     def prepare() -> None:
-        from catalogaudit.snapshot import build  # noqa: F401 - used below, after the exit
+        from catalogaudit.snapshots import build  # noqa: F401 - used below, after the exit
 
         if meanwhile is not None:
             meanwhile()
@@ -263,7 +263,7 @@ def capture(
         except TypeError:  # an error type with more arguments
             masked = CatalogauditError(masker.text(str(exc)))
         raise masked from None
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build as snap
 
     if masker:
         _mask_handshake(captured, masker)

@@ -10,15 +10,15 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters.formats import RewriteFormat
 from catalogaudit.formatters.rewrite import format_rewrite
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.protocol import parse_protocol
-from catalogaudit.rewrite import derive as rewrite
-from catalogaudit.rewrite.substitutions import resolve
-from catalogaudit.snapshot.build import render, validate
+from catalogaudit.rewriting import derive as rewrite
+from catalogaudit.rewriting.substitutions import resolve
+from catalogaudit.snapshots.build import render, validate
 from catalogaudit.verbs import audit as run_audit
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import output

@@ -12,7 +12,7 @@ from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.model import jsonwire
 from catalogaudit.serve.replay import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
-from catalogaudit.snapshot import build as snap
+from catalogaudit.snapshots import build as snap
 from catalogaudit.verbs import output
 from catalogaudit.verbs.live import check_seconds
 

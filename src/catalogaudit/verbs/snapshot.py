@@ -49,11 +49,11 @@ def snapshot(o: SnapshotOptions) -> int:
             doc = live.capture(o, limits=limits, meanwhile=_prepare)
         else:
             runs = _runs(o, limits)
-            from catalogaudit.snapshot.build import merge_runs
+            from catalogaudit.snapshots.build import merge_runs
 
             doc = merge_runs(runs, restarts=o.url is None, wire=o.wire)
         code = EXIT_OK if doc["capture"].get("runs", {}).get("stable", True) else EXIT_FINDINGS
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build as snap
 
     problems = snap.validate(doc)
     if problems:
@@ -73,7 +73,7 @@ def snapshot(o: SnapshotOptions) -> int:
 def _prepare() -> None:
     """While the server starts: import what writing the snapshot needs, read its schema."""
     from catalogaudit.model import catalog  # noqa: F401 - the contract's `Catalog`
-    from catalogaudit.snapshot.build import snapshot_schema
+    from catalogaudit.snapshots.build import snapshot_schema
 
     snapshot_schema()
 

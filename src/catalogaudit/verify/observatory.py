@@ -46,7 +46,7 @@ def target(shape: Shape, workdir: Path) -> Target:
     src.write_text(jsonl(shape), encoding="utf-8")
     got = read_merged([str(src)], protocol="2026-07-28" if shape.era == "modern" else "auto")
     path = src.with_suffix(".json")
-    from catalogaudit.snapshot.build import render
+    from catalogaudit.snapshots.build import render
 
     path.write_text(render(got.doc), encoding="utf-8")
     return Target(shape.id, path, Catalog(got.doc, source=shape.id))

@@ -32,7 +32,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.names import LISTINGS

@@ -22,7 +22,7 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model.modelview import (
     DEFERRED,
     INLINE,

@@ -5,7 +5,7 @@ Pure: a snapshot document in, a new document and the list of changes out. Prose 
 through `walker.walk`, the walker the audit uses, so a rewrite can change exactly what the audit
 checks and never a name, URI, `pattern`, `enum`/`const`/`default`/`examples` value or payload.
 The derived document keeps the input's `wire` section with the rewrite spliced into the page
-texts (`rewrite.pages`), so a replay of it shows the rewrite and nothing else; its `derived`
+texts (`rewriting.pages`), so a replay of it shows the rewrite and nothing else; its `derived`
 block says from which input, with which substitutions and fixes.
 """
 
@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import walker
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.audit.selection import selected
+from catalogaudit.auditing.engine import AuditOptions, audit
+from catalogaudit.auditing.selection import selected
 from catalogaudit.canonical import hashes
 from catalogaudit.errors import UsageError
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.catalog import Catalog, Item
 from catalogaudit.model.findings import Finding, Location, Report, normalize_excerpt
 from catalogaudit.model.protocol import MODERN_VERSIONS
-from catalogaudit.rewrite import pages as wire_pages
-from catalogaudit.rewrite.substitutions import Substitutions, apply
+from catalogaudit.rewriting import pages as wire_pages
+from catalogaudit.rewriting.substitutions import Substitutions, apply
 from catalogaudit.rules.unchecked import GROWTH_RULE
-from catalogaudit.snapshot.build import catalog_hashes, items_record
+from catalogaudit.snapshots.build import catalog_hashes, items_record
 
 #: `--fix` names: profile fixes that make a catalog pass an enforcer that cannot be changed.
 FIXES = ("codex-app", "cache-hints")

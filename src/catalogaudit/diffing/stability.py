@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from catalogaudit.canonical import hashes
-from catalogaudit.diff.sides import (
+from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
     Side,

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.diff import modes
-from catalogaudit.diff.renames import pair_renames, spelled_alike
-from catalogaudit.diff.rules import RULES, compare_item
-from catalogaudit.diff.schema import Ctx
-from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match, same
-from catalogaudit.diff.stability import capture_warning
+from catalogaudit.diffing import modes
+from catalogaudit.diffing.renames import pair_renames, spelled_alike
+from catalogaudit.diffing.rules import RULES, compare_item
+from catalogaudit.diffing.schema import Ctx
+from catalogaudit.diffing.sides import ItemDelta, Side, changed_paths, item_causes, match, same
+from catalogaudit.diffing.stability import capture_warning
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import IDENTITY, LISTINGS
 
@@ -140,7 +140,7 @@ def diff(
     old: Side, new: Side, mode: str = "all", allowlist: Sequence[modes.Allowed] = ()
 ) -> DiffResult:
     """Compare two catalogs (each one `Side`, e.g. from `compare.sides_of`); `mode` `schema`
-    leaves prose out, `prose` looks at nothing else (`diff.modes`); a removed or renamed item
+    leaves prose out, `prose` looks at nothing else (`diffing.modes`); a removed or renamed item
     an `allowlist` entry relies on is CA805, in every mode."""
     result = DiffResult(old.label, new.label, mode=mode)
     warning = capture_warning(old, new)

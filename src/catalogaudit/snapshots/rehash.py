@@ -5,7 +5,7 @@ have been edited by hand. Every verb reads snapshots through `resolve_wire` (via
 `catalogaudit.intake`), so an edited readable copy is reported once, the same way, and the wire
 copy is what gets audited, hashed, diffed, served and verified. `rehash` (canonicalize, hash)
 also recomputes every hash. Without a wire section the readable items are all there is: served
-key order is lost (`snapshot.build.WIRE_LOST`), so served-order hashes are kept where the canonical
+key order is lost (`snapshots.build.WIRE_LOST`), so served-order hashes are kept where the canonical
 hash still matches.
 """
 
@@ -21,8 +21,8 @@ from catalogaudit.errors import InputError
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.capture import anomaly_finding, unsafe_integers
 from catalogaudit.model.envelope import envelope
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import pageitems
+from catalogaudit.snapshots import build as snap
+from catalogaudit.snapshots import pageitems
 
 #: The one line every verb prints (stderr) when a listing's readable items disagree with the
 #: wire section; `{where}` is `FILE: listings.NAME`.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogaudit.diff.schema import ABSENT, PROSE, Ctx, differing, ex, pair, schema
+from catalogaudit.diffing.schema import ABSENT, PROSE, Ctx, differing, ex, pair, schema
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import IDENTITY, PROMPT_FIELDS
 

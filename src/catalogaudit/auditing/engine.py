@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from catalogaudit import walker
-from catalogaudit.audit import contract as contracts
-from catalogaudit.audit.selection import selected
+from catalogaudit.auditing import contract as contracts
+from catalogaudit.auditing.selection import selected
 from catalogaudit.canonical.jcs import gc_paused
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (

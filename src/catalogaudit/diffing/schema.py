@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.diff.subsume import (
+from catalogaudit.diffing.subsume import (
     ABSENT,
     ANNOTATION_KEYWORDS,
     APPLIES_TO,

@@ -1,6 +1,6 @@
 """The snapshot file: build it from captures, hash it, compare runs, validate and write it.
 
-Layout is published as `snapshot/snapshot.schema.json` (format version 1). The file is written
+Layout is published as `snapshots/snapshot.schema.json` (format version 1). The file is written
 in the one written form (`jsonwire.written`): deterministic for the same served catalog.
 """
 
@@ -213,7 +213,7 @@ def snapshot_schema() -> dict[str, Any]:
     """The published JSON Schema of the snapshot file."""
     # NOTE: pkgutil, not importlib.resources: a quarter of its import time (a live snapshot
     # reads the schema while its server starts).
-    data = pkgutil.get_data("catalogaudit.snapshot", "snapshot.schema.json")
+    data = pkgutil.get_data("catalogaudit.snapshots", "snapshot.schema.json")
     assert data is not None  # a file of the package, always there
     loaded: dict[str, Any] = json.loads(data)
     return loaded

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import (
     MatrixBreak,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
-from catalogaudit.diff.schema import Ctx, pair
+from catalogaudit.diffing.schema import Ctx, pair
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import PROMPT_FIELDS
 from catalogaudit.walker import visits

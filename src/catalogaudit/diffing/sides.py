@@ -17,7 +17,7 @@ from catalogaudit.canonical import hashes
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model.names import LISTINGS
-from catalogaudit.snapshot.build import items_record
+from catalogaudit.snapshots.build import items_record
 
 
 @dataclass

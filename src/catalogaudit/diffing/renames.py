@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
-from catalogaudit.diff.sides import ItemDelta
+from catalogaudit.diffing.sides import ItemDelta
 from catalogaudit.model import jsonwire
 from catalogaudit.model.names import identity
 
