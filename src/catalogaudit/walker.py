@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from catalogaudit.model.jsonwire import pointer_join
+from catalogaudit.model import pointer_join
 
 #: Keywords whose value maps names to subschemas.
 SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")

@@ -154,3 +154,19 @@ def test_every_public_name_resolves_and_subpackages_do_not_shadow_it() -> None:
     )
     proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout == "[] True\n"
+
+
+def test_the_api_loads_no_command_line_terminal_or_formatter() -> None:
+    """The `api-quiet` contract checks `_api`'s own imports; the packages' faces load their
+    modules on first use, so what the API loads when used is checked here."""
+    code = (
+        "import sys; import catalogaudit as ca\n"
+        f"s = ca.load({str(CAPTURE)!r})\n"
+        "ca.audit(s, ['spec', 'codex-app']); ca.diff(s, s); ca.canonicalize(s); ca.hashes(s)\n"
+        "ca.rewrite(s, substitutions='tool=instrument')\n"
+        f"ca.snapshot({EXAMPLE!r})\n"
+        "bad = ('typer', 'rich', 'catalogaudit.cli', 'catalogaudit.formatters')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in bad or m.startswith(bad)))\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout == "[]\n", proc.stdout

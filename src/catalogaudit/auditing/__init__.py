@@ -5,4 +5,56 @@
   `--matrix` rows.
 """
 
-__all__ = ["baseline", "engine", "matrix", "selection"]
+from __future__ import annotations
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.auditing.baseline import (
+        baseline_entries,
+        read_baseline,
+        stale_findings,
+        write_baseline,
+    )
+    from catalogaudit.auditing.contract import WORDS, Contract, check
+    from catalogaudit.auditing.engine import AuditOptions, audit
+    from catalogaudit.auditing.matrix import matrix as profile_matrix
+    from catalogaudit.auditing.selection import checked_selectors, selected
+
+#: What other packages use, by the module that defines it (`face=name` where the names
+#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
+_FROM = {
+    "baseline": "baseline_entries read_baseline stale_findings write_baseline",
+    "contract": "Contract WORDS check",
+    "engine": "AuditOptions audit",
+    "matrix": "profile_matrix=matrix",
+    "selection": "checked_selectors selected",
+}
+
+
+def __getattr__(name: str) -> object:
+    for module, names in _FROM.items():
+        for entry in names.split():
+            face, _, attr = entry.partition("=")
+            if face == name:
+                from importlib import import_module
+
+                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "AuditOptions",
+    "Contract",
+    "WORDS",
+    "audit",
+    "baseline_entries",
+    "check",
+    "checked_selectors",
+    "profile_matrix",
+    "read_baseline",
+    "selected",
+    "stale_findings",
+    "write_baseline",
+]

@@ -146,8 +146,7 @@ def snapshot(
 
 def _snapshot(o: dict[str, Any]) -> int:
     """The `snapshot` command's body: every option by its parameter name."""
-    from catalogaudit.verbs import snapshot as run
-    from catalogaudit.verbs.contract import from_parameters
+    from catalogaudit.verbs import from_parameters, run_snapshot
 
     options = server_options(
         o,
@@ -156,7 +155,7 @@ def _snapshot(o: dict[str, Any]) -> int:
         static_inputs=tuple(o["from_"] or ()),
         contract=from_parameters(o),
     )
-    return run.snapshot(options)
+    return run_snapshot(options)
 
 
 from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot

@@ -8,7 +8,7 @@ import typer
 
 from catalogaudit.cli import contract as c
 from catalogaudit.cli.options import MaxChars, Transport, TransportOpt, server_options
-from catalogaudit.formatters.formats import OutputFormat, RuleFormat, RulesFormat
+from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
 
@@ -127,14 +127,13 @@ def audit(
 
 def _run(o: dict[str, Any]) -> int:
     """The `audit` command's body: every option by its parameter name."""
-    from catalogaudit.verbs import audit as run
-    from catalogaudit.verbs.contract import from_parameters
+    from catalogaudit.verbs import AuditRunOptions, from_parameters, run_audit
 
     words = tuple(o["args"] or ())
     live = o["live"]
     snapshot = server_options(o, words if live else (), skip=("jobs", "output"))
     output_format = o["output_format"]
-    options = run.AuditRunOptions(
+    options = AuditRunOptions(
         inputs=() if live else words,
         live=live,
         snapshot=snapshot,
@@ -162,7 +161,7 @@ def _run(o: dict[str, Any]) -> int:
         max_chars=o["max_chars"],
         jobs=o["jobs"],
     )
-    return run.run(options)
+    return run_audit(options)
 
 
 def rules(
@@ -171,9 +170,9 @@ def rules(
     ] = RulesFormat.TEXT,
 ) -> None:
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
-    from catalogaudit.verbs import audit as run_audit
+    from catalogaudit.verbs import rules_listing
 
-    text, code = run_audit.rules_listing(output_format)
+    text, code = rules_listing(output_format)
     typer.echo(text, nl=False)
     raise typer.Exit(code)
 
@@ -191,9 +190,9 @@ def rule(
 ) -> None:
     """Explain one rule: what it checks, why, its severity and evidence, its sources, and a
     failing and a passing example from its fixtures."""
-    from catalogaudit.verbs import rule as verb
+    from catalogaudit.verbs import run_rule
 
-    raise typer.Exit(verb.run(rule_id, output_format))
+    raise typer.Exit(run_rule(rule_id, output_format))
 
 
 __all__: list[Any] = ["register"]

@@ -100,7 +100,7 @@ def ci(
 
     Exit codes: 0 passed, 1 failed, 2 errors.
     """
-    from catalogaudit.verbs import ci as run
+    from catalogaudit.verbs import CiOptions, run_ci
 
     if command and command_line:
         raise UsageError("give the server command after -- or as --command, not both")
@@ -110,7 +110,7 @@ def ci(
         raise UsageError(f"--command: {exc}") from None
     lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
     server = server_options(locals(), argv, url=url or None, headers=(*(header or ()), *lines))
-    options = run.CiOptions(
+    options = CiOptions(
         snapshot=snapshot,
         server=server,
         baseline=baseline or None,
@@ -121,4 +121,4 @@ def ci(
         sarif=sarif,
         out_dir=out_dir,
     )
-    raise typer.Exit(run.run_ci(options))
+    raise typer.Exit(run_ci(options))

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
-    from catalogaudit.model.wiretypes import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
+    from catalogaudit.model import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
 
     digits = sys.get_int_max_str_digits()
     if 0 < digits < MAX_INT_DIGITS:

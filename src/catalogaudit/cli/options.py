@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 if TYPE_CHECKING:
-    from catalogaudit.verbs.live import SnapshotOptions
+    from catalogaudit.verbs import SnapshotOptions
 
 #: `--max-chars` of every verb that writes Markdown (None: `formatters.md.DEFAULT_MAX_CHARS`).
 MaxChars = Annotated[
@@ -48,7 +48,7 @@ def server_options(
     field; `more` sets the fields the command fills otherwise."""
     from dataclasses import fields
 
-    from catalogaudit.verbs.live import SnapshotOptions
+    from catalogaudit.verbs import SnapshotOptions
 
     named = {f.name for f in fields(SnapshotOptions)} - {*_REPEATED, *skip}
     given: dict[str, Any] = {k: o[k] for k in named if k in o}

@@ -5,7 +5,7 @@ baseline (CA910-CA920). Their metadata lives here so
 
 from __future__ import annotations
 
-from catalogaudit.model.findings import RuleMeta, Severity
+from catalogaudit.model import RuleMeta, Severity
 
 E, W, INF = Severity.ERROR, Severity.WARNING, Severity.INFO
 

@@ -6,4 +6,51 @@
 - `calls`, `instances`: `tools/call` answers from the tool's schemas.
 """
 
-__all__ = ["calls", "http", "instances", "lifecycle", "pages", "replay", "stdio"]
+from __future__ import annotations
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.serve.http import serve_http
+    from catalogaudit.serve.instances import instance
+    from catalogaudit.serve.replay import (
+        CACHE_HINTS,
+        NO_WIRE_WARNING,
+        PROTOCOLS,
+        Replay,
+        ServeOptions,
+    )
+    from catalogaudit.serve.stdio import serve_stdio
+
+#: What other packages use, by the module that defines it (`face=name` where the names
+#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
+_FROM = {
+    "http": "serve_http",
+    "instances": "instance",
+    "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions",
+    "stdio": "serve_stdio",
+}
+
+
+def __getattr__(name: str) -> object:
+    for module, names in _FROM.items():
+        for entry in names.split():
+            face, _, attr = entry.partition("=")
+            if face == name:
+                from importlib import import_module
+
+                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
+                globals()[name] = value
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CACHE_HINTS",
+    "NO_WIRE_WARNING",
+    "PROTOCOLS",
+    "Replay",
+    "ServeOptions",
+    "instance",
+    "serve_http",
+    "serve_stdio",
+]

@@ -11,10 +11,8 @@ from __future__ import annotations
 import gc
 
 from catalogaudit import intake
-from catalogaudit.auditing.engine import AuditOptions, audit
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Report
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.model import Catalog, Report, decode_utf8
 from catalogaudit.verbs import fanout, output
 
 
@@ -30,9 +28,7 @@ def catalog_of(
         finder=got.finder,
         revision_override=revision,
         spec=got.spec if got.is_snapshot else raw_spec,
-        raw=None
-        if got.is_snapshot or not regions or not got.data
-        else jsonwire.decode_utf8(got.data)[0],
+        raw=None if got.is_snapshot or not regions or not got.data else decode_utf8(got.data)[0],
     )
 
 

@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model import wiretext
-from catalogaudit.model.modelview import (
+from catalogaudit.model import (
     DEFAULT,
     DEFERRED,
     INLINE,
@@ -41,6 +40,8 @@ from catalogaudit.model.modelview import (
     REFUSED,
     SEARCH_OFF,
     ToolView,
+    array_items,
+    members,
 )
 from catalogaudit.verify.base import Target, server_argv
 from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
@@ -215,13 +216,13 @@ def main_request(requests: Sequence[Recorded]) -> Recorded | None:
 def tools_text(request: Recorded) -> str:
     """The exact text of the request's `tools` member."""
     text = request.body.decode("utf-8", "surrogateescape")
-    return dict(wiretext.members(text)).get("tools", "[]")
+    return dict(members(text)).get("tools", "[]")
 
 
 def sent_tools(request: Recorded) -> list[tuple[str, str]]:
     """(name, exact object text) of each tool in the request, in sent order."""
     out = []
-    for text in wiretext.array_items(tools_text(request)):
+    for text in array_items(tools_text(request)):
         value = json.loads(text)
         out.append((str(value.get("name")) if isinstance(value, dict) else "", text))
     return out

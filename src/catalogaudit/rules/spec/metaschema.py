@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model import jsonwire, validation
+from catalogaudit.model import NOT_PLAIN, plain, pointer_of, validator
 
 Path = tuple[Any, ...]
 
@@ -39,14 +39,14 @@ class SchemaError:
 def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
     """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
     validator class name, `Draft202012Validator`), or None when it is valid."""
-    copy = validation.plain(schema)
-    if copy is validation.NOT_PLAIN:
+    copy = plain(schema)
+    if copy is NOT_PLAIN:
         return python_first(name, schema)
     checker = _rs(name)
     if checker.is_valid(copy):
         return None
     errors = [(tuple(e.instance_path), _keyword(e)) for e in checker.iter_errors(copy)]
-    path = min((at for at, _ in errors), key=jsonwire.pointer_of)
+    path = min((at for at, _ in errors), key=pointer_of)
     there = sorted(k for at, k in errors if at == path)
     originals, copies = [schema], [copy]
     for step in path[:-1]:
@@ -96,7 +96,7 @@ def python_first(name: str, schema: Any) -> SchemaError | None:
     """python-jsonschema's first error of `schema` (by pointer, then message): the reference."""
     first = min(
         _python(name).iter_errors(schema),
-        key=lambda e: (jsonwire.pointer_of(e.absolute_path), e.message),
+        key=lambda e: (pointer_of(e.absolute_path), e.message),
         default=None,
     )
     if first is None:
@@ -119,7 +119,7 @@ def _rs(name: str) -> Any:
     checker = _RS.get(name)
     if checker is None:
         schema, meta = _meta(name)
-        checker = _RS[name] = validation.validator(schema, meta.FORMAT_CHECKER)
+        checker = _RS[name] = validator(schema, meta.FORMAT_CHECKER)
     return checker
 
 

@@ -9,9 +9,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit.model import jsonwire, validation
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import (
+    LISTINGS,
+    NOT_PLAIN,
+    Catalog,
+    compact,
+    is_integer_lexeme,
+    pointer_of,
+    validator,
+    written,
+)
+from catalogaudit.model import plain as validation_plain
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.runs import runs_of
@@ -56,7 +64,7 @@ def _validator(revision: str, listing: str) -> Any:
 @cache
 def _valid(revision: str, listing: str) -> Any:
     """`_validator`'s answer "valid", from jsonschema-rs (`model.validation`)."""
-    return validation.validator(result_schema(revision, listing)).is_valid
+    return validator(result_schema(revision, listing)).is_valid
 
 
 def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -74,15 +82,15 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             chunk = items[start : start + count]
             start += count
             result = {**fields, listing: [i.value for i in chunk]}
-            copy = validation.plain(result)
-            if copy is not validation.NOT_PLAIN and _valid(rev, listing)(copy):
+            copy = validation_plain(result)
+            if copy is not NOT_PLAIN and _valid(rev, listing)(copy):
                 continue  # python-jsonschema would find nothing either
-            plain = json.loads(jsonwire.written(result))
+            plain = json.loads(written(result))
             for err in _validator(rev, listing).iter_errors(plain):
                 path = list(err.absolute_path)
                 if len(path) >= 2 and path[0] == listing and isinstance(path[1], int):
                     item = chunk[path[1]]
-                    pointer = jsonwire.pointer_of(path[2:])
+                    pointer = pointer_of(path[2:])
                     covered = pointer in ("/inputSchema", "/inputSchema/type") or (
                         pointer == "" and "'inputSchema'" in err.message
                     )
@@ -98,7 +106,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 else:
                     if catalog.modern and _cache_field_error(path, err):
                         continue  # CA611 reports each missing or wrong cache field once
-                    pointer = jsonwire.pointer_of(path)
+                    pointer = pointer_of(path)
                     yield Hit(
                         None,
                         pointer,
@@ -170,7 +178,7 @@ def _modern_page(
     where = f"{listing} page {index + 1}"
     rt = fields.get("resultType")
     if rt != "complete":
-        got = "missing" if "resultType" not in fields else jsonwire.compact(rt)
+        got = "missing" if "resultType" not in fields else compact(rt)
         yield Hit(
             None,
             "/resultType",
@@ -184,13 +192,8 @@ def _modern_page(
         yield Hit(
             None, "/ttlMs", f"{where}: ttlMs is missing (required)", listing=listing, page=index
         )
-    elif (
-        isinstance(ttl, bool)
-        or not isinstance(ttl, int)
-        or not jsonwire.is_integer_lexeme(ttl)
-        or ttl < 0
-    ):
-        text = jsonwire.compact(ttl)
+    elif isinstance(ttl, bool) or not isinstance(ttl, int) or not is_integer_lexeme(ttl) or ttl < 0:
+        text = compact(ttl)
         yield Hit(
             None,
             "/ttlMs",
@@ -201,7 +204,7 @@ def _modern_page(
         )
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
-        got = "missing" if "cacheScope" not in fields else jsonwire.compact(scope)
+        got = "missing" if "cacheScope" not in fields else compact(scope)
         yield Hit(
             None,
             "/cacheScope",

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from catalogaudit import walker
-from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.model import Catalog, Item
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import may_hold, strings
 from catalogaudit.rules.spec.runs import Runs, runs_of
