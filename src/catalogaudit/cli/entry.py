@@ -85,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(digits)
         if argv is None:
             # NOTE: the process ends next (the console script, `python -m catalogaudit`):
-            # frozen objects are skipped by the interpreter's last garbage collection, 10 to
-            # 15 ms of every command, which a live snapshot's user waits for after the server
-            # exited. Cyclic garbage is then not finalized; every file we write is closed.
+            # frozen objects are skipped by the interpreter's last garbage collection, which
+            # a live snapshot's user waits for after the server exited. Cyclic garbage is then
+            # not finalized; every file we write is closed.
             import gc
 
             gc.freeze()

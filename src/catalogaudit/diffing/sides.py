@@ -333,7 +333,7 @@ def same(a: Any, b: Any) -> bool:
 
 def _prune(a: Any, b: Any) -> tuple[Any, Any]:
     # Drop what is equal from both sides, keeping keys and list indexes, so deepdiff walks only
-    # the parts that differ: it is thorough but slow (~40 ms for one 10 kB tool schema).
+    # the parts that differ: it is thorough but slow.
     if isinstance(a, dict) and isinstance(b, dict):
         pa: dict[str, Any] = {}
         pb: dict[str, Any] = {}

@@ -227,8 +227,8 @@ def parse(spec: str, data: bytes) -> Loaded:
     return loaded
 
 
-#: How a snapshot file starts: its first key is one of the snapshot's (a search of the whole
-#: file for them cost a raw 10 MB result 6 ms).
+#: How a snapshot file starts: its first key is one of the snapshot's (not a search of the
+#: whole file for them, which a big raw result paid for).
 _SNAPSHOT_START = re.compile(
     rb"(?:\xef\xbb\xbf)?[ \t\n\r]*\{[ \t\n\r]*"
     rb'"(?:capture|derived|findings|formatVersion|hashes|listings|wire)"'

@@ -110,6 +110,6 @@ def settled() -> None:
 
     NOTE: parsed JSON holds no cycles, so only reference counting ever frees it, yet every
     full collection walked all of it, and the first ones after the paused parse walked it
-    again (0.2 s of the audit of a 10 MB catalog). The process ends after the command
+    again. The process ends after the command
     (`cli.entry` freezes the heap then too); cycles made later are still collected."""
     gc.freeze()

@@ -96,8 +96,8 @@ def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
     label = "sessions" if o.url else "restarts"
     results: list[dict[str, Any] | None] = [None] * o.runs
     if not _maybe_terminal():
-        # NOTE: no bar could show, so rich is not loaded: its import (60 ms) would delay
-        # the first servers.
+        # NOTE: no bar could show, so rich is not loaded: its import would delay the first
+        # servers.
         def quiet(i: int) -> None:
             results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
 
