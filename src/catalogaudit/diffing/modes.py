@@ -21,9 +21,6 @@ from catalogaudit.diffing.schema import Ctx, pair
 from catalogaudit.model import PROMPT_FIELDS, dump_string, pointer_tokens
 from catalogaudit.walker import visits
 
-#: `--schema-only` and `--prose-only`, and the default that looks at everything.
-MODES = ("all", "schema", "prose")
-
 
 def prose(listing: str, item: Any) -> dict[str, str]:
     """Every prose string of an item, by its pointer inside the item (the walker's view)."""

@@ -59,7 +59,6 @@ class Rule:
     source: str
     check: CheckFn
     groups: tuple[str, ...] = ("spec",)
-    aliases: tuple[str, ...] = ()
 
 
 def quote(text: str, limit: int = 80) -> str:

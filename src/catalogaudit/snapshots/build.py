@@ -19,7 +19,6 @@ from catalogaudit.model import (
     LISTINGS,
     NOT_PLAIN,
     Capture,
-    Finding,
     Listing,
     canonical,
     identity,
@@ -208,12 +207,6 @@ def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> di
         doc["wire"]["otherRuns"] = [
             {"run": i, "pages": docs[i - 1]["wire"]["pages"]} for i in runs["differingRuns"]
         ]
-    return doc
-
-
-def with_findings(doc: dict[str, Any], extra: Sequence[Finding]) -> dict[str, Any]:
-    """Append findings to a document (used by static intake)."""
-    doc["findings"] = [*doc.get("findings", []), *(f.as_dict() for f in extra)]
     return doc
 
 

@@ -24,14 +24,13 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import (
-    DEFAULT,
     DEFERRED,
     INLINE,
     NOT_CALLED,
@@ -311,20 +310,3 @@ def _call(
     if name in logged:
         return REACHED, text[:300]
     return (REFUSED, text[:300]) if error else (REFUSED, f"not at the server: {text[:280]}")
-
-
-def run_modes(
-    claude: ClaudeCodeDriver,
-    served: Sequence[Served],
-    workdir: Path,
-    modes: Sequence[str] = (SEARCH_OFF, DEFAULT),
-    on_session: Callable[[Session], None] | None = None,
-) -> list[ToolView]:
-    """Both modes, one `claude -p` each; the views of every tool in each."""
-    out: list[ToolView] = []
-    for mode in modes:
-        run = session(claude, served, mode, workdir)
-        if on_session is not None:
-            on_session(run)
-        out.extend(views(run, served))
-    return out

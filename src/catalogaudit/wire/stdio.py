@@ -66,7 +66,6 @@ class StdioTransport:
         self._fatal: str | None = None
         self._eof = False
         self._stderr = bytearray()
-        self._stderr_total = 0
         self._closed = False
         self._honoured_eof = False
         self._unanswerable_at: float | None = None
@@ -201,10 +200,6 @@ class StdioTransport:
         text = bytes(self._stderr).decode("utf-8", "replace")
         tail = [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
         return " | ".join(excerpt(ln, 200) for ln in tail)
-
-    def stderr_bytes(self) -> int:
-        """How many bytes the server wrote to stderr in total."""
-        return self._stderr_total
 
     def exited_by_itself(self) -> bool:
         """After close: whether the server exited on stdin EOF without being signalled."""
@@ -382,7 +377,6 @@ class StdioTransport:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
                     return
-                self._stderr_total += len(chunk)
                 self._stderr += chunk
                 if len(self._stderr) > STDERR_KEEP:
                     del self._stderr[: len(self._stderr) - STDERR_KEEP]

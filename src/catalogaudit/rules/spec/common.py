@@ -21,12 +21,6 @@ def at_least(revision: str, floor: str) -> bool:
     return rev_index(revision) >= rev_index(floor)
 
 
-def spec_url(revision: str, page: str) -> str:
-    """The spec page of a revision (2025-11-25 when the revision is unknown)."""
-    rev = revision if revision in REVISIONS else "2025-11-25"
-    return f"{SPEC}/{rev}/{page}"
-
-
 def strings(value: Any, at: str = "") -> Iterator[tuple[str, str]]:
     """Every string value in a JSON value with its pointer (names, data and prose alike)."""
     if isinstance(value, str):
