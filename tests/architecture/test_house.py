@@ -17,7 +17,7 @@ from helpers import ROOT
 
 PACKAGE = ROOT / "src" / "catalogaudit"
 #: Entries of the package root that are not concerns.
-NOT_COUNTED = {"__init__.py", "__main__.py", "_version.py", "py.typed", "__pycache__"}
+NOT_COUNTED = {"__init__.py", "__main__.py", "_version.py", "_faces.py", "py.typed", "__pycache__"}
 #: The pure core and the vocabulary: no `open()` of their own (package data goes through
 #: importlib.resources); their imports are checked by the `core-pure` contract.
 CORE = ("auditing", "rules", "profiles", "diffing", "rewriting", "snapshots", "canonical", "model")

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.auditing.baseline import (
@@ -20,28 +22,17 @@ if TYPE_CHECKING:
     from catalogaudit.auditing.matrix import matrix as profile_matrix
     from catalogaudit.auditing.selection import checked_selectors, selected
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "baseline": "baseline_entries read_baseline stale_findings write_baseline",
-    "contract": "Contract WORDS check",
-    "engine": "AuditOptions audit",
-    "matrix": "profile_matrix=matrix",
-    "selection": "checked_selectors selected",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "baseline": "baseline_entries read_baseline stale_findings write_baseline",
+        "contract": "Contract WORDS check",
+        "engine": "AuditOptions audit",
+        "matrix": "profile_matrix=matrix",
+        "selection": "checked_selectors selected",
+    },
+)
 
 
 __all__ = [

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.canonical.hashes import (
@@ -22,30 +24,19 @@ if TYPE_CHECKING:
     from catalogaudit.canonical.quick import hash_report as quick_hash_report
     from catalogaudit.canonical.strict import strict_jcs
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "hashes": (
-        "ItemHashes catalog_hash combine item_hashes listing_hashes page_fields_hash "
-        "prompt_projection sha256"
-    ),
-    "jcs": "gc_paused jcs_bytes jcs_hash",
-    "quick": "quick_hash_report=hash_report",
-    "strict": "strict_jcs",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "hashes": (
+            "ItemHashes catalog_hash combine item_hashes listing_hashes page_fields_hash "
+            "prompt_projection sha256"
+        ),
+        "jcs": "gc_paused jcs_bytes jcs_hash",
+        "quick": "quick_hash_report=hash_report",
+        "strict": "strict_jcs",
+    },
+)
 
 
 __all__ = [

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.diffing.items import Change, DiffResult, diff
@@ -16,28 +18,17 @@ if TYPE_CHECKING:
     from catalogaudit.diffing.sides import sides_of
     from catalogaudit.diffing.stability import report as stability_report
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "items": "Change DiffResult diff",
-    "modes": "read_allowlist",
-    "rules": "RULES",
-    "sides": "sides_of",
-    "stability": "stability_report=report",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "items": "Change DiffResult diff",
+        "modes": "read_allowlist",
+        "rules": "RULES",
+        "sides": "sides_of",
+        "stability": "stability_report=report",
+    },
+)
 
 
 __all__ = [

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.formatters.diff import render as render_diff
@@ -40,42 +42,31 @@ if TYPE_CHECKING:
     from catalogaudit.formatters.suggest import documents, render_text
     from catalogaudit.formatters.verify import format_verify, verify_document
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "diff": "diff_summary=summary render_diff=render",
-    "diff_ci": "diff_markdown=markdown",
-    "formats": (
-        "DiffFormat HashFormat OutputFormat ProfilesFormat RewriteFormat RuleFormat "
-        "RulesFormat StabilityFormat VerifyFormat"
-    ),
-    "hashes": "format_hashes",
-    "markdown": "format_markdown",
-    "matrix": "MATRIX_FORMATS format_matrix",
-    "md": "DEFAULT_MAX_CHARS code escape_text",
-    "paths": "Repository repository_path",
-    "profiles": "format_detail format_summaries",
-    "report": "format_report",
-    "rewrite": "format_rewrite",
-    "rule": "format_rule",
-    "rules": "format_rules",
-    "stability": "render_stability=render stability_summary=summary",
-    "suggest": "documents render_text",
-    "verify": "format_verify verify_document",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "diff": "diff_summary=summary render_diff=render",
+        "diff_ci": "diff_markdown=markdown",
+        "formats": (
+            "DiffFormat HashFormat OutputFormat ProfilesFormat RewriteFormat RuleFormat "
+            "RulesFormat StabilityFormat VerifyFormat"
+        ),
+        "hashes": "format_hashes",
+        "markdown": "format_markdown",
+        "matrix": "MATRIX_FORMATS format_matrix",
+        "md": "DEFAULT_MAX_CHARS code escape_text",
+        "paths": "Repository repository_path",
+        "profiles": "format_detail format_summaries",
+        "report": "format_report",
+        "rewrite": "format_rewrite",
+        "rule": "format_rule",
+        "rules": "format_rules",
+        "stability": "render_stability=render stability_summary=summary",
+        "suggest": "documents render_text",
+        "verify": "format_verify verify_document",
+    },
+)
 
 
 __all__ = [

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.model.capture import (
@@ -122,54 +124,44 @@ if TYPE_CHECKING:
         has_sixteen_digits,
     )
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "capture": "Capture Listing Page anomaly_finding page_anomalies unsafe_integers",
-    "catalog": "Catalog Item written_positions",
-    "envelope": "with_envelope=envelope",
-    "findings": (
-        "EXIT_ERROR EXIT_FINDINGS EXIT_OK Finding Location MatrixBreak MatrixRow "
-        "Report RuleError RuleEvidence RuleMeta Severity normalize_excerpt"
-    ),
-    "inert": "inert_text=inert visible",
-    "jsonwire": (
-        "Member WireDecodeError WireLimitError WireObject anomalies canonical compact "
-        "decode_utf8 dump_string escape_pointer is_integer_lexeme jcs_key jcs_number "
-        "lexeme loads parse_members pointer_join pointer_of pointer_tokens "
-        "write_written written"
-    ),
-    "modelview": (
-        "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
-        "REFUSED SEARCH_OFF ToolView ViewRow"
-    ),
-    "names": (
-        "HASH_KINDS IDENTITY LISTINGS METHODS PROMPT_FIELDS identity identity_sort_key result_note"
-    ),
-    "pieces": "parse_written",
-    "positions": "Finder loads_located",
-    "protocol": (
-        "CAPABILITY_OF CLIENT_INFO LATEST_LEGACY LEGACY_VERSIONS MODERN_VERSIONS "
-        "ProtocolChoice Session client_capabilities parse_protocol"
-    ),
-    "validation": "NOT_PLAIN plain validator",
-    "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
-    "wiretext": "array_items join members replace_member",
-    "wiretypes": "MAX_INPUT MAX_INT_DIGITS SIXTEEN_DIGITS has_sixteen_digits",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "capture": "Capture Listing Page anomaly_finding page_anomalies unsafe_integers",
+        "catalog": "Catalog Item written_positions",
+        "envelope": "with_envelope=envelope",
+        "findings": (
+            "EXIT_ERROR EXIT_FINDINGS EXIT_OK Finding Location MatrixBreak MatrixRow "
+            "Report RuleError RuleEvidence RuleMeta Severity normalize_excerpt"
+        ),
+        "inert": "inert_text=inert visible",
+        "jsonwire": (
+            "Member WireDecodeError WireLimitError WireObject anomalies canonical compact "
+            "decode_utf8 dump_string escape_pointer is_integer_lexeme jcs_key jcs_number "
+            "lexeme loads parse_members pointer_join pointer_of pointer_tokens "
+            "write_written written"
+        ),
+        "modelview": (
+            "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
+            "REFUSED SEARCH_OFF ToolView ViewRow"
+        ),
+        "names": (
+            "HASH_KINDS IDENTITY LISTINGS METHODS PROMPT_FIELDS identity identity_sort_key "
+            "result_note"
+        ),
+        "pieces": "parse_written",
+        "positions": "Finder loads_located",
+        "protocol": (
+            "CAPABILITY_OF CLIENT_INFO LATEST_LEGACY LEGACY_VERSIONS MODERN_VERSIONS "
+            "ProtocolChoice Session client_capabilities parse_protocol"
+        ),
+        "validation": "NOT_PLAIN plain validator",
+        "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
+        "wiretext": "array_items join members replace_member",
+        "wiretypes": "MAX_INPUT MAX_INT_DIGITS SIXTEEN_DIGITS has_sixteen_digits",
+    },
+)
 
 
 __all__ = [

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.profiles.describe import describe as describe_profile
@@ -16,27 +18,16 @@ if TYPE_CHECKING:
     from catalogaudit.profiles.resolve import rule_meta, run_profile, valid_ids, verified_text
     from catalogaudit.profiles.summary import ProfileSummary, profile_summaries
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "describe": "describe_profile=describe",
-    "load": "contains load_all raw_files",
-    "resolve": "resolve_profile=resolve rule_meta run_profile valid_ids verified_text",
-    "summary": "ProfileSummary profile_summaries",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "describe": "describe_profile=describe",
+        "load": "contains load_all raw_files",
+        "resolve": "resolve_profile=resolve rule_meta run_profile valid_ids verified_text",
+        "summary": "ProfileSummary profile_summaries",
+    },
+)
 
 
 __all__ = [

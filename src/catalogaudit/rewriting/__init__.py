@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.rewriting.derive import (
@@ -22,29 +24,18 @@ if TYPE_CHECKING:
     from catalogaudit.rewriting.suggest import Suggestion
     from catalogaudit.rewriting.suggest import suggest as suggest_substitutions
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "derive": (
-        "GROWTH_RULE PROFILE_FIXES add_refusals audit_rewritten check_fixes compare "
-        "derive_catalog=derive"
-    ),
-    "substitutions": "ENV_VAR parse resolve",
-    "suggest": "Suggestion suggest_substitutions=suggest",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "derive": (
+            "GROWTH_RULE PROFILE_FIXES add_refusals audit_rewritten check_fixes compare "
+            "derive_catalog=derive"
+        ),
+        "substitutions": "ENV_VAR parse resolve",
+        "suggest": "Suggestion suggest_substitutions=suggest",
+    },
+)
 
 
 __all__ = [

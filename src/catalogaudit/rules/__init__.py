@@ -4,6 +4,8 @@ check, capture findings and the rewrite's refusal (`unchecked`)."""
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.rules.base import Context, Hit, Rule
@@ -13,29 +15,18 @@ if TYPE_CHECKING:
     from catalogaudit.rules.spec.common import forget
     from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "base": "Context Hit Rule",
-    "checks": "CHECKS PARAMS",
-    "examples": "of why_none",
-    "registry": "SPEC_RULES spec_meta",
-    "spec.common": "forget",
-    "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "base": "Context Hit Rule",
+        "checks": "CHECKS PARAMS",
+        "examples": "of why_none",
+        "registry": "SPEC_RULES spec_meta",
+        "spec.common": "forget",
+        "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
+    },
+)
 
 
 __all__ = [

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.serve.http import serve_http
@@ -21,27 +23,16 @@ if TYPE_CHECKING:
     )
     from catalogaudit.serve.stdio import serve_stdio
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "http": "serve_http",
-    "instances": "instance",
-    "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions",
-    "stdio": "serve_stdio",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "http": "serve_http",
+        "instances": "instance",
+        "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions",
+        "stdio": "serve_stdio",
+    },
+)
 
 
 __all__ = [

@@ -10,6 +10,8 @@ and the environment read and stdout, stderr and files written.
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.verbs.audit import AuditRunOptions, rules_listing
@@ -31,35 +33,24 @@ if TYPE_CHECKING:
     from catalogaudit.verbs.verify import ModelOptions
     from catalogaudit.verbs.verify import run as run_verify
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "audit": "AuditRunOptions rules_listing run_audit=run",
-    "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
-    "ci": "CiOptions run_ci",
-    "contract": "from_parameters",
-    "diff": "StabilityOptions options_of run_diff run_stability",
-    "live": "SnapshotOptions capture limits_of target_of",
-    "profiles": "run_profiles=run",
-    "rewrite": "RewriteOptions run_rewrite=run",
-    "rule": "run_rule=run",
-    "serve": "ServeOptions run_serve=run",
-    "snapshot": "run_snapshot=snapshot",
-    "verify": "ModelOptions run_verify=run",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "audit": "AuditRunOptions rules_listing run_audit=run",
+        "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
+        "ci": "CiOptions run_ci",
+        "contract": "from_parameters",
+        "diff": "StabilityOptions options_of run_diff run_stability",
+        "live": "SnapshotOptions capture limits_of target_of",
+        "profiles": "run_profiles=run",
+        "rewrite": "RewriteOptions run_rewrite=run",
+        "rule": "run_rule=run",
+        "serve": "ServeOptions run_serve=run",
+        "snapshot": "run_snapshot=snapshot",
+        "verify": "ModelOptions run_verify=run",
+    },
+)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ the Python SDK driver needs the `mcp` package and the TS SDK driver needs node.
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
 from catalogaudit.errors import UsageError
 from catalogaudit.model import DRIVER_IDS
 from catalogaudit.verify.base import Driver
@@ -20,28 +21,17 @@ if TYPE_CHECKING:
     from catalogaudit.verify.predict_model import predict_views
     from catalogaudit.verify.transports import HTTP, STDIO, label, verify
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "base": "targets",
-    "model_runs": "observe_model=observe",
-    "predict": "compare predict_observations=predict",
-    "predict_model": "predict_views",
-    "transports": "HTTP STDIO label verify",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "base": "targets",
+        "model_runs": "observe_model=observe",
+        "predict": "compare predict_observations=predict",
+        "predict_model": "predict_views",
+        "transports": "HTTP STDIO label verify",
+    },
+)
 
 
 DRIVERS: dict[str, str] = {pid: pid.replace("-", "_") for pid in DRIVER_IDS}

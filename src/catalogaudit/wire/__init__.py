@@ -7,31 +7,22 @@
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
+
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX, Target
     from catalogaudit.wire.capture import capture as capture_server
     from catalogaudit.wire.transport import Budget, Limits
 
-#: What other packages use, by the module that defines it (`face=name` where the names
-#: differ), loaded on first use (PEP 562): importing the face costs nothing more.
-_FROM = {
-    "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
-    "transport": "Budget Limits",
-}
-
-
-def __getattr__(name: str) -> object:
-    for module, names in _FROM.items():
-        for entry in names.split():
-            face, _, attr = entry.partition("=")
-            if face == name:
-                from importlib import import_module
-
-                value = getattr(import_module(f"{__name__}.{module}"), attr or name)
-                globals()[name] = value
-                return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
+        "transport": "Budget Limits",
+    },
+)
 
 
 __all__ = [
