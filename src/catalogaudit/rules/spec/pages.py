@@ -176,54 +176,28 @@ def _modern_page(
     listing: str, index: int, fields: dict[str, Any], scopes: set[str]
 ) -> Iterator[Hit]:
     where = f"{listing} page {index + 1}"
+
+    def hit(pointer: str, message: str, excerpt: str = "") -> Hit:
+        return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
+
     rt = fields.get("resultType")
     if rt != "complete":
         got = "missing" if "resultType" not in fields else compact(rt)
-        yield Hit(
-            None,
-            "/resultType",
-            f'{where}: resultType is {got}, must be "complete"',
-            got,
-            listing=listing,
-            page=index,
-        )
+        yield hit("/resultType", f'resultType is {got}, must be "complete"', got)
     ttl = fields.get("ttlMs")
     if "ttlMs" not in fields:
-        yield Hit(
-            None, "/ttlMs", f"{where}: ttlMs is missing (required)", listing=listing, page=index
-        )
+        yield hit("/ttlMs", "ttlMs is missing (required)")
     elif isinstance(ttl, bool) or not isinstance(ttl, int) or not is_integer_lexeme(ttl) or ttl < 0:
         text = compact(ttl)
-        yield Hit(
-            None,
-            "/ttlMs",
-            f"{where}: ttlMs {text} is not an integer >= 0",
-            text,
-            listing=listing,
-            page=index,
-        )
+        yield hit("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
         got = "missing" if "cacheScope" not in fields else compact(scope)
-        yield Hit(
-            None,
-            "/cacheScope",
-            f"{where}: cacheScope is {got}, must be public or private",
-            got,
-            listing=listing,
-            page=index,
-        )
+        yield hit("/cacheScope", f"cacheScope is {got}, must be public or private", got)
     else:
         if scopes and scope not in scopes:
-            yield Hit(
-                None,
-                "/cacheScope",
-                f"{where}: cacheScope {scope} differs from earlier "
-                "pages (must be the same on every page)",
-                scope,
-                listing=listing,
-                page=index,
-            )
+            why = "differs from earlier pages (must be the same on every page)"
+            yield hit("/cacheScope", f"cacheScope {scope} {why}", scope)
         scopes.add(scope)
 
 
