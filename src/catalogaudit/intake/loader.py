@@ -69,9 +69,9 @@ def read_bytes(spec: str) -> bytes:
         return _git_blob(spec)
     try:
         with open(spec, "rb") as fh:
-            # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first (a
-            # twentieth of reading a 580 kB snapshot). More than its size: it grew, or is no
-            # regular file (a FIFO says 0); the rest is read up to the bound, as before.
+            # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first. More
+            # than its size: it grew, or is no regular file (a FIFO says 0); the rest is read
+            # up to the bound, as before.
             size = min(os.fstat(fh.fileno()).st_size, MAX_INPUT)
             data = fh.read(size + 1)
             if len(data) > size:
