@@ -47,8 +47,6 @@ from catalogaudit.model import (
 from catalogaudit.profiles import contains, load_all, raw_files
 from catalogaudit.verify.base import Target
 
-#: The scopes, smallest first.
-SCOPES = ("none", "request", "item", "item-and-later", "list", "server")
 #: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
     r"whole server|fails the server|every list call|every tool and resource|"
