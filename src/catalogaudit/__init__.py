@@ -16,14 +16,12 @@ Exceptions (every expected failure; its message is one line)::
      +-- ServerError       the server exited, hung, sent garbage or an HTTP error
           +-- ProtocolError  it answered in a way the protocol does not allow to continue
 
-Only the names in `__all__` are public; every module and subpackage is internal. The API is
-loaded on first use, so `import catalogaudit` stays as cheap as the version number.
+Only the names in `__all__` are public; every module and subpackage is internal (and named
+unlike the API, so importing one never rebinds an API name). The API is loaded on first use,
+so `import catalogaudit` stays as cheap as the version number.
 """
 
 from __future__ import annotations
-
-import sys
-import types
 
 from catalogaudit._version import __version__
 from catalogaudit.errors import (
@@ -96,24 +94,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-
-class _Root(types.ModuleType):
-    """The package root as a module that keeps its API: `audit`, `diff`, `snapshot` and
-    `rewrite` are also subpackages, and importing a subpackage binds it on its parent.
-
-    NOTE: so `from catalogaudit import audit` is the function, never the subpackage; internal
-    code imports `catalogaudit.audit.engine` (never `import catalogaudit.audit.x as y`, whose
-    attribute walk would meet the function); tests/architecture/test_api_face.py checks it.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return  # the import system binding a subpackage: the API's name wins
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Root
 
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogaudit.cli.entry import main
+from catalogaudit.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from catalogaudit.model.jsonwire import pointer_join
+from catalogaudit.model import pointer_join
 
 #: Keywords whose value maps names to subschemas.
 SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -158,8 +158,8 @@ def schema_nodes(schema: Any, at: str = "") -> tuple[tuple[dict[str, Any], str, 
 class Visit(NamedTuple):
     """One prose string and where it lives.
 
-    NOTE: a named tuple, not a frozen dataclass: the audit builds one per prose string (1,100
-    per bench file), and a frozen dataclass's `__init__` cost 0.6 us each, a tuple 0.1 us.
+    NOTE: a named tuple, not a frozen dataclass: the audit builds one per prose string, and a
+    frozen dataclass's `__init__` costs several times a tuple's.
     """
 
     listing: str
@@ -257,7 +257,7 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
                 seen.append(_new(Visit, (listing, at + "/" + key, key, text, where)))
 
 
-#: Builds a Visit from a tuple of its fields without the keyword-handling `__new__` (0.1 us).
+#: Builds a Visit from a tuple of its fields without the keyword-handling `__new__`.
 _new: Any = tuple.__new__
 
 

@@ -144,14 +144,29 @@ def test_import_catalogaudit_loads_only_the_version_and_the_errors() -> None:
 
 
 def test_every_public_name_resolves_and_subpackages_do_not_shadow_it() -> None:
-    """`audit`, `diff`, `snapshot` and `rewrite` are also subpackages; importing one binds it on
-    the package root unless the root keeps its API."""
+    """Importing a subpackage binds it on the package root: none is named as an API name."""
     code = (
-        "import catalogaudit.audit.engine, catalogaudit.diff.items, catalogaudit.rewrite.derive\n"
-        "import catalogaudit.snapshot.build, types\n"
+        "import catalogaudit.auditing, catalogaudit.diffing, catalogaudit.rewriting, types\n"
+        "import catalogaudit.snapshots, catalogaudit.canonical, catalogaudit.intake\n"
         "import catalogaudit as ca\n"
         "bad = [n for n in ca.__all__ if isinstance(getattr(ca, n), types.ModuleType)]\n"
         "print(bad, ca.__version__ == ca._version.__version__)\n"
     )
     proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout == "[] True\n"
+
+
+def test_the_api_loads_no_command_line_terminal_or_formatter() -> None:
+    """The `api-quiet` contract checks `_api`'s own imports; the packages' faces load their
+    modules on first use, so what the API loads when used is checked here."""
+    code = (
+        "import sys; import catalogaudit as ca\n"
+        f"s = ca.load({str(CAPTURE)!r})\n"
+        "ca.audit(s, ['spec', 'codex-app']); ca.diff(s, s); ca.canonicalize(s); ca.hashes(s)\n"
+        "ca.rewrite(s, substitutions='tool=instrument')\n"
+        f"ca.snapshot({EXAMPLE!r})\n"
+        "bad = ('typer', 'rich', 'catalogaudit.cli', 'catalogaudit.formatters')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in bad or m.startswith(bad)))\n"
+    )
+    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout == "[]\n", proc.stdout

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from catalogaudit.audit.baseline import read_baseline, write_baseline
-from catalogaudit.audit.engine import AuditOptions, audit, run_rules
-from catalogaudit.audit.selection import selected
+from catalogaudit.auditing.baseline import read_baseline, write_baseline
+from catalogaudit.auditing.engine import AuditOptions, audit, run_rules
+from catalogaudit.auditing.selection import selected
 from catalogaudit.intake import static
 from catalogaudit.intake.loader import Loaded, StaticPage
 from catalogaudit.model import jsonwire
@@ -16,7 +16,7 @@ from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, RuleMeta, Severity
 from catalogaudit.model.protocol import parse_protocol
 from catalogaudit.rules.base import Context, Rule
-from catalogaudit.snapshot import build as snapshot
+from catalogaudit.snapshots import build as snapshot
 
 META = {
     "CA401": RuleMeta("CA401", "schema.input-object", Severity.ERROR, "s"),

@@ -13,7 +13,7 @@ import pytest
 from helpers import FIXTURES, PYTHON, ROOT
 
 import catalogaudit as ca
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.report import format_report
 from catalogaudit.verbs import audit as verb

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.profiles.summary import profile_summaries
 

@@ -59,7 +59,7 @@ def test_canonicalize_jcs_loads_only_what_it_writes_with(tmp_path: Path) -> None
         *HEAVY,
         "catalogaudit.model.findings",
         "catalogaudit.model.protocol",
-        "catalogaudit.snapshot.build",
+        "catalogaudit.snapshots.build",
         "catalogaudit.formatters.hashes",
     )
     line, output = _loaded(["canonicalize", "--jcs", TOOLS, "-o", str(out)], unwanted)

@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 from helpers import FIXTURES, PYTHON, ROOT, cli, fixture
 
-from catalogaudit.diff.rules import RULES
+from catalogaudit.diffing.rules import RULES
 
 CASES = FIXTURES / "diff"
 EXAMPLE = str(fixture("servers", "example_server.py"))
@@ -224,9 +224,9 @@ def test_errors_are_one_line_and_exit_2(args: tuple[str, ...], message: str) -> 
 
 
 def test_hash_first_deep_diffs_only_changed_items(monkeypatch: pytest.MonkeyPatch) -> None:
-    from catalogaudit.diff import items as diff
-    from catalogaudit.diff import sides as compare
-    from catalogaudit.snapshot import build as snapshot
+    from catalogaudit.diffing import items as diff
+    from catalogaudit.diffing import sides as compare
+    from catalogaudit.snapshots import build as snapshot
 
     tools = [
         {"name": f"t{i}", "description": f"Tool {i}", "inputSchema": {"type": "object"}}
@@ -311,13 +311,13 @@ def test_sarif_regions_point_at_the_changed_line_of_a_written_snapshot(tmp_path:
 
 
 def test_every_format_renders() -> None:
-    from catalogaudit.diff import items as diff
-    from catalogaudit.diff import sides as compare
-    from catalogaudit.diff import stability
+    from catalogaudit.diffing import items as diff
+    from catalogaudit.diffing import sides as compare
+    from catalogaudit.diffing import stability
     from catalogaudit.formatters import diff as fd
     from catalogaudit.formatters import formats
     from catalogaudit.formatters import stability as fs
-    from catalogaudit.snapshot import build as snapshot
+    from catalogaudit.snapshots import build as snapshot
 
     def side(label: str, case: str) -> compare.Side:
         doc = json.loads((CASES / "bytes-only" / f"{case}.json").read_text())

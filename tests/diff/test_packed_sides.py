@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from catalogaudit.diff.sides import sides_of
+from catalogaudit.diffing.sides import sides_of
 from catalogaudit.model import jsonwire
 
 PAGES = [

@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 from helpers import fixture
 
-from catalogaudit.diff.subsume import implies
+from catalogaudit.diffing.subsume import implies
 
 PAIRS = [
     ("mongodb-mcp-server-0.2.0", "mongodb-mcp-server-3.0.4"),

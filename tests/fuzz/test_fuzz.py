@@ -69,7 +69,7 @@ def test_walker_takes_any_json() -> None:
 
 def test_substitution_parser_raises_only_usage_errors() -> None:
     from catalogaudit.errors import UsageError
-    from catalogaudit.rewrite.substitutions import apply, parse
+    from catalogaudit.rewriting.substitutions import apply, parse
 
     rng = random.Random(SEED)
     alphabet = "ab=,\\\\u{}0x \t\ud800\u202e\x1b;:=="

@@ -167,7 +167,7 @@ def wait_port(port: int, proc: subprocess.Popen[Any], timeout: float = 30) -> No
 
 def validate_snapshot(doc: Any) -> None:
     """Every snapshot a test writes must match the published schema."""
-    from catalogaudit.snapshot.build import validate
+    from catalogaudit.snapshots.build import validate
 
     problems = validate(doc)
     assert not problems, problems

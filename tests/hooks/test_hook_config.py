@@ -112,7 +112,7 @@ def test_the_offline_audit_path_imports_no_network_or_diff_stack() -> None:
         "main(['audit', '--fail-on', 'error', sys.argv[1]])\n"
         "heavy = ('httpx', 'httpcore', 'anyio', 'deepdiff', 'catalogaudit.wire.http',\n"
         "         'catalogaudit.wire.stdio', 'catalogaudit.profiles.resolve',\n"
-        "         'catalogaudit.rewrite.derive')\n"
+        "         'catalogaudit.rewriting.derive')\n"
         "print('LOADED', sorted(m for m in heavy if m in sys.modules))\n"
     )
     proc = subprocess.run(

@@ -240,7 +240,7 @@ def test_live_diff_hook_green_when_unchanged_red_when_the_server_lost_a_tool(
 def _add_committed_tool(snap: Path) -> None:
     """The committed catalog has a tool the live server no longer serves (breaking)."""
     from catalogaudit.model import jsonwire
-    from catalogaudit.snapshot import build as s
+    from catalogaudit.snapshots import build as s
 
     doc = jsonwire.loads(snap.read_text())
     rec = doc["listings"]["tools"]

@@ -132,7 +132,7 @@ def test_a_snapshot_file_is_not_parsed_member_by_member(monkeypatch: pytest.Monk
     def refused(*_: Any) -> Any:
         raise AssertionError("parsed member by member")
 
-    monkeypatch.setattr(jsonwire, "parse_members", refused)
+    monkeypatch.setattr(loader, "parse_members", refused)
     doc = {"formatVersion": 1, "listings": {"tools": {"items": [{"a": 1.50}]}}}
     got = loader.parse("file.json", json.dumps(doc, indent=2).replace("1.5", "1.50").encode())
     assert got.form == "snapshot" and got.text is not None

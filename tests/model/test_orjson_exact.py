@@ -17,7 +17,7 @@ from test_fastpaths import ALL_KINDS, WIRE_TEXT
 
 from catalogaudit.canonical import jcs
 from catalogaudit.model import jsonwire
-from catalogaudit.snapshot import build as snap
+from catalogaudit.snapshots import build as snap
 
 
 class _Level(enum.IntEnum):

@@ -22,7 +22,7 @@ from catalogaudit.model import jsonwire, validation
 from catalogaudit.model.wiretypes import WireFloat
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.pages import RESULT_TYPES, result_schema
-from catalogaudit.snapshot import build
+from catalogaudit.snapshots import build
 
 DIALECTS = [
     "Draft4Validator",

@@ -383,7 +383,7 @@ def test_suggest_and_substitutions_exclude_each_other() -> None:
 
 def test_compare_matches_findings_as_multisets() -> None:
     from catalogaudit.model.findings import Finding, Severity
-    from catalogaudit.rewrite.derive import compare
+    from catalogaudit.rewriting.derive import compare
 
     def f(rule: str, excerpt: str, pointer: str = "/description") -> Finding:
         return Finding(rule, Severity.ERROR, "m", "tools", "t", pointer, excerpt=excerpt)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogaudit.errors import UsageError
-from catalogaudit.rewrite.substitutions import (
+from catalogaudit.rewriting.substitutions import (
     ENV_VAR,
     Substitutions,
     apply,

@@ -100,7 +100,7 @@ DEEP = """
 import sys
 from catalogaudit.model import validation
 from catalogaudit.rules.spec.metaschema import first_schema_error
-from catalogaudit.snapshot import build
+from catalogaudit.snapshots import build
 
 deep = {}
 node = deep

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from catalogaudit.audit.engine import run_rules
+from catalogaudit.auditing.engine import run_rules
 from catalogaudit.intake import read_catalog
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.rules.base import Context

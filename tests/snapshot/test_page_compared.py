@@ -1,4 +1,4 @@
-"""`snapshot.rehash` compares a wire page with the readable items read `compared` (the C
+"""`snapshots.rehash` compares a wire page with the readable items read `compared` (the C
 scanner's floats and objects): every verdict is the one the wire decoder's values give."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from helpers.nesting import refused_depth  # noqa: E402
 from test_pageitems import page_text  # noqa: E402
 
 from catalogaudit.model import jsonwire  # noqa: E402
-from catalogaudit.snapshot import pageitems, rehash  # noqa: E402
+from catalogaudit.snapshots import pageitems, rehash  # noqa: E402
 
 
 def _record(text: str) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""`snapshot.pageitems.page_items` (a wire page read one item at a time, from its text or its
+"""`snapshots.pageitems.page_items` (a wire page read one item at a time, from its text or its
 UTF-8 bytes in windows) gives exactly the whole parse's items and fields, or `Irregular`."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from test_fastpaths import KEYS, WIRE_TEXT  # noqa: E402
 from test_pieces import _shape  # noqa: E402
 
 from catalogaudit.model import jsonwire  # noqa: E402
-from catalogaudit.snapshot import pageitems  # noqa: E402
+from catalogaudit.snapshots import pageitems  # noqa: E402
 
 WS = st.sampled_from(["", " ", "\n", " \t\r\n "])
 

@@ -91,14 +91,14 @@ def test_snapshot_too_big_to_read_back_writes_nothing(
 ) -> None:
     from helpers import fixture
 
+    from catalogaudit import model
     from catalogaudit.intake import loader  # NOTE: its read limit stays the real one
-    from catalogaudit.model import wiretypes
     from catalogaudit.verbs import snapshot as verb
     from catalogaudit.verbs.live import SnapshotOptions
 
     out = tmp_path / "s.json"
     assert loader.MAX_INPUT > 1000
-    monkeypatch.setattr(wiretypes, "MAX_INPUT", 1000)  # read where the size is checked
+    monkeypatch.setattr(model, "MAX_INPUT", 1000)  # the face, read where the size is checked
     src = str(fixture("bench", "tools100.json"))
     with pytest.raises(CatalogauditError, match="nothing written"):
         verb.snapshot(SnapshotOptions(static_inputs=(src,), output=str(out) if to_file else "-"))

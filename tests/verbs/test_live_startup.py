@@ -14,7 +14,7 @@ from helpers import PYTHON, SERVERS
 #: Loaded only after the server is spawned (`verbs.snapshot._prepare`, `wire.capture`); typer,
 #: which parses the command line first, and what it loads (pydantic, tempfile) come before.
 LATER = (
-    "catalogaudit.snapshot.build",
+    "catalogaudit.snapshots.build",
     "catalogaudit.intake",
     "catalogaudit.model.catalog",
     "catalogaudit.canonical.hashes",

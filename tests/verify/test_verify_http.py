@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import FIXTURES, cli
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.verify import base, transports
 
 SNAP = FIXTURES / "captures" / "server-filesystem-2026.8.31.snapshot.json"

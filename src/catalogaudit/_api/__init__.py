@@ -18,9 +18,9 @@ from catalogaudit._api.catalogs import (
     snapshot,
 )
 from catalogaudit._api.checks import StabilityReport, audit, diff, stability
-from catalogaudit.diff.items import Change
-from catalogaudit.diff.items import DiffResult as DiffReport
-from catalogaudit.model.findings import Finding, Location, Report, Severity
+from catalogaudit.diffing import Change
+from catalogaudit.diffing import DiffResult as DiffReport
+from catalogaudit.model import Finding, Location, Report, Severity
 
 __all__ = [
     "Change",

@@ -2,7 +2,7 @@
 gives without judging it (`canonicalize`, `hashes`, `rewrite`).
 
 Every function goes through the same single homes as the command line (`intake`, `verbs.live`,
-`snapshot.rehash`), so a catalog loaded here is the document `catalogaudit audit FILE` audits.
+`snapshots.rehash`), so a catalog loaded here is the document `catalogaudit audit FILE` audits.
 Nothing here prints, reads configuration or writes a file: what the CLI says on stderr is on
 the `Snapshot` (`warnings`, `notes`).
 """
@@ -17,10 +17,8 @@ from typing import Any, Union
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, InputError, UsageError
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import rehash as rehashing
+from catalogaudit.model import LISTINGS, Catalog
+from catalogaudit.snapshots import hash_document, merge_runs, rehash_snapshot, render, validate
 
 #: A catalog input as the CLI takes it: a path, `-` (stdin) or `git:REF:PATH`.
 Source = Union[str, "os.PathLike[str]"]
@@ -61,7 +59,7 @@ class Snapshot:
     def dumps(self) -> str:
         """The one written form (what `catalogaudit snapshot` writes), of the document as is;
         `canonicalize(snapshot)` recomputes the hashes first."""
-        return snap.render(self.doc)
+        return render(self.doc)
 
     def catalog(self, revision: str | None = None) -> Catalog:
         """The catalog under audit over this document (internal vocabulary; not re-exported)."""
@@ -128,14 +126,14 @@ def snapshot(
     With `runs > 1` the server is started `runs` times (`jobs` at once) and the document
     records whether the catalog was identical (`doc["capture"]["runs"]["stable"]`).
     """
-    from catalogaudit.model.protocol import client_capabilities as parse_caps
-    from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.verbs import live
+    from catalogaudit.model import client_capabilities as parse_caps
+    from catalogaudit.model import parse_protocol
+    from catalogaudit.verbs import SnapshotOptions, capture, limits_of, target_of
 
     argv = tuple(shlex.split(command) if isinstance(command, str) else command or ())
     if isinstance(headers, Mapping):
         headers = [f"{k}: {v}" for k, v in headers.items()]
-    options = live.SnapshotOptions(
+    options = SnapshotOptions(
         command=argv,
         url=url,
         transport=transport,
@@ -156,15 +154,15 @@ def snapshot(
     )
     parse_protocol(protocol)  # option errors before any server starts
     parse_caps(client_capabilities)
-    live.target_of(options)
-    live.limits_of(options)
+    target_of(options)
+    limits_of(options)
     if runs < 1 or jobs < 1:
         raise UsageError("runs and jobs must be at least 1")
     if runs == 1:
-        doc = live.capture(options)
+        doc = capture(options)
     else:
-        doc = snap.merge_runs(_runs(options), restarts=url is None, wire=wire)
-    problems = snap.validate(doc)
+        doc = merge_runs(_runs(options), restarts=url is None, wire=wire)
+    problems = validate(doc)
     if problems:  # pragma: no cover - the builder writes the schema it publishes
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
@@ -175,12 +173,12 @@ def snapshot(
 def _runs(options: Any) -> list[dict[str, Any]]:
     from concurrent.futures import ThreadPoolExecutor
 
-    from catalogaudit.verbs import live
+    from catalogaudit.verbs import capture
 
     if options.jobs == 1:
-        return [live.capture(options) for _ in range(options.runs)]
+        return [capture(options) for _ in range(options.runs)]
     with ThreadPoolExecutor(max_workers=options.jobs) as pool:
-        futures = [pool.submit(live.capture, options) for _ in range(options.runs)]
+        futures = [pool.submit(capture, options) for _ in range(options.runs)]
         return [f.result() for f in futures]
 
 
@@ -189,7 +187,7 @@ def _rehashed(s: Snapshot) -> dict[str, Any]:
     and `hash` compute it (inputs that were not snapshot files are built fresh already)."""
     if s.form not in ("snapshot", "derived"):
         return s.doc
-    return rehashing.rehash(s.doc, s.name).doc
+    return rehash_snapshot(s.doc, s.name).doc
 
 
 def canonicalize(value: Snapshot | Source) -> str:
@@ -197,17 +195,17 @@ def canonicalize(value: Snapshot | Source) -> str:
     prints, byte for byte."""
     s = as_snapshot(value)
     doc = _rehashed(s)
-    problems = snap.validate(doc)
+    problems = validate(doc)
     if problems:
         raise InputError(f"{s.name}: not a valid catalogaudit snapshot: {problems[0]}")
-    return snap.render(doc)
+    return render(doc)
 
 
 def hashes(value: Snapshot | Source) -> dict[str, Any]:
     """The served, prompt and canonical hashes of the catalog, each listing and each item,
     recomputed: the document `catalogaudit hash FILE --format json` prints."""
     s = as_snapshot(value)
-    return rehashing.hash_document(s.name, _rehashed(s))
+    return hash_document(s.name, _rehashed(s))
 
 
 def rewrite(
@@ -219,16 +217,15 @@ def rewrite(
     """The derived catalog `catalogaudit rewrite --substitutions TEXT --fix NAME` writes:
     prose substitutions (the `GITLAB_MCP_DESCRIPTION_SUBSTITUTIONS` grammar), then the named
     profile fixes (`codex-app`, `cache-hints`). Audit the result to see what it cleared."""
-    from catalogaudit.rewrite import derive
-    from catalogaudit.rewrite.substitutions import parse
+    from catalogaudit.rewriting import check_fixes, derive_catalog, parse
 
     s = as_snapshot(value)
     subs = parse(substitutions, "substitutions") if substitutions is not None else None
-    checked = derive.check_fixes(fixes)
+    checked = check_fixes(fixes)
     if subs is None and not checked:
         raise UsageError("nothing to rewrite: give substitutions or fixes")
-    derived = derive.derive(s.catalog(), subs, checked)
-    problems = snap.validate(derived.doc)
+    derived = derive_catalog(s.catalog(), subs, checked)
+    problems = validate(derived.doc)
     if problems:  # pragma: no cover - the rewrite keeps the schema
         raise CatalogauditError(f"internal error: the rewritten snapshot is invalid: {problems[0]}")
     return Snapshot(derived.doc, s.name, "derived")

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from catalogaudit._api.catalogs import Snapshot, Source, as_snapshot
-from catalogaudit.diff.items import DiffResult
+from catalogaudit.diffing import DiffResult
 from catalogaudit.errors import UsageError
-from catalogaudit.model.findings import Report
+from catalogaudit.model import Report
 
 StabilityReport = dict[str, Any]
 
@@ -45,9 +45,8 @@ def audit(
     (`--profile-setting`, `--server-name`, `--gateway-name`, `--select`, `--ignore`,
     `--baseline FILE`, `--revision`, `--substitutions`).
     """
-    from catalogaudit.audit.baseline import read_baseline
-    from catalogaudit.audit.engine import AuditOptions
-    from catalogaudit.audit.engine import audit as run_audit
+    from catalogaudit.auditing import AuditOptions, read_baseline
+    from catalogaudit.auditing import audit as run_audit
 
     s = as_snapshot(value)
     fingerprints: frozenset[str] = frozenset()
@@ -59,7 +58,7 @@ def audit(
         except FileNotFoundError:
             raise UsageError(f"baseline {path}: no such file") from None
     if revision is not None:
-        from catalogaudit.model.protocol import parse_protocol
+        from catalogaudit.model import parse_protocol
 
         parse_protocol(revision)  # validates the name
     options = AuditOptions(
@@ -74,8 +73,7 @@ def audit(
     catalog = s.catalog(revision)
     if substitutions is None:
         return run_audit(catalog, options)
-    from catalogaudit.rewrite.derive import audit_rewritten
-    from catalogaudit.rewrite.substitutions import parse
+    from catalogaudit.rewriting import audit_rewritten, parse
 
     report = audit_rewritten(catalog, parse(substitutions, "substitutions"), options)
     report.rewritten = True
@@ -86,18 +84,18 @@ def _selectors(patterns: tuple[str, ...], key: str) -> tuple[str, ...]:
     """As the CLI checks `--select`/`--ignore`: each pattern must name a rule or profile."""
     if not patterns:
         return ()
-    from catalogaudit.audit.selection import checked_selectors
-    from catalogaudit.profiles import resolve as profiles
-    from catalogaudit.rules.registry import spec_meta
+    from catalogaudit.auditing import checked_selectors
+    from catalogaudit.profiles import rule_meta, valid_ids
+    from catalogaudit.rules import spec_meta
 
-    rules = {**spec_meta(), **{m.id: m for m in profiles.rule_meta()}}
-    return checked_selectors(patterns, key, rules, profiles.valid_ids())
+    rules = {**spec_meta(), **{m.id: m for m in rule_meta()}}
+    return checked_selectors(patterns, key, rules, valid_ids())
 
 
 def _sides(values: Sequence[Snapshot | Source]) -> tuple[list[list[Any]], list[str]]:
     """Each input's sides (several for a `snapshot --runs N` file), labelled as the CLI labels
     them, and the notes it prints."""
-    from catalogaudit.diff.sides import sides_of
+    from catalogaudit.diffing import sides_of
 
     groups: list[list[Any]] = []
     notes: list[str] = []
@@ -116,7 +114,7 @@ def diff(old: Snapshot | Source, new: Snapshot | Source) -> DiffResult:
     """Classify every change from `old` to `new`, as `catalogaudit diff OLD NEW` does: a
     `DiffReport` whose `.changes` carry a rule id (`CA8xx`) and a class (breaking, unknown,
     model-visible, additive, compatible, cosmetic), and `.exit_code(fail_on, unknown)`."""
-    from catalogaudit.diff.items import diff as run_diff
+    from catalogaudit.diffing import diff as run_diff
 
     (olds, news), notes = _sides([old, new])
     if len(olds) > 1 or len(news) > 1:
@@ -131,7 +129,7 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
     cause, or content), with the prompt-cache cost: the document
     `catalogaudit stability FILE... --format json` prints. One snapshot taken with `runs >= 2`,
     or several snapshots."""
-    from catalogaudit.diff.stability import report
+    from catalogaudit.diffing import stability_report as report
 
     groups, notes = _sides(values)
     sides = [side for group in groups for side in group]

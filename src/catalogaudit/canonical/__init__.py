@@ -4,4 +4,53 @@
 - `hashes`: served, prompt and canonical hashes per item, listing and catalog.
 """
 
-__all__ = ["hashes", "jcs"]
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.canonical.hashes import (
+        ItemHashes,
+        catalog_hash,
+        combine,
+        item_hashes,
+        listing_hashes,
+        page_fields_hash,
+        prompt_projection,
+        sha256,
+    )
+    from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash
+    from catalogaudit.canonical.quick import hash_report as quick_hash_report
+    from catalogaudit.canonical.strict import strict_jcs
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "hashes": (
+            "ItemHashes catalog_hash combine item_hashes listing_hashes page_fields_hash "
+            "prompt_projection sha256"
+        ),
+        "jcs": "gc_paused jcs_bytes jcs_hash",
+        "quick": "quick_hash_report=hash_report",
+        "strict": "strict_jcs",
+    },
+)
+
+
+__all__ = [
+    "ItemHashes",
+    "catalog_hash",
+    "combine",
+    "gc_paused",
+    "item_hashes",
+    "jcs_bytes",
+    "jcs_hash",
+    "listing_hashes",
+    "page_fields_hash",
+    "prompt_projection",
+    "quick_hash_report",
+    "sha256",
+    "strict_jcs",
+]

@@ -21,13 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import (
-    LISTINGS,
-    PROMPT_FIELDS,
-    identity,
-    identity_sort_key,
-)
+from catalogaudit.model import LISTINGS, PROMPT_FIELDS, identity, identity_sort_key, jsonwire
 
 
 def sha256(text: str) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model.wiretypes import has_sixteen_digits
+from catalogaudit.model import has_sixteen_digits
 
 Scan = Callable[[str, int], tuple[Any, int]]
 

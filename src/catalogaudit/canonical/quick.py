@@ -19,7 +19,7 @@ from typing import Any
 from catalogaudit.canonical import hashes, plain
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.model import jsonwire, names
-from catalogaudit.model.envelope import envelope
+from catalogaudit.model import with_envelope as envelope
 
 
 class _Slow(Exception):

@@ -11,8 +11,7 @@ from typing import Any
 from catalogaudit.canonical import plain
 from catalogaudit.canonical.jcs import Number, gc_paused, jcs_bytes, unit_jcs
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
+from catalogaudit.model import SIXTEEN_DIGITS, jsonwire
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import typer
 
 from catalogaudit._version import __version__
 from catalogaudit.cli import contract as c
+from catalogaudit.cli.options import Transport, TransportOpt, server_options
 
 app = typer.Typer(
     name="catalogaudit",
@@ -72,12 +73,7 @@ def snapshot(
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
     url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
-    transport: Annotated[
-        str,
-        typer.Option(
-            help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."
-        ),
-    ] = "auto",
+    transport: TransportOpt = Transport.AUTO,
     header: Annotated[
         list[str] | None,
         typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable."),
@@ -150,36 +146,16 @@ def snapshot(
 
 def _snapshot(o: dict[str, Any]) -> int:
     """The `snapshot` command's body: every option by its parameter name."""
-    from catalogaudit.verbs import live
-    from catalogaudit.verbs import snapshot as run
-    from catalogaudit.verbs.contract import from_parameters
+    from catalogaudit.verbs import from_parameters, run_snapshot
 
-    options = live.SnapshotOptions(
-        command=tuple(o["command"] or ()),
-        url=o["url"],
-        transport=o["transport"],
-        headers=tuple(o["header"] or ()),
-        cwd=o["cwd"],
-        env=tuple(o["env"] or ()),
-        protocol=o["protocol"],
-        client_capabilities=o["client_capabilities"],
-        runs=o["runs"],
-        jobs=o["jobs"],
-        timeout=o["timeout"],
-        startup_timeout=o["startup_timeout"],
-        request_timeout=o["request_timeout"],
-        max_pages=o["max_pages"],
-        max_message_size=o["max_message_size"],
-        max_total_bytes=o["max_total_bytes"],
+    options = server_options(
+        o,
+        o["command"] or (),
         wire=not o["no_wire"],
-        legacy_probe=o["legacy_probe"],
         static_inputs=tuple(o["from_"] or ()),
-        output=o["output"],
         contract=from_parameters(o),
-        secrets=tuple(o["secret"] or ()),
-        inherit_env=o["inherit_env"],
     )
-    return run.snapshot(options)
+    return run_snapshot(options)
 
 
 from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot

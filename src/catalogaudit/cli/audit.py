@@ -7,8 +7,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars
-from catalogaudit.formatters.formats import OutputFormat, RuleFormat, RulesFormat
+from catalogaudit.cli.options import MaxChars, Transport, TransportOpt, server_options
+from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
 
@@ -31,6 +31,7 @@ def audit(
         bool, typer.Option("--live", help="Snapshot the server after -- first.")
     ] = False,
     url: Annotated[str | None, typer.Option(help="Audit a live Streamable HTTP server.")] = None,
+    transport: TransportOpt = Transport.AUTO,
     header: Annotated[List, typer.Option("--header", help="'Name: value' (env:VAR).")] = None,
     cwd: Annotated[str | None, typer.Option(help="Live server working directory.")] = None,
     env: Annotated[List, typer.Option("--env", help="KEY=VALUE for a live server.")] = None,
@@ -126,26 +127,13 @@ def audit(
 
 def _run(o: dict[str, Any]) -> int:
     """The `audit` command's body: every option by its parameter name."""
-    from catalogaudit.verbs import audit as run
-    from catalogaudit.verbs.contract import from_parameters
-    from catalogaudit.verbs.live import SnapshotOptions
+    from catalogaudit.verbs import AuditRunOptions, from_parameters, run_audit
 
     words = tuple(o["args"] or ())
     live = o["live"]
-    snapshot = SnapshotOptions(
-        command=words if live else (),
-        url=o["url"],
-        headers=tuple(o["header"] or ()),
-        cwd=o["cwd"],
-        env=tuple(o["env"] or ()),
-        protocol=o["protocol"],
-        client_capabilities=o["client_capabilities"],
-        timeout=o["timeout"],
-        secrets=tuple(o["secret"] or ()),
-        inherit_env=o["inherit_env"],
-    )
+    snapshot = server_options(o, words if live else (), skip=("jobs", "output"))
     output_format = o["output_format"]
-    options = run.AuditRunOptions(
+    options = AuditRunOptions(
         inputs=() if live else words,
         live=live,
         snapshot=snapshot,
@@ -173,7 +161,7 @@ def _run(o: dict[str, Any]) -> int:
         max_chars=o["max_chars"],
         jobs=o["jobs"],
     )
-    return run.run(options)
+    return run_audit(options)
 
 
 def rules(
@@ -182,9 +170,9 @@ def rules(
     ] = RulesFormat.TEXT,
 ) -> None:
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
-    from catalogaudit.verbs import audit as run_audit
+    from catalogaudit.verbs import rules_listing
 
-    text, code = run_audit.rules_listing(output_format)
+    text, code = rules_listing(output_format)
     typer.echo(text, nl=False)
     raise typer.Exit(code)
 
@@ -202,9 +190,9 @@ def rule(
 ) -> None:
     """Explain one rule: what it checks, why, its severity and evidence, its sources, and a
     failing and a passing example from its fixtures."""
-    from catalogaudit.verbs import rule as verb
+    from catalogaudit.verbs import run_rule
 
-    raise typer.Exit(verb.run(rule_id, output_format))
+    raise typer.Exit(run_rule(rule_id, output_format))
 
 
 __all__: list[Any] = ["register"]

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from catalogaudit.formatters.formats import HashFormat
+from catalogaudit.formatters import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).
 ProtocolOpt = Annotated[
@@ -60,10 +60,10 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 done; 1 a file changed or would change (--check, --in-place); 2 error.
         """
-        from catalogaudit.verbs import canonicalize
+        from catalogaudit.verbs import canonicalize_options, run_canonicalize
 
-        options = canonicalize.options(files, check, in_place, output, jcs, protocol)
-        raise typer.Exit(canonicalize.run(options))
+        options = canonicalize_options(files, check, in_place, output, jcs, protocol)
+        raise typer.Exit(run_canonicalize(options))
 
     @app.command("hash")
     def hash_cmd(
@@ -84,6 +84,6 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 printed, 2 usage or input error.
         """
-        from catalogaudit.verbs import canonicalize
+        from catalogaudit.verbs import run_hash
 
-        raise typer.Exit(canonicalize.run_hash(file, fmt, protocol))
+        raise typer.Exit(run_hash(file, fmt, protocol))

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.options import Transport, TransportOpt, server_options
 from catalogaudit.errors import UsageError
 
 List = list[str] | None
@@ -58,6 +59,7 @@ def ci(
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
     ] = None,
     url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
+    transport: TransportOpt = Transport.AUTO,
     header: Annotated[
         List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
     ] = None,
@@ -98,8 +100,7 @@ def ci(
 
     Exit codes: 0 passed, 1 failed, 2 errors.
     """
-    from catalogaudit.verbs import ci as run
-    from catalogaudit.verbs.live import SnapshotOptions
+    from catalogaudit.verbs import CiOptions, run_ci
 
     if command and command_line:
         raise UsageError("give the server command after -- or as --command, not both")
@@ -108,16 +109,8 @@ def ci(
     except ValueError as exc:
         raise UsageError(f"--command: {exc}") from None
     lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
-    server = SnapshotOptions(
-        command=argv,
-        url=url or None,
-        headers=(*(header or ()), *lines),
-        cwd=cwd,
-        env=tuple(env or ()),
-        runs=runs,
-        timeout=timeout,
-    )
-    options = run.CiOptions(
+    server = server_options(locals(), argv, url=url or None, headers=(*(header or ()), *lines))
+    options = CiOptions(
         snapshot=snapshot,
         server=server,
         baseline=baseline or None,
@@ -128,4 +121,4 @@ def ci(
         sarif=sarif,
         out_dir=out_dir,
     )
-    raise typer.Exit(run.run_ci(options))
+    raise typer.Exit(run_ci(options))

@@ -4,99 +4,46 @@ declared once; `verbs.contract` turns them (and the configuration keys) into ass
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 Names = list[str] | None
 PANEL = "Contract (a failed assertion is an error finding, exit 1)"
 
-ExpectTool = Annotated[
-    Names,
-    typer.Option(
-        "--expect-tool", help="This tool (name) must be listed. Repeatable.", rich_help_panel=PANEL
-    ),
-]
-ForbidTool = Annotated[
-    Names,
-    typer.Option(
-        "--forbid-tool",
-        help="No tool may match this glob (fnmatch, case-sensitive). Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
-MinTools = Annotated[
-    int | None,
-    typer.Option(
-        "--min-tools", min=0, help="At least N tools must be listed.", rich_help_panel=PANEL
-    ),
-]
 
-ExpectPrompt = Annotated[
-    Names,
-    typer.Option(
-        "--expect-prompt",
-        help="This prompt (name) must be listed. Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
-ForbidPrompt = Annotated[
-    Names,
-    typer.Option(
-        "--forbid-prompt",
-        help="No prompt may match this glob (fnmatch, case-sensitive). Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
+def _option(flag: str, text: str, **more: Any) -> Any:
+    return typer.Option(flag, help=text, rich_help_panel=PANEL, **more)
+
+
+def _expect(what: str) -> str:
+    return f"This {what} must be listed. Repeatable."
+
+
+def _forbid(what: str) -> str:
+    return f"No {what} may match this glob (fnmatch, case-sensitive). Repeatable."
+
+
+ExpectTool = Annotated[Names, _option("--expect-tool", _expect("tool (name)"))]
+ForbidTool = Annotated[Names, _option("--forbid-tool", _forbid("tool"))]
+MinTools = Annotated[int | None, _option("--min-tools", "At least N tools must be listed.", min=0)]
+
+ExpectPrompt = Annotated[Names, _option("--expect-prompt", _expect("prompt (name)"))]
+ForbidPrompt = Annotated[Names, _option("--forbid-prompt", _forbid("prompt"))]
 MinPrompts = Annotated[
-    int | None,
-    typer.Option(
-        "--min-prompts", min=0, help="At least N prompts must be listed.", rich_help_panel=PANEL
-    ),
+    int | None, _option("--min-prompts", "At least N prompts must be listed.", min=0)
 ]
 
-ExpectResource = Annotated[
-    Names,
-    typer.Option(
-        "--expect-resource",
-        help="This resource (URI) must be listed. Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
-ForbidResource = Annotated[
-    Names,
-    typer.Option(
-        "--forbid-resource",
-        help="No resource may match this glob (fnmatch, case-sensitive). Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
+ExpectResource = Annotated[Names, _option("--expect-resource", _expect("resource (URI)"))]
+ForbidResource = Annotated[Names, _option("--forbid-resource", _forbid("resource"))]
 MinResources = Annotated[
-    int | None,
-    typer.Option(
-        "--min-resources", min=0, help="At least N resources must be listed.", rich_help_panel=PANEL
-    ),
+    int | None, _option("--min-resources", "At least N resources must be listed.", min=0)
 ]
 
 ExpectTemplate = Annotated[
-    Names,
-    typer.Option(
-        "--expect-template",
-        help="This resource template (uriTemplate) must be listed. Repeatable.",
-        rich_help_panel=PANEL,
-    ),
+    Names, _option("--expect-template", _expect("resource template (uriTemplate)"))
 ]
-ForbidTemplate = Annotated[
-    Names,
-    typer.Option(
-        "--forbid-template",
-        help="No template may match this glob (fnmatch, case-sensitive). Repeatable.",
-        rich_help_panel=PANEL,
-    ),
-]
+ForbidTemplate = Annotated[Names, _option("--forbid-template", _forbid("template"))]
 MinTemplates = Annotated[
-    int | None,
-    typer.Option(
-        "--min-templates", min=0, help="At least N templates must be listed.", rich_help_panel=PANEL
-    ),
+    int | None, _option("--min-templates", "At least N templates must be listed.", min=0)
 ]

@@ -13,7 +13,7 @@ import typer
 
 from catalogaudit.cli import contract as c
 from catalogaudit.cli.options import MaxChars
-from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
+from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 
 class FailOn(str, enum.Enum):
@@ -120,9 +120,9 @@ def register(app: typer.Typer) -> None:
         Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
         """
         given = dict(locals())  # every parameter, by name (`diff.options_of` reads them)
-        from catalogaudit.verbs import diff
+        from catalogaudit.verbs import options_of, run_diff
 
-        raise typer.Exit(diff.run_diff(diff.options_of(old, new, given)))
+        raise typer.Exit(run_diff(options_of(old, new, given)))
 
     @app.command("stability")
     def stability_cmd(
@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 stable, 1 not stable, 2 errors.
         """
-        from catalogaudit.verbs import diff
+        from catalogaudit.verbs import StabilityOptions, run_stability
 
-        options = diff.StabilityOptions(tuple(files), fmt, output, max_chars)
-        raise typer.Exit(diff.run_stability(options))
+        options = StabilityOptions(tuple(files), fmt, output, max_chars)
+        raise typer.Exit(run_stability(options))

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     head = args[: args.index("--")] if "--" in args else args
     show_traceback = "--traceback" in head
-    from catalogaudit.model.wiretypes import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
+    from catalogaudit.model import MAX_INT_DIGITS  # NOTE: not jsonwire: start-up
 
     digits = sys.get_int_max_str_digits()
     if 0 < digits < MAX_INT_DIGITS:
@@ -85,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.set_int_max_str_digits(digits)
         if argv is None:
             # NOTE: the process ends next (the console script, `python -m catalogaudit`):
-            # frozen objects are skipped by the interpreter's last garbage collection, 10 to
-            # 15 ms of every command, which a live snapshot's user waits for after the server
-            # exited. Cyclic garbage is then not finalized; every file we write is closed.
+            # frozen objects are skipped by the interpreter's last garbage collection, which
+            # a live snapshot's user waits for after the server exited. Cyclic garbage is then
+            # not finalized; every file we write is closed.
             import gc
 
             gc.freeze()

@@ -11,8 +11,7 @@ def fail(message: str) -> NoReturn:
     # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
     # so no byte a server chose reaches the terminal and the error stays one line. Both
     # imports are lazy: every start-up imports this module.
-    from catalogaudit.model.findings import EXIT_ERROR
-    from catalogaudit.model.inert import visible
+    from catalogaudit.model import EXIT_ERROR, visible
 
     sys.stderr.write(f"error: {visible(message, keep='')}\n")
     sys.stderr.flush()

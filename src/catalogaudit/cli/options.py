@@ -1,10 +1,15 @@
-"""Options several verbs share, declared once so their help and bounds agree."""
+"""Options several verbs share, declared once so their help, bounds and meaning agree."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from catalogaudit.verbs import SnapshotOptions
 
 #: `--max-chars` of every verb that writes Markdown (None: `formatters.md.DEFAULT_MAX_CHARS`).
 MaxChars = Annotated[
@@ -16,3 +21,37 @@ MaxChars = Annotated[
         "limit); what is cut is counted in the last line.",
     ),
 ]
+
+
+class Transport(str, enum.Enum):
+    """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
+
+    AUTO = "auto"
+    STREAMABLE_HTTP = "streamable-http"
+    SSE = "sse"
+
+
+TransportOpt = Annotated[
+    Transport,
+    typer.Option(help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."),
+]
+
+#: SnapshotOptions field <- the repeatable option's parameter name.
+_REPEATED = {"headers": "header", "env": "env", "secrets": "secret"}
+
+
+def server_options(
+    o: dict[str, Any], command: Sequence[str], skip: Sequence[str] = (), **more: Any
+) -> SnapshotOptions:
+    """The one `SnapshotOptions` of a command's parameters `o` for the server `command`: each
+    parameter named as a field (but those in `skip`, which mean something else there) is that
+    field; `more` sets the fields the command fills otherwise."""
+    from dataclasses import fields
+
+    from catalogaudit.verbs import SnapshotOptions
+
+    named = {f.name for f in fields(SnapshotOptions)} - {*_REPEATED, *skip}
+    given: dict[str, Any] = {k: o[k] for k in named if k in o}
+    given |= {field: tuple(o[k] or ()) for field, k in _REPEATED.items() if k in o}
+    given["transport"] = Transport(o.get("transport", Transport.AUTO)).value
+    return SnapshotOptions(**(given | {"command": tuple(command)} | more))

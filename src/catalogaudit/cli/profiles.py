@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.formatters.formats import ProfilesFormat
+from catalogaudit.formatters import ProfilesFormat
 
 
 def register(app: typer.Typer) -> None:
@@ -28,6 +28,6 @@ def profiles(
 ) -> None:
     """List the client, gateway and LLM-API profiles, or show one profile's rules with their
     version ranges, sources and confidence."""
-    from catalogaudit.verbs import profiles as verb
+    from catalogaudit.verbs import run_profiles
 
-    raise typer.Exit(verb.run(profile, output_format))
+    raise typer.Exit(run_profiles(profile, output_format))

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.formatters.formats import RewriteFormat
+from catalogaudit.formatters import RewriteFormat
 
 List = list[str] | None
 
@@ -63,9 +63,9 @@ def rewrite_command(
     Exit codes: 0 written and the re-audit passes --fail-on, 1 written but findings remain,
     2 errors (nothing written).
     """
-    from catalogaudit.verbs import rewrite
+    from catalogaudit.verbs import RewriteOptions, run_rewrite
 
-    options = rewrite.RewriteOptions(
+    options = RewriteOptions(
         snapshot=snapshot,
         substitutions=substitutions,
         fixes=tuple(fix or ()),
@@ -80,4 +80,4 @@ def rewrite_command(
         fail_on=fail_on,
         config=config,
     )
-    raise typer.Exit(rewrite.run(options))
+    raise typer.Exit(run_rewrite(options))

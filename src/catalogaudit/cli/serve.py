@@ -116,9 +116,9 @@ def register(app: typer.Typer) -> None:
 
         Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
         """
-        from catalogaudit.verbs import serve
+        from catalogaudit.verbs import ServeOptions, run_serve
 
-        options = serve.ServeOptions(
+        options = ServeOptions(
             snapshot=snapshot,
             protocol=protocol.value,
             cache_hints=cache_hints.value,
@@ -133,4 +133,4 @@ def register(app: typer.Typer) -> None:
             initialize_version=initialize_version,
             call_log=call_log,
         )
-        raise typer.Exit(serve.run(options))
+        raise typer.Exit(run_serve(options))

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from catalogaudit.cli.options import MaxChars
-from catalogaudit.formatters.formats import VerifyFormat
+from catalogaudit.formatters import VerifyFormat
 
 
 class VerifyTransport(str, enum.Enum):
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         Exit codes: 0 all match the profile; 1 a mismatch; 2 error.
         """
         from catalogaudit.cli import entry
-        from catalogaudit.verbs import verify
+        from catalogaudit.verbs import ModelOptions, run_verify
 
         options = None
         if model or calls or runs != 1:
@@ -114,9 +114,9 @@ def register(app: typer.Typer) -> None:
             command = tuple(entry.AFTER_DASH or ())
             snapshots = catalogs[: len(catalogs) - len(command)] if command else catalogs
             catalogs = snapshots
-            options = verify.ModelOptions(tuple(calls or ("all",)), runs, command)
+            options = ModelOptions(tuple(calls or ("all",)), runs, command)
         raise typer.Exit(
-            verify.run(
+            run_verify(
                 client,
                 catalogs,
                 client_path,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
-from catalogaudit.model.findings import Finding, MatrixRow, Report, Severity
-from catalogaudit.model.inert import inert, visible
+from catalogaudit.model import Finding, MatrixRow, Report, Severity, visible
+from catalogaudit.model import inert_text as inert
 
 
 def assert_never(value: NoReturn) -> NoReturn:

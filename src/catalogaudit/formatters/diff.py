@@ -14,10 +14,10 @@ from catalogaudit._version import __version__
 from catalogaudit.formatters.diff_ci import LEVEL_NAMES, summary
 from catalogaudit.formatters.formats import DiffFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
-from catalogaudit.model.envelope import envelope
+from catalogaudit.model import with_envelope as envelope
 
 if TYPE_CHECKING:  # the CLI imports this module for the enum; the core loads only when used
-    from catalogaudit.diff.items import Change, DiffResult
+    from catalogaudit.diffing import Change, DiffResult
 
 SARIF_LEVEL = {"breaking": "error", "unknown": "error", "model-visible": "warning"}
 INFO_URI = "https://github.com/catalogaudit/catalogaudit/blob/main/docs/diff-rules.md"
@@ -127,7 +127,7 @@ def _assertion_lines(result: DiffResult) -> list[str]:
 
 def by_rule(result: DiffResult, fail_on: str, unknown: str) -> str:
     """`diff --summary`: one line per class and rule with its count and name."""
-    from catalogaudit.diff.rules import RULES
+    from catalogaudit.diffing import RULES
 
     lines = [f"diff {result.old} -> {result.new}"]
     counted: dict[tuple[str, str], int] = {}
@@ -193,7 +193,7 @@ def sarif(
 ) -> dict[str, Any]:
     """A minimal, self-contained SARIF 2.1.0 log: one result per change, in `file` (a
     repository path; default: the new input's path) at `line_of` when it is known."""
-    from catalogaudit.diff.rules import RULES
+    from catalogaudit.diffing import RULES
 
     used = sorted({c.rule_id for c in result.changes})
     index = {rule: i for i, rule in enumerate(used)}

@@ -23,7 +23,7 @@ from catalogaudit.formatters.md import (
 from catalogaudit.formatters.md import fit as fit_markdown
 
 if TYPE_CHECKING:
-    from catalogaudit.diff.items import Change, DiffResult
+    from catalogaudit.diffing import Change, DiffResult
 
 LEVEL_NAMES = {1: "cosmetic", 2: "model-visible", 3: "breaking"}
 LineOf = Callable[["Change"], "int | None"] | None
@@ -107,7 +107,7 @@ def github(
 ) -> str:
     """One annotation per change (breaking an error, model-visible a warning, the rest notices)
     and per failed assertion, capped per level, then nothing else: the summary is on stderr."""
-    from catalogaudit.diff.rules import RULES
+    from catalogaudit.diffing import RULES
 
     lines: list[tuple[str, str]] = []
     for f in result.assertions:

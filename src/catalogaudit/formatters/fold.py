@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from catalogaudit.model.findings import Finding, normalize_excerpt
+from catalogaudit.model import Finding, normalize_excerpt
 
 #: Items one cause must reach before it folds (mcpconform's threshold).
 FOLD_AT = 3

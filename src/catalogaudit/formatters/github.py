@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.paths import Repository, report_path
-from catalogaudit.model.findings import Finding, Report, Severity
+from catalogaudit.model import Finding, Report, Severity
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

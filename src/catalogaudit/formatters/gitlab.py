@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.paths import Repository, report_path
-from catalogaudit.model.findings import Finding, Report, Severity
+from catalogaudit.model import Finding, Report, Severity
 
 if TYPE_CHECKING:
-    from catalogaudit.diff.items import Change, DiffResult
+    from catalogaudit.diffing import Change, DiffResult
 
 SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 #: Diff levels (3 breaking, 2 model-visible, 1 cosmetic) to GitLab severities; an undecidable

@@ -6,31 +6,31 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import HashFormat
-from catalogaudit.model import jsonwire, names
+from catalogaudit.model import HASH_KINDS, dump_string, written
 
 
 def hash_text(report: dict[str, Any]) -> str:
     """`<hash>  <kind>  <subject>` lines, as sha256sum: catalog, then each listing and item."""
-    rows = [(report["catalog"][k], k, "catalog") for k in names.HASH_KINDS]
+    rows = [(report["catalog"][k], k, "catalog") for k in HASH_KINDS]
     for lname, entry in report["listings"].items():
         if "hashes" not in entry:
             rows.append((entry["status"], "listing", lname))
             continue
-        rows.extend((entry["hashes"][k], k, lname) for k in (*names.HASH_KINDS, "pageFields"))
+        rows.extend((entry["hashes"][k], k, lname) for k in (*HASH_KINDS, "pageFields"))
         for item in entry["items"]:
             ident = item["identity"]
             if ident is None:
                 ident = f"#{item['servedPosition']}"
             elif not ident or ident.startswith("#") or any(c.isspace() or c == '"' for c in ident):
-                ident = jsonwire.dump_string(ident)  # so the subject stays one unambiguous word
-            rows.extend((item[k], k, f"{lname} {ident}") for k in names.HASH_KINDS)
+                ident = dump_string(ident)  # so the subject stays one unambiguous word
+            rows.extend((item[k], k, f"{lname} {ident}") for k in HASH_KINDS)
     return "".join(f"{value:<71}  {kind:<10}  {subject}\n" for value, kind, subject in rows)
 
 
 def format_hashes(report: dict[str, Any], fmt: HashFormat) -> str:
     """The hash report in `fmt`."""
     if fmt is HashFormat.JSON:
-        return jsonwire.written(report)
+        return written(report)
     if fmt is HashFormat.TEXT:
         return hash_text(report)
     assert_never(fmt)

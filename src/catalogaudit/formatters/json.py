@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from catalogaudit._version import __version__
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.findings import Report, RuleMeta
+from catalogaudit.model import Report, RuleMeta
+from catalogaudit.model import with_envelope as envelope
 
 
 def rule_dict(meta: RuleMeta) -> dict[str, Any]:

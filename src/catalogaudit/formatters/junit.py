@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from catalogaudit.formatters.base import location_label, subject_path, visible
 from catalogaudit.formatters.paths import Repository, report_path
-from catalogaudit.model.findings import Finding, Report, Severity
+from catalogaudit.model import Finding, Report, Severity
 
 #: Suite name for findings that carry no profile and for rule errors.
 DEFAULT_SUITE = "catalogaudit"

@@ -21,7 +21,7 @@ from catalogaudit.formatters.md import (
     fit,
     link,
 )
-from catalogaudit.model.findings import Finding, Report
+from catalogaudit.model import Finding, Report
 
 __all__ = ["code", "escape_text", "format_markdown", "link"]
 

@@ -13,8 +13,8 @@ from catalogaudit.formatters.base import assert_never, shown_breaks
 from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.json import dumps
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS, Section, code, escape_text, fit
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.findings import MatrixRow
+from catalogaudit.model import MatrixRow
+from catalogaudit.model import with_envelope as envelope
 
 MATRIX_FORMATS = frozenset({OutputFormat.TEXT, OutputFormat.MARKDOWN, OutputFormat.JSON})
 

@@ -19,7 +19,7 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from catalogaudit.model.inert import visible
+from catalogaudit.model import visible
 
 #: `--max-chars` default: under GitHub's 65,536-character comment limit, with room to spare.
 DEFAULT_MAX_CHARS = 60_000

@@ -9,8 +9,8 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import ProfilesFormat
-from catalogaudit.model.envelope import envelope
-from catalogaudit.profiles.summary import ProfileSummary
+from catalogaudit.model import with_envelope as envelope
+from catalogaudit.profiles import ProfileSummary
 
 
 def format_summaries(rows: Sequence[ProfileSummary], fmt: ProfilesFormat) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import OutputFormat
-from catalogaudit.model.findings import Report
+from catalogaudit.model import Report
 
 if TYPE_CHECKING:
     from catalogaudit.formatters.paths import Repository

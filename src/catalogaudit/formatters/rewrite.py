@@ -8,8 +8,8 @@ from typing import Any
 
 from catalogaudit.formatters.base import assert_never, visible
 from catalogaudit.formatters.formats import RewriteFormat
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.jsonwire import dump_string
+from catalogaudit.model import dump_string
+from catalogaudit.model import with_envelope as envelope
 
 
 def format_rewrite(doc: dict[str, Any], fmt: RewriteFormat) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from catalogaudit.formatters.base import assert_never, visible
 from catalogaudit.formatters.formats import RuleFormat
 from catalogaudit.formatters.md import escape_text, link
-from catalogaudit.model.envelope import envelope
+from catalogaudit.model import with_envelope as envelope
 
 #: Example lines shown in text and Markdown (JSON carries the whole example).
 EXAMPLE_LINES = 40

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import RulesFormat
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.findings import RuleMeta
+from catalogaudit.model import RuleMeta
+from catalogaudit.model import with_envelope as envelope
 
 
 def format_rules(metas: Sequence[RuleMeta], fmt: RulesFormat) -> str:

@@ -18,7 +18,7 @@ from catalogaudit._version import __version__
 from catalogaudit.formatters.base import subject_path, visible
 from catalogaudit.formatters.json import dumps
 from catalogaudit.formatters.paths import Repository, repository_path
-from catalogaudit.model.findings import Finding, Report, RuleMeta, Severity
+from catalogaudit.model import Finding, Report, RuleMeta, Severity
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = (

@@ -15,7 +15,7 @@ from catalogaudit.formatters.md import (
     fit,
     words,
 )
-from catalogaudit.model import jsonwire
+from catalogaudit.model import dump_string
 
 _KIND = {
     "tools": "tool",
@@ -58,7 +58,7 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def _name(listing: str, ident: Any) -> str:
-    return f"{_KIND[listing]} {jsonwire.dump_string(ident) if ident is not None else '#?'}"
+    return f"{_KIND[listing]} {dump_string(ident) if ident is not None else '#?'}"
 
 
 def _item_line(listing: str, item: dict[str, Any]) -> str:

@@ -7,10 +7,9 @@ import shlex
 from collections.abc import Sequence
 
 from catalogaudit.formatters.base import visible
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.jsonwire import dump_string
-from catalogaudit.rewrite.substitutions import ENV_VAR
-from catalogaudit.rewrite.suggest import Suggestion
+from catalogaudit.model import dump_string
+from catalogaudit.model import with_envelope as envelope
+from catalogaudit.rewriting import ENV_VAR, Suggestion
 
 
 def documents(results: Sequence[Suggestion]) -> dict[str, object]:

@@ -29,7 +29,7 @@ from catalogaudit.formatters.base import (
     visible,
 )
 from catalogaudit.formatters.fold import Fold, fold
-from catalogaudit.model.findings import Finding, MatrixRow, Report, Severity
+from catalogaudit.model import Finding, MatrixRow, Report, Severity
 
 INDENT = 4
 SEVERITY_STYLE = {

@@ -25,8 +25,8 @@ from catalogaudit.formatters.md import (
     fit,
     words,
 )
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.verify import FAILED, KEPT, Observation, VerifyRun
+from catalogaudit.model import FAILED, KEPT, Observation, VerifyRun
+from catalogaudit.model import with_envelope as envelope
 
 
 def _subject(o: Observation) -> str:

@@ -13,8 +13,7 @@ from typing import Any
 from catalogaudit.formatters.base import visible
 from catalogaudit.formatters.github import command, title
 from catalogaudit.formatters.md import Section, code, escape_text
-from catalogaudit.model.modelview import PromptBytes, ViewRow
-from catalogaudit.model.verify import VerifyRun
+from catalogaudit.model import PromptBytes, VerifyRun, ViewRow
 
 
 def _subject(r: ViewRow) -> str:

@@ -3,8 +3,8 @@
 Inputs are a snapshot file, a raw list result (`{"tools": [...]}`), a JSON-RPC response line,
 a JSON-Lines capture of several, `-` for stdin, or `git:REF:PATH` (`loader`). A snapshot's
 `wire` section is what was served: where its readable items disagree, the wire copy is used
-and `Intake.warnings` says so (`snapshot.rehash.resolve_wire`); other inputs are built into a
-static snapshot (`static.merge` + `snapshot.build`). Nothing is printed here: the verb prints
+and `Intake.warnings` says so (`snapshots.rehash.resolve_wire`); other inputs are built into a
+static snapshot (`static.merge` + `snapshots.build`). Nothing is printed here: the verb prints
 `notes` and `warnings`.
 """
 
@@ -14,13 +14,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from catalogaudit.canonical.jcs import gc_paused
+from catalogaudit.canonical import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
-from catalogaudit.intake.loader import Loaded, display_name, display_names
+from catalogaudit.intake.loader import Loaded, display_name, display_names, input_name, read_bytes
 
-if TYPE_CHECKING:  # NOTE: only for types; `snapshot.build` is imported where used
-    from catalogaudit.model.positions import Finder
+if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
+    from catalogaudit.model import Finder
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def read_catalog(
     the input's bytes, when the caller has read them already (stdin can be read once). `lean`:
     the intake keeps neither the bytes nor the text (several times the file as a Python
     string), let go once parsed, for a caller that needs only the document (`diff`); and a
-    written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diff.sides` packs them
+    written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diffing.sides` packs them
     so anyway; not with `rehash`).
     """
     if data is None and lean:
@@ -101,7 +101,7 @@ def read_catalogs(
 ) -> list[Intake]:
     """What `audit` reads: each snapshot file on its own, every other input (one per listing)
     merged into one static snapshot, last; each input is read once (stdin can be read once).
-    `hashed=False`: the merged snapshot has no hashes (`snapshot.build`; a plain audit)."""
+    `hashed=False`: the merged snapshot has no hashes (`snapshots.build`; a plain audit)."""
     return list(iter_catalogs(specs, protocol=protocol, hashed=hashed))
 
 
@@ -170,13 +170,13 @@ def _merged(
     hashed: bool = True,
 ) -> Intake:
     from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
-    from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.model import parse_protocol
+    from catalogaudit.snapshots import build_snapshot
 
     for _, item in loaded:
         _refuse_invalid(item)
     capture = static.merge(loaded, parse_protocol(protocol))
-    doc = snap.build(capture, wire=wire, hashed=hashed)
+    doc = build_snapshot(capture, wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)
     return Intake(names, names, "merged", doc, inferred=inferred)
@@ -187,17 +187,16 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
     # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
     # protocol: `model.protocol` loads the findings vocabulary).
     from catalogaudit.intake import static
-    from catalogaudit.model.protocol import parse_protocol
-    from catalogaudit.snapshot import build as snap
-    from catalogaudit.snapshot import rehash as rehashing
+    from catalogaudit.model import parse_protocol
+    from catalogaudit.snapshots import build_snapshot, rehash_snapshot, resolve_wire
 
     if loaded.snapshot is None:
-        doc = snap.build(static.merge([(spec, loaded)], parse_protocol(protocol)))
+        doc = build_snapshot(static.merge([(spec, loaded)], parse_protocol(protocol)))
         inferred = tuple((loaded.name, note) for note in loaded.inferred)
         return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
     _refuse_invalid(loaded)
     if rehash:
-        done = rehashing.rehash(loaded.snapshot, loaded.name)
+        done = rehash_snapshot(loaded.snapshot, loaded.name)
         return Intake(
             spec,
             loaded.name,
@@ -209,7 +208,7 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
             notes=tuple(done.notes),
             added=tuple(done.added),
         )
-    doc, warnings = rehashing.resolve_wire(loaded.snapshot, loaded.name)
+    doc, warnings = resolve_wire(loaded.snapshot, loaded.name)
     text = loaded.text if doc is loaded.snapshot else None  # rebuilt: not the text's parse
     finder = loaded.finder if text is not None else None
     return Intake(
@@ -221,14 +220,14 @@ def _refuse_invalid(loaded: Loaded) -> None:
     """A snapshot input is validated here, once, so no verb (nor `snapshot --from`) meets a
     document its code assumes is valid (a mutated file would otherwise reach it: issue 15
     counted 26 distinct internal errors)."""
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import validate
 
     if loaded.snapshot is None:
         return
-    problems = snap.validate(_as_text(loaded.snapshot))
+    problems = validate(_as_text(loaded.snapshot))
     if problems:
         # NOTE: checked again with the texts decoded, so a message that quotes them is exact
-        problems = snap.validate(_as_text(loaded.snapshot, decoded=True))
+        problems = validate(_as_text(loaded.snapshot, decoded=True))
         raise InputError(f"{loaded.name}: not a valid catalogaudit snapshot: {problems[0]}")
 
 
@@ -266,7 +265,9 @@ __all__ = [
     "Loaded",
     "display_name",
     "display_names",
+    "input_name",
     "iter_catalogs",
+    "read_bytes",
     "read_catalog",
     "read_catalogs",
     "read_merged",

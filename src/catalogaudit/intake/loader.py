@@ -15,10 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire, pieces
-from catalogaudit.model.names import LISTINGS, result_note
-from catalogaudit.model.positions import Finder, loads_located
-from catalogaudit.model.wiretypes import MAX_INPUT, has_sixteen_digits
+from catalogaudit.model import (
+    LISTINGS,
+    MAX_INPUT,
+    Finder,
+    Member,
+    WireDecodeError,
+    WireObject,
+    decode_utf8,
+    has_sixteen_digits,
+    loads_located,
+    parse_members,
+    parse_written,
+    result_note,
+)
 
 
 @dataclass
@@ -59,9 +69,9 @@ def read_bytes(spec: str) -> bytes:
         return _git_blob(spec)
     try:
         with open(spec, "rb") as fh:
-            # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first (a
-            # twentieth of reading a 580 kB snapshot). More than its size: it grew, or is no
-            # regular file (a FIFO says 0); the rest is read up to the bound, as before.
+            # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first. More
+            # than its size: it grew, or is no regular file (a FIFO says 0); the rest is read
+            # up to the bound, as before.
             size = min(os.fstat(fh.fileno()).st_size, MAX_INPUT)
             data = fh.read(size + 1)
             if len(data) > size:
@@ -119,7 +129,7 @@ def parse_written_snapshot(spec: str, data: bytes, *, packed: bool = False) -> L
     """`parse` of a snapshot file in the written form, parsed in pieces (`model.pieces`:
     never decoded whole) and without its text; None for anything else (`parse` it).
     `packed`: run 1's wire page texts as UTF-8 bytes (`pieces.parse_written`)."""
-    value = pieces.parse_written(data, packed=packed)
+    value = parse_written(data, packed=packed)
     return _written(spec, value)
 
 
@@ -157,7 +167,7 @@ def parse_mapped_snapshot(spec: str, *, packed: bool = False) -> Loaded | None:
             released = upto
 
     try:
-        value = pieces.parse_written(mapped, packed=packed, release=release)
+        value = parse_written(mapped, packed=packed, release=release)
     finally:
         try:
             mapped.close()
@@ -181,7 +191,7 @@ _RELEASED_AT_ONCE = 1 << 20
 
 def parse(spec: str, data: bytes) -> Loaded:
     """Classify the bytes read from `spec` (which names the input in messages)."""
-    text, bad_utf8 = jsonwire.decode_utf8(data)
+    text, bad_utf8 = decode_utf8(data)
     if text.startswith("\ufeff"):
         text = text[1:]
     name = input_name(spec)
@@ -192,8 +202,8 @@ def parse(spec: str, data: bytes) -> Loaded:
         return whole
     duplicates: list[str] = []
     try:
-        members = jsonwire.parse_members(text, duplicates)
-    except jsonwire.WireDecodeError as exc:
+        members = parse_members(text, duplicates)
+    except WireDecodeError as exc:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) > 1:
             return _jsonl(name, lines, bad_utf8, has_sixteen_digits(data))
@@ -217,8 +227,8 @@ def parse(spec: str, data: bytes) -> Loaded:
     return loaded
 
 
-#: How a snapshot file starts: its first key is one of the snapshot's (a search of the whole
-#: file for them cost a raw 10 MB result 6 ms).
+#: How a snapshot file starts: its first key is one of the snapshot's (not a search of the
+#: whole file for them, which a big raw result paid for).
 _SNAPSHOT_START = re.compile(
     rb"(?:\xef\xbb\xbf)?[ \t\n\r]*\{[ \t\n\r]*"
     rb'"(?:capture|derived|findings|formatVersion|hashes|listings|wire)"'
@@ -245,7 +255,7 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
         return None
     # NOTE: a duplicate top-level key: see `parse` (no line and column)
-    kept = None if isinstance(value, jsonwire.WireObject) else text
+    kept = None if isinstance(value, WireObject) else text
     return Loaded(
         name,
         "snapshot",
@@ -260,8 +270,8 @@ def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number, line in enumerate(lines, 1):
         try:
-            members = jsonwire.parse_members(line)
-        except jsonwire.WireDecodeError as exc:
+            members = parse_members(line)
+        except WireDecodeError as exc:
             raise InputError(f"{name}:{number}: not JSON ({exc})") from None
         _take(loaded, line, members, bad_utf8, number, digits)
     if not loaded.pages and loaded.handshake is None:
@@ -272,7 +282,7 @@ def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:
 def _take(
     loaded: Loaded,
     text: str,
-    members: dict[str, jsonwire.Member],
+    members: dict[str, Member],
     bad_utf8: bool,
     line: int,
     digits: bool = True,

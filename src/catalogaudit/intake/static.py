@@ -7,11 +7,24 @@ from typing import Any
 
 from catalogaudit.errors import InputError
 from catalogaudit.intake.loader import Loaded, StaticPage, display_name
-from catalogaudit.model import jsonwire
-from catalogaudit.model.capture import Capture, Listing, Page, anomaly_finding, page_anomalies
-from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.model.names import LISTINGS, METHODS
-from catalogaudit.model.protocol import LATEST_LEGACY, MODERN_VERSIONS, ProtocolChoice, Session
+from catalogaudit.model import (
+    LATEST_LEGACY,
+    LISTINGS,
+    METHODS,
+    MODERN_VERSIONS,
+    Capture,
+    Finding,
+    Listing,
+    Page,
+    ProtocolChoice,
+    Session,
+    Severity,
+    WireDecodeError,
+    anomaly_finding,
+    compact,
+    loads,
+    page_anomalies,
+)
 
 
 def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Capture:
@@ -61,14 +74,14 @@ def _snapshot_pages(loaded: Loaded) -> dict[str, list[StaticPage]]:
         for item, pos in zip(items, positions, strict=False):
             served[pos] = item
         result = {name: served}
-        out[name] = [StaticPage(jsonwire.compact(result), result, False)]
+        out[name] = [StaticPage(compact(result), result, False)]
     return out
 
 
 def _reparse(source: str, text: str) -> StaticPage:
     try:
-        return StaticPage(text, jsonwire.loads(text), False)
-    except jsonwire.WireDecodeError as exc:
+        return StaticPage(text, loads(text), False)
+    except WireDecodeError as exc:
         raise InputError(f"{source}: a wire page is not JSON ({exc})") from None
 
 

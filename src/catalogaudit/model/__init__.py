@@ -13,14 +13,258 @@
 - `verify`: verify's observations, rows, runs, and the ids that have a driver.
 """
 
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.model.capture import (
+        Capture,
+        Listing,
+        Page,
+        anomaly_finding,
+        page_anomalies,
+        unsafe_integers,
+    )
+    from catalogaudit.model.catalog import Catalog, Item, written_positions
+    from catalogaudit.model.envelope import envelope as with_envelope
+    from catalogaudit.model.findings import (
+        EXIT_ERROR,
+        EXIT_FINDINGS,
+        EXIT_OK,
+        Finding,
+        Location,
+        MatrixBreak,
+        MatrixRow,
+        Report,
+        RuleError,
+        RuleEvidence,
+        RuleMeta,
+        Severity,
+        normalize_excerpt,
+    )
+    from catalogaudit.model.inert import inert as inert_text
+    from catalogaudit.model.inert import visible
+    from catalogaudit.model.jsonwire import (
+        Member,
+        WireDecodeError,
+        WireLimitError,
+        WireObject,
+        anomalies,
+        canonical,
+        compact,
+        decode_utf8,
+        dump_string,
+        escape_pointer,
+        is_integer_lexeme,
+        jcs_key,
+        jcs_number,
+        lexeme,
+        loads,
+        parse_members,
+        pointer_join,
+        pointer_of,
+        pointer_tokens,
+        write_written,
+        written,
+    )
+    from catalogaudit.model.modelview import (
+        DEFAULT,
+        DEFERRED,
+        INLINE,
+        NOT_CALLED,
+        NOT_OFFERED,
+        REACHED,
+        REFUSED,
+        SEARCH_OFF,
+        Drift,
+        PromptBytes,
+        ToolView,
+        ViewRow,
+    )
+    from catalogaudit.model.names import (
+        HASH_KINDS,
+        IDENTITY,
+        LISTINGS,
+        METHODS,
+        PROMPT_FIELDS,
+        identity,
+        identity_sort_key,
+        result_note,
+    )
+    from catalogaudit.model.pieces import parse_written
+    from catalogaudit.model.positions import Finder, loads_located
+    from catalogaudit.model.protocol import (
+        CAPABILITY_OF,
+        CLIENT_INFO,
+        LATEST_LEGACY,
+        LEGACY_VERSIONS,
+        MODERN_VERSIONS,
+        ProtocolChoice,
+        Session,
+        client_capabilities,
+        parse_protocol,
+    )
+    from catalogaudit.model.validation import CUT, MAX_DEPTH, NOT_PLAIN, plain, validator
+    from catalogaudit.model.validation import cut as cut_deep
+    from catalogaudit.model.validation import depth as value_depth
+    from catalogaudit.model.verify import (
+        DRIVER_IDS,
+        DROPPED,
+        FAILED,
+        KEPT,
+        Observation,
+        Row,
+        VerifyRun,
+    )
+    from catalogaudit.model.wiretext import array_items, join, members, replace_member
+    from catalogaudit.model.wiretypes import (
+        MAX_INPUT,
+        MAX_INT_DIGITS,
+        SIXTEEN_DIGITS,
+        has_sixteen_digits,
+    )
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "capture": "Capture Listing Page anomaly_finding page_anomalies unsafe_integers",
+        "catalog": "Catalog Item written_positions",
+        "envelope": "with_envelope=envelope",
+        "findings": (
+            "EXIT_ERROR EXIT_FINDINGS EXIT_OK Finding Location MatrixBreak MatrixRow "
+            "Report RuleError RuleEvidence RuleMeta Severity normalize_excerpt"
+        ),
+        "inert": "inert_text=inert visible",
+        "jsonwire": (
+            "Member WireDecodeError WireLimitError WireObject anomalies canonical compact "
+            "decode_utf8 dump_string escape_pointer is_integer_lexeme jcs_key jcs_number "
+            "lexeme loads parse_members pointer_join pointer_of pointer_tokens "
+            "write_written written"
+        ),
+        "modelview": (
+            "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
+            "REFUSED SEARCH_OFF ToolView ViewRow"
+        ),
+        "names": (
+            "HASH_KINDS IDENTITY LISTINGS METHODS PROMPT_FIELDS identity identity_sort_key "
+            "result_note"
+        ),
+        "pieces": "parse_written",
+        "positions": "Finder loads_located",
+        "protocol": (
+            "CAPABILITY_OF CLIENT_INFO LATEST_LEGACY LEGACY_VERSIONS MODERN_VERSIONS "
+            "ProtocolChoice Session client_capabilities parse_protocol"
+        ),
+        "validation": "CUT MAX_DEPTH NOT_PLAIN plain validator cut_deep=cut value_depth=depth",
+        "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
+        "wiretext": "array_items join members replace_member",
+        "wiretypes": "MAX_INPUT MAX_INT_DIGITS SIXTEEN_DIGITS has_sixteen_digits",
+    },
+)
+
+
 __all__ = [
-    "capture",
-    "catalog",
-    "envelope",
-    "findings",
-    "jsonwire",
-    "names",
-    "protocol",
-    "validation",
-    "verify",
+    "CAPABILITY_OF",
+    "CLIENT_INFO",
+    "CUT",
+    "Capture",
+    "Catalog",
+    "DEFAULT",
+    "DEFERRED",
+    "DRIVER_IDS",
+    "DROPPED",
+    "Drift",
+    "EXIT_ERROR",
+    "EXIT_FINDINGS",
+    "EXIT_OK",
+    "FAILED",
+    "Finder",
+    "Finding",
+    "HASH_KINDS",
+    "IDENTITY",
+    "INLINE",
+    "Item",
+    "KEPT",
+    "LATEST_LEGACY",
+    "LEGACY_VERSIONS",
+    "LISTINGS",
+    "Listing",
+    "Location",
+    "MAX_DEPTH",
+    "MAX_INPUT",
+    "MAX_INT_DIGITS",
+    "METHODS",
+    "MODERN_VERSIONS",
+    "MatrixBreak",
+    "MatrixRow",
+    "Member",
+    "NOT_CALLED",
+    "NOT_OFFERED",
+    "NOT_PLAIN",
+    "Observation",
+    "PROMPT_FIELDS",
+    "Page",
+    "PromptBytes",
+    "ProtocolChoice",
+    "REACHED",
+    "REFUSED",
+    "Report",
+    "Row",
+    "RuleError",
+    "RuleEvidence",
+    "RuleMeta",
+    "SEARCH_OFF",
+    "SIXTEEN_DIGITS",
+    "Session",
+    "Severity",
+    "ToolView",
+    "VerifyRun",
+    "ViewRow",
+    "WireDecodeError",
+    "WireLimitError",
+    "WireObject",
+    "anomalies",
+    "anomaly_finding",
+    "array_items",
+    "canonical",
+    "client_capabilities",
+    "compact",
+    "cut_deep",
+    "decode_utf8",
+    "dump_string",
+    "escape_pointer",
+    "has_sixteen_digits",
+    "identity",
+    "identity_sort_key",
+    "inert_text",
+    "is_integer_lexeme",
+    "jcs_key",
+    "jcs_number",
+    "join",
+    "lexeme",
+    "loads",
+    "loads_located",
+    "members",
+    "normalize_excerpt",
+    "page_anomalies",
+    "parse_members",
+    "parse_protocol",
+    "parse_written",
+    "plain",
+    "pointer_join",
+    "pointer_of",
+    "pointer_tokens",
+    "replace_member",
+    "result_note",
+    "unsafe_integers",
+    "validator",
+    "value_depth",
+    "visible",
+    "with_envelope",
+    "write_written",
+    "written",
+    "written_positions",
 ]

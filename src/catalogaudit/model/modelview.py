@@ -16,7 +16,6 @@ INLINE, DEFERRED, NOT_OFFERED = "inline", "deferred", "not-offered"
 REACHED, REFUSED, NOT_CALLED = "reached", "refused", "not-called"
 #: The modes a run covers: Claude Code with `ENABLE_TOOL_SEARCH=false`, and as installed.
 SEARCH_OFF, DEFAULT = "tool-search-off", "default"
-MODES = (SEARCH_OFF, DEFAULT)
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@ snapshot file in any layout and in a raw list input (a `tools/list` result, a JS
 response).
 
 NOTE: found along each pointer, not from a map of every value: a finding of 500 files asked for
-a map of the whole file (15 ms for a 200 kB raw result, in a pure-Python tokenizer), or a
-snapshot was re-rendered to prove it was the written form (2.4 ms for 557 kB).
+a map of the whole file (a pure-Python tokenizer over all of it), or a snapshot was re-rendered
+to prove it was the written form.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from packaging.version import Version
 
-from catalogaudit.model.findings import RuleEvidence
+from catalogaudit.model import RuleEvidence
 from catalogaudit.profiles.load import Rule, VerifiedRun, contains, load_verified
 
 LISTING = "listing"

@@ -20,8 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model.findings import Severity
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import LISTINGS, Severity
 
 
 class ProfileDataError(CatalogauditError):
@@ -184,7 +183,7 @@ def schema_problems(doc: Any) -> list[str]:
     """Violations of the profile schema and of the check vocabulary's param schemas."""
     import jsonschema
 
-    from catalogaudit.rules.checks import PARAMS
+    from catalogaudit.rules import PARAMS
 
     cls = jsonschema.Draft202012Validator
     found = [

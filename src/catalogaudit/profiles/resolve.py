@@ -17,9 +17,15 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Finding, RuleError, RuleEvidence, RuleMeta, Severity
-from catalogaudit.model.verify import DRIVER_IDS
+from catalogaudit.model import (
+    DRIVER_IDS,
+    Catalog,
+    Finding,
+    RuleError,
+    RuleEvidence,
+    RuleMeta,
+    Severity,
+)
 from catalogaudit.profiles import evidence as how
 from catalogaudit.profiles.load import (
     Clause,
@@ -30,7 +36,7 @@ from catalogaudit.profiles.load import (
     load_all,
     load_verified,
 )
-from catalogaudit.rules.base import Context, Hit
+from catalogaudit.rules import Context, Hit
 
 #: Profile ids that exist but are not data (the engine's own rules).
 BUILTIN: tuple[str, ...] = ("spec",)
@@ -244,7 +250,7 @@ def run_profile(
 ) -> tuple[list[Finding], list[RuleError]]:
     """Run every applicable check; a check that raises is a `RuleError` and the run goes on.
     A hit that is a note (what the snapshot cannot tell) goes to `notes`, not to the findings."""
-    from catalogaudit.rules.checks import CHECKS
+    from catalogaudit.rules import CHECKS
 
     version = str(resolved.effective) if resolved.effective is not None else None
     cctx = replace(ctx, profile=resolved.label, version=version, settings=resolved.values)

@@ -2,4 +2,45 @@
 rule sees and returns (`base`), the registry of spec rules (`registry`) and the rules without a
 check, capture findings and the rewrite's refusal (`unchecked`)."""
 
-__all__ = ["base", "checks", "registry", "spec", "unchecked"]
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.rules.base import Context, Hit, Rule
+    from catalogaudit.rules.checks import CHECKS, PARAMS
+    from catalogaudit.rules.examples import of, why_none
+    from catalogaudit.rules.registry import SPEC_RULES, spec_meta
+    from catalogaudit.rules.spec.common import forget
+    from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "base": "Context Hit Rule",
+        "checks": "CHECKS PARAMS",
+        "examples": "of why_none",
+        "registry": "SPEC_RULES spec_meta",
+        "spec.common": "forget",
+        "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
+    },
+)
+
+
+__all__ = [
+    "CAPTURE_RULES",
+    "CHECKS",
+    "CONTRACT_RULES",
+    "Context",
+    "GROWTH_RULE",
+    "Hit",
+    "PARAMS",
+    "Rule",
+    "SPEC_RULES",
+    "forget",
+    "of",
+    "spec_meta",
+    "why_none",
+]

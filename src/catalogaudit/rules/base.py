@@ -6,9 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.findings import Severity
+from catalogaudit.model import Catalog, Item, Severity, dump_string
 
 
 @dataclass(frozen=True)
@@ -61,10 +59,9 @@ class Rule:
     source: str
     check: CheckFn
     groups: tuple[str, ...] = ("spec",)
-    aliases: tuple[str, ...] = ()
 
 
 def quote(text: str, limit: int = 80) -> str:
     """A JSON-quoted, shortened excerpt of server text for messages."""
     short = text if len(text) <= limit else text[: limit - 1] + "\u2026"
-    return jsonwire.dump_string(short)
+    return dump_string(short)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from catalogaudit.model.findings import RuleMeta, Severity
+from catalogaudit.model import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
 from catalogaudit.rules.registry_cache import CACHE_RULES
 from catalogaudit.rules.spec import items as spec_items

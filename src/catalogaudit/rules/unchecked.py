@@ -5,7 +5,7 @@ baseline (CA910-CA920). Their metadata lives here so
 
 from __future__ import annotations
 
-from catalogaudit.model.findings import RuleMeta, Severity
+from catalogaudit.model import RuleMeta, Severity
 
 E, W, INF = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -61,7 +61,7 @@ GROWTH_RULE = RuleMeta(
 _LISTING = "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools"
 
 #: The user's own contract (`--expect-tool`, `--forbid-tool`, `--min-tools`, ... and
-#: `--strict-baseline`), checked by `audit.contract` and `audit.baseline`: error findings,
+#: `--strict-baseline`), checked by `auditing.contract` and `auditing.baseline`: error findings,
 #: because the user asserted them; the evidence is the listing itself.
 CONTRACT_RULES: dict[str, RuleMeta] = {
     meta.id: meta

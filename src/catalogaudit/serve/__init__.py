@@ -6,4 +6,42 @@
 - `calls`, `instances`: `tools/call` answers from the tool's schemas.
 """
 
-__all__ = ["calls", "http", "instances", "lifecycle", "pages", "replay", "stdio"]
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.serve.http import serve_http
+    from catalogaudit.serve.instances import instance
+    from catalogaudit.serve.replay import (
+        CACHE_HINTS,
+        NO_WIRE_WARNING,
+        PROTOCOLS,
+        Replay,
+        ServeOptions,
+    )
+    from catalogaudit.serve.stdio import serve_stdio
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "http": "serve_http",
+        "instances": "instance",
+        "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions",
+        "stdio": "serve_stdio",
+    },
+)
+
+
+__all__ = [
+    "CACHE_HINTS",
+    "NO_WIRE_WARNING",
+    "PROTOCOLS",
+    "Replay",
+    "ServeOptions",
+    "instance",
+    "serve_http",
+    "serve_stdio",
+]

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from catalogaudit.model.validation import NOT_PLAIN, plain, validator
+from catalogaudit.model import NOT_PLAIN, plain, validator
 from catalogaudit.serve.instances import generate
 
 #: One call record: the tool name, its arguments, and what the answer was.

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.protocol import LEGACY_VERSIONS
+from catalogaudit.model import LEGACY_VERSIONS, WireDecodeError, decode_utf8, loads
 from catalogaudit.serve import sse
 from catalogaudit.serve.conns import Connections
 from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
@@ -172,10 +171,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.server.legacy_sse:
             sse.post(self, raw)
             return
-        text, _ = jsonwire.decode_utf8(raw)
+        text, _ = decode_utf8(raw)
         try:
-            msg = jsonwire.loads(text)
-        except jsonwire.WireDecodeError:
+            msg = loads(text)
+        except WireDecodeError:
             self._rpc(400, error_text(None, -32700, "Parse error"))
             return
         if not isinstance(msg, dict):

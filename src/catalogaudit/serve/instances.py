@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from catalogaudit.model.validation import validator
+from catalogaudit.model import validator
 
 #: Sample strings for `format`s a server might check.
 _FORMATS = {

@@ -15,9 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.model.wiretext import array_items, join, members
+from catalogaudit.model import (
+    LISTINGS,
+    WireDecodeError,
+    array_items,
+    compact,
+    dump_string,
+    join,
+    members,
+    parse_members,
+)
 
 HINT_KEYS = ("resultType", "ttlMs", "cacheScope")
 #: Added when `--cache-hints present` finds a hint missing: the mcp SDK's own defaults
@@ -59,7 +66,7 @@ def with_hints(text: str, mode: str, scope: str | None) -> str:
         return text
     add = dict(DEFAULT_HINTS)
     if scope is not None:
-        add["cacheScope"] = jsonwire.dump_string(scope)
+        add["cacheScope"] = dump_string(scope)
     return join(pairs + [(k, add[k]) for k in missing])
 
 
@@ -87,12 +94,12 @@ def readable_pages(name: str, record: dict[str, Any]) -> list[str]:
         chunk = served[start : start + count]
         start += count
         fields = page.get("fields") or {}
-        out.append(join([(name, jsonwire.compact(chunk))] + _field_pairs(fields)))
+        out.append(join([(name, compact(chunk))] + _field_pairs(fields)))
     return out
 
 
 def _field_pairs(fields: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(k, jsonwire.compact(v)) for k, v in fields.items()]
+    return [(k, compact(v)) for k, v in fields.items()]
 
 
 def listing_replay(
@@ -142,8 +149,8 @@ def _page_mode(hints: str) -> str:
 
 def _next_cursor(text: str) -> str | None:
     try:
-        spans = jsonwire.parse_members(text)
-    except jsonwire.WireDecodeError:
+        spans = parse_members(text)
+    except WireDecodeError:
         return None
     value = spans["nextCursor"].value if "nextCursor" in spans else None
     return value if isinstance(value, str) else None
@@ -153,8 +160,8 @@ def _scope(texts: list[str]) -> str | None:
     """The listing's cacheScope, so added hints keep one scope on every page (spec MUST)."""
     for text in texts:
         try:
-            spans = jsonwire.parse_members(text)
-        except jsonwire.WireDecodeError:
+            spans = parse_members(text)
+        except WireDecodeError:
             continue
         value = spans["cacheScope"].value if "cacheScope" in spans else None
         if value in ("public", "private"):
@@ -189,11 +196,11 @@ def repaginate(name: str, texts: list[str], size: int) -> tuple[list[str], dict[
             if key == name:
                 pairs.append((key, "[" + ",".join(chunk) + "]"))
                 if cursor is not None and "nextCursor" not in dict(template):
-                    pairs.append(("nextCursor", jsonwire.dump_string(cursor)))
+                    pairs.append(("nextCursor", dump_string(cursor)))
                     placed = True
             elif key == "nextCursor":
                 if cursor is not None and not placed:
-                    pairs.append((key, jsonwire.dump_string(cursor)))
+                    pairs.append((key, dump_string(cursor)))
             else:
                 pairs.append((key, value))
         pages.append(join(pairs))
@@ -253,23 +260,23 @@ def server_info(capture: dict[str, Any]) -> Any:
 def initialize_text(capture: dict[str, Any], version: str, caps_text: str) -> str:
     """An InitializeResult built from the capture block (key order as the mcp SDKs write it)."""
     pairs = [
-        ("protocolVersion", jsonwire.dump_string(version)),
+        ("protocolVersion", dump_string(version)),
         ("capabilities", caps_text),
-        ("serverInfo", jsonwire.compact(server_info(capture))),
+        ("serverInfo", compact(server_info(capture))),
     ]
     if isinstance(capture.get("instructions"), str):
-        pairs.append(("instructions", jsonwire.dump_string(capture["instructions"])))
+        pairs.append(("instructions", dump_string(capture["instructions"])))
     return join(pairs)
 
 
 def discover_text(capture: dict[str, Any], supported: list[str], caps_text: str) -> str:
     """A DiscoverResult built from the capture block, with the hints the schema requires."""
     pairs = [
-        ("supportedVersions", jsonwire.compact(supported)),
+        ("supportedVersions", compact(supported)),
         ("capabilities", caps_text),
     ]
     if isinstance(capture.get("instructions"), str):
-        pairs.append(("instructions", jsonwire.dump_string(capture["instructions"])))
+        pairs.append(("instructions", dump_string(capture["instructions"])))
     pairs += [(k, DEFAULT_HINTS[k]) for k in HINT_KEYS]
-    pairs.append(("_meta", jsonwire.compact({META_SERVER_INFO: server_info(capture)})))
+    pairs.append(("_meta", compact({META_SERVER_INFO: server_info(capture)})))
     return join(pairs)

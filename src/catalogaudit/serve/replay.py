@@ -26,10 +26,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire, wiretext
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import METHODS
-from catalogaudit.model.protocol import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
+from catalogaudit.model import (
+    LATEST_LEGACY,
+    LEGACY_VERSIONS,
+    METHODS,
+    MODERN_VERSIONS,
+    Catalog,
+    WireDecodeError,
+    compact,
+    dump_string,
+    loads,
+    replace_member,
+)
 from catalogaudit.serve import calls as serve_calls
 from catalogaudit.serve import pages as serve_pages
 
@@ -139,8 +147,8 @@ class Replay:
         if self.captured_era == "legacy" and isinstance(handshake, str):
             self._init_text = _with_caps(handshake, options.capabilities, caps_text)
             if self.init_version is not None:
-                self._init_text = wiretext.replace_member(
-                    self._init_text, "protocolVersion", jsonwire.dump_string(self.init_version)
+                self._init_text = replace_member(
+                    self._init_text, "protocolVersion", dump_string(self.init_version)
                 )
         self.legacy_listings: dict[str, serve_pages.ListingReplay] | None = None
         if self.captured_era == "modern" and legacy_wire is not None and self.legacy:
@@ -148,10 +156,10 @@ class Replay:
             if isinstance(recorded, str):
                 self._init_text = _with_caps(recorded, options.capabilities, caps_text)
                 if options.initialize_version is not None:
-                    self._init_text = wiretext.replace_member(
+                    self._init_text = replace_member(
                         self._init_text,
                         "protocolVersion",
-                        jsonwire.dump_string(options.initialize_version),
+                        dump_string(options.initialize_version),
                     )
             self.legacy_listings = serve_pages.legacy_replay(legacy_wire, options.page_size, hints)
         if self.captured_era == "modern" and isinstance(handshake, str):
@@ -222,7 +230,7 @@ class Replay:
         if era == "modern":  # P:2026-07-28/basic/index "ResultType": every result carries one
             result["resultType"] = "complete"
         self._report(name, params.get("arguments"), outcome)
-        return Answer(result_text(rid, jsonwire.compact(result)), era=era)
+        return Answer(result_text(rid, compact(result)), era=era)
 
     def _report(self, name: Any, arguments: Any, outcome: str) -> None:
         if self.on_call is not None:
@@ -301,19 +309,13 @@ def _code(error: dict[str, Any] | None) -> int | None:
 
 def result_text(rid: Any, text: str) -> str:
     """The success envelope with the result text spliced in verbatim."""
-    return '{"jsonrpc":"2.0","id":' + jsonwire.compact(rid) + ',"result":' + text + "}"
+    return '{"jsonrpc":"2.0","id":' + compact(rid) + ',"result":' + text + "}"
 
 
 def rpc_error(rid: Any, error: dict[str, Any] | None) -> str:
     """An error response carrying a recorded error object as it was recorded."""
     body = error if error is not None else {"code": -32601, "message": "Method not found"}
-    return (
-        '{"jsonrpc":"2.0","id":'
-        + jsonwire.compact(rid)
-        + ',"error":'
-        + jsonwire.compact(body)
-        + "}"
-    )
+    return '{"jsonrpc":"2.0","id":' + compact(rid) + ',"error":' + compact(body) + "}"
 
 
 def error_text(rid: Any, code: int, message: str, data: Any = None) -> str:
@@ -333,17 +335,17 @@ def _capabilities(value: str, capture: dict[str, Any]) -> str:
     """The capabilities text: as captured, or the `--capabilities` JSON object verbatim."""
     if value == "as-captured":
         caps = capture.get("serverCapabilities")
-        return jsonwire.compact(caps if isinstance(caps, dict) else {})
+        return compact(caps if isinstance(caps, dict) else {})
     try:
-        parsed = jsonwire.loads(value)
-    except jsonwire.WireDecodeError as exc:
+        parsed = loads(value)
+    except WireDecodeError as exc:
         raise UsageError(f"--capabilities is not JSON: {exc}") from None
     if not isinstance(parsed, dict):
         raise UsageError("--capabilities must be a JSON object such as '{\"resources\":{}}'")
-    return jsonwire.compact(parsed)
+    return compact(parsed)
 
 
 def _with_caps(handshake: str, value: str, caps_text: str) -> str:
     if value == "as-captured":
         return handshake
-    return wiretext.replace_member(handshake, "capabilities", caps_text)
+    return replace_member(handshake, "capabilities", caps_text)

@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import WireDecodeError, decode_utf8, loads
 from catalogaudit.serve.replay import error_text
 from catalogaudit.serve.stdio import encode
 
@@ -66,10 +66,10 @@ def post(handler: Any, raw: bytes) -> None:
     if outbox is None:
         handler._send(404, b"unknown or ended session\n", {"Content-Type": "text/plain"})
         return
-    text, _ = jsonwire.decode_utf8(raw)
+    text, _ = decode_utf8(raw)
     try:
-        msg = jsonwire.loads(text)
-    except jsonwire.WireDecodeError:
+        msg = loads(text)
+    except WireDecodeError:
         handler._send(400, b"Parse error\n", {"Content-Type": "text/plain"})
         return
     handler._send(202, b"Accepted\n", {"Content-Type": "text/plain"})

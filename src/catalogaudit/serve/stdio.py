@@ -13,7 +13,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, BinaryIO
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import WireDecodeError, decode_utf8, loads
 from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
 from catalogaudit.serve.replay import error_text
 
@@ -41,10 +41,10 @@ def one_line(text: str) -> str:
 
 def parse_line(line: bytes) -> tuple[object, str | None]:
     """A message, or (None, error response text) for a line that is not one JSON value."""
-    text, _ = jsonwire.decode_utf8(line)
+    text, _ = decode_utf8(line)
     try:
-        return jsonwire.loads(text), None
-    except jsonwire.WireDecodeError:
+        return loads(text), None
+    except WireDecodeError:
         return None, error_text(None, -32700, "Parse error")
 
 

@@ -8,16 +8,76 @@ and the environment read and stdout, stderr and files written.
   `profiles`, `serve`, `verify`: the verbs.
 """
 
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.verbs.audit import AuditRunOptions, rules_listing
+    from catalogaudit.verbs.audit import run as run_audit
+    from catalogaudit.verbs.canonicalize import options as canonicalize_options
+    from catalogaudit.verbs.canonicalize import run as run_canonicalize
+    from catalogaudit.verbs.canonicalize import run_hash
+    from catalogaudit.verbs.ci import CiOptions, run_ci
+    from catalogaudit.verbs.contract import from_parameters
+    from catalogaudit.verbs.diff import StabilityOptions, options_of, run_diff, run_stability
+    from catalogaudit.verbs.live import SnapshotOptions, capture, limits_of, target_of
+    from catalogaudit.verbs.profiles import run as run_profiles
+    from catalogaudit.verbs.rewrite import RewriteOptions
+    from catalogaudit.verbs.rewrite import run as run_rewrite
+    from catalogaudit.verbs.rule import run as run_rule
+    from catalogaudit.verbs.serve import ServeOptions
+    from catalogaudit.verbs.serve import run as run_serve
+    from catalogaudit.verbs.snapshot import snapshot as run_snapshot
+    from catalogaudit.verbs.verify import ModelOptions
+    from catalogaudit.verbs.verify import run as run_verify
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "audit": "AuditRunOptions rules_listing run_audit=run",
+        "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
+        "ci": "CiOptions run_ci",
+        "contract": "from_parameters",
+        "diff": "StabilityOptions options_of run_diff run_stability",
+        "live": "SnapshotOptions capture limits_of target_of",
+        "profiles": "run_profiles=run",
+        "rewrite": "RewriteOptions run_rewrite=run",
+        "rule": "run_rule=run",
+        "serve": "ServeOptions run_serve=run",
+        "snapshot": "run_snapshot=snapshot",
+        "verify": "ModelOptions run_verify=run",
+    },
+)
+
+
 __all__ = [
-    "audit",
-    "canonicalize",
-    "config",
-    "diff",
-    "live",
-    "output",
-    "profiles",
-    "rewrite",
-    "serve",
-    "snapshot",
-    "verify",
+    "AuditRunOptions",
+    "CiOptions",
+    "ModelOptions",
+    "RewriteOptions",
+    "ServeOptions",
+    "SnapshotOptions",
+    "StabilityOptions",
+    "canonicalize_options",
+    "capture",
+    "from_parameters",
+    "limits_of",
+    "options_of",
+    "rules_listing",
+    "run_audit",
+    "run_canonicalize",
+    "run_ci",
+    "run_diff",
+    "run_hash",
+    "run_profiles",
+    "run_rewrite",
+    "run_rule",
+    "run_serve",
+    "run_snapshot",
+    "run_stability",
+    "run_verify",
+    "target_of",
 ]

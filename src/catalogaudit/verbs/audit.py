@@ -7,15 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.baseline import read_baseline
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.audit.matrix import matrix
+from catalogaudit.auditing import AuditOptions, audit, read_baseline
+from catalogaudit.auditing import profile_matrix as matrix
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters.formats import RulesFormat
-from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
-from catalogaudit.formatters.rules import format_rules
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import EXIT_ERROR, EXIT_OK, Report
+from catalogaudit.formatters import DEFAULT_MAX_CHARS, RulesFormat, format_rules
+from catalogaudit.model import EXIT_ERROR, EXIT_OK, Catalog, Report
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, files, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
@@ -141,14 +137,13 @@ def run(o: AuditRunOptions) -> int:
     )
     revision = o.revision or conf.get("revision")
     if revision is not None:
-        from catalogaudit.model.protocol import parse_protocol
+        from catalogaudit.model import parse_protocol
 
         parse_protocol(revision)  # validates the name
     fmt = o.output_format or conf.get("format", "text")
     color = terminal.color(o.color, o.output)
     width = terminal.width(o.output)
-    from catalogaudit.formatters.formats import OutputFormat
-    from catalogaudit.formatters.report import format_report
+    from catalogaudit.formatters import OutputFormat, format_report
     from catalogaudit.verbs.repository import repository
 
     try:
@@ -180,7 +175,7 @@ def run(o: AuditRunOptions) -> int:
     if o.suggest:
         return _suggest(found, options, output_format.value, o.output, fail_on)
     if subs is not None:
-        from catalogaudit.rewrite.derive import audit_rewritten
+        from catalogaudit.rewriting import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
     elif streamed is None:
@@ -201,7 +196,7 @@ def run(o: AuditRunOptions) -> int:
     )
     _emit(o.output, text, styled=color)
     if o.write_baseline:
-        from catalogaudit.audit.baseline import write_baseline
+        from catalogaudit.auditing import write_baseline
         from catalogaudit.verbs.output import write_atomic
 
         write_atomic(o.write_baseline, write_baseline(report))
@@ -213,8 +208,8 @@ def run(o: AuditRunOptions) -> int:
 def _strict_baseline(report: Report, baseline: frozenset[str], text: str, file: str) -> None:
     """`--strict-baseline`: a CA920 finding for each entry that no finding of any input
     matched (after the merge: an entry may belong to another input of the same run)."""
-    from catalogaudit.audit.baseline import baseline_entries, stale_findings
-    from catalogaudit.rules.unchecked import CONTRACT_RULES
+    from catalogaudit.auditing import baseline_entries, stale_findings
+    from catalogaudit.rules import CONTRACT_RULES
 
     ran = set(report.rules)
     stale, notes = stale_findings(
@@ -231,7 +226,7 @@ def _substitutions(o: AuditRunOptions) -> Any:
         return None
     import os
 
-    from catalogaudit.rewrite.substitutions import resolve
+    from catalogaudit.rewriting import resolve
 
     if o.suggest or o.show_matrix:
         raise UsageError("--substitutions cannot be combined with --suggest or --matrix")
@@ -245,14 +240,14 @@ def _suggest(
     """`--suggest`: one proven proposal per catalog; the exit code is the rewritten audit's."""
     import json
 
-    from catalogaudit.formatters import suggest as fmt_suggest
-    from catalogaudit.rewrite.suggest import suggest
+    from catalogaudit.formatters import documents, render_text
+    from catalogaudit.rewriting import suggest_substitutions as suggest
 
     results = [suggest(c, options) for c in found]
     if fmt == "json":
-        _emit(output, json.dumps(fmt_suggest.documents(results), indent=2, sort_keys=True))
+        _emit(output, json.dumps(documents(results), indent=2, sort_keys=True))
     else:
-        _emit(output, "".join(fmt_suggest.render_text(r) for r in results))
+        _emit(output, "".join(render_text(r) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
 
 
@@ -262,13 +257,13 @@ def _selectors(given: tuple[str, ...], conf: dict[str, Any], key: str) -> tuple[
     patterns = given or tuple(cfg.as_list(conf.get(key)))
     if not patterns:
         return ()
-    from catalogaudit.audit.selection import checked_selectors
-    from catalogaudit.profiles import resolve as profiles  # lazy: the hook's path needs none
-    from catalogaudit.rules.registry import spec_meta
+    from catalogaudit.auditing import checked_selectors
+    from catalogaudit.profiles import rule_meta, valid_ids  # lazy: the hook's path needs none
+    from catalogaudit.rules import spec_meta
 
-    rules = {**spec_meta(), **{m.id: m for m in profiles.rule_meta()}}
+    rules = {**spec_meta(), **{m.id: m for m in rule_meta()}}
     option = f"--{key}" if given else f"config {key}"
-    return checked_selectors(patterns, option, rules, profiles.valid_ids())
+    return checked_selectors(patterns, option, rules, valid_ids())
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -302,13 +297,13 @@ def _matrix(
     width: int,
     max_chars: int,
 ) -> int:
-    from catalogaudit.formatters.matrix import MATRIX_FORMATS, format_matrix
-    from catalogaudit.profiles import summary
+    from catalogaudit.formatters import MATRIX_FORMATS, format_matrix
+    from catalogaudit.profiles import profile_summaries
 
     if fmt not in MATRIX_FORMATS:
         names = ", ".join(f.value for f in MATRIX_FORMATS)
         raise UsageError(f"--matrix supports --format {names}")
-    specs = options.profiles or ("spec", *(p.id for p in summary.profile_summaries()))
+    specs = options.profiles or ("spec", *(p.id for p in profile_summaries()))
     rows = [row for c in found for row in matrix(c, specs, options)]
     _emit(
         output,
@@ -336,9 +331,9 @@ def _summary(report: Report) -> None:
 
 def rules_listing(fmt: RulesFormat) -> tuple[str, int]:
     """`catalogaudit rules`: every rule with its origin, severity, summary and source."""
-    from catalogaudit.profiles import resolve as profiles
-    from catalogaudit.rules.registry import spec_meta
+    from catalogaudit.profiles import rule_meta
+    from catalogaudit.rules import spec_meta
 
-    metas = [*spec_meta().values(), *profiles.rule_meta()]
+    metas = [*spec_meta().values(), *rule_meta()]
     metas.sort(key=lambda m: (m.origin != "spec", m.origin, m.id))
     return format_rules(metas, fmt), EXIT_OK if metas else EXIT_ERROR

@@ -4,7 +4,7 @@ Why: the pre-commit hook keeps committed snapshots in the form `snapshot` writes
 another tool reformatted, or whose readable copy was edited by hand, must show up as a diff
 instead of carrying stale hashes. When a snapshot has its `wire` section, that section is what
 was served: the readable items, pages and all three hashes are rebuilt from it
-(`snapshot.rehash`). Without it, served key order is lost (see `snapshot.build.WIRE_LOST`), so
+(`snapshots.rehash`). Without it, served key order is lost (see `snapshots.build.WIRE_LOST`), so
 canonical hashes are recomputed and the served-order hashes (served, prompt, pageFields) are
 kept for items whose meaning did not change.
 """
@@ -18,12 +18,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import EXIT_FINDINGS, EXIT_OK, InputError, UsageError
-from catalogaudit.intake import loader
-from catalogaudit.model.inert import visible
+from catalogaudit.intake import input_name, read_bytes
+from catalogaudit.model import visible
 from catalogaudit.verbs import output
 
 if TYPE_CHECKING:
-    from catalogaudit.formatters.formats import HashFormat
+    from catalogaudit.formatters import HashFormat
 
 # NOTE: `canonicalize --jcs` reads bytes and writes `canonical.strict`'s; what only the written
 # form, `hash` or exit 1 need (the snapshot document, `model.findings`, `model.protocol`, the
@@ -46,9 +46,9 @@ class Result:
     def text(self) -> str:
         """The written form, written when asked for (`hash` of a raw result never needs it)."""
         # NOTE: snapshot modules are imported where used: `hash` and `--jcs` build no snapshot.
-        from catalogaudit.snapshot import build as snap
+        from catalogaudit.snapshots import render
 
-        return snap.render(self.doc)
+        return render(self.doc)
 
     @property
     def changed(self) -> bool:
@@ -101,17 +101,17 @@ def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -
 
 
 def _validate(name: str, doc: dict[str, Any]) -> None:
-    from catalogaudit.model import jsonwire
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.model import pointer_of
+    from catalogaudit.snapshots import errors
 
-    found = snap.errors(doc)
+    found = errors(doc)
     if not found:
         return
     import jsonschema  # lazy: heavy
 
     error = jsonschema.exceptions.best_match(found)
     if error is not None:
-        where = jsonwire.pointer_of(error.absolute_path)
+        where = pointer_of(error.absolute_path)
         raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}: {error.message}")
 
 
@@ -145,20 +145,20 @@ def run(o: Options) -> int:
     Option combinations are checked by `options`.
     """
     if o.jcs:
-        from catalogaudit.canonical import strict
+        from catalogaudit.canonical import strict_jcs
 
         spec = o.inputs[0]
-        name = loader.input_name(spec)
-        jcs = strict.strict_jcs(loader.read_bytes(spec), name)
+        name = input_name(spec)
+        jcs = strict_jcs(read_bytes(spec), name)
         output.emit(o.output, jcs)
         return EXIT_OK
     results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
     if not (o.check or o.in_place):
-        from catalogaudit.snapshot import build as snap
+        from catalogaudit.snapshots import write
 
         doc = results[0].doc
-        output.emit_document(o.output, lambda fh: snap.write(doc, fh), lambda _: None)
+        output.emit_document(o.output, lambda fh: write(doc, fh), lambda _: None)
         output.say(notes.splitlines())
         return EXIT_OK
     output.say(notes.splitlines())
@@ -178,13 +178,13 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     """The hash report of any input (see `hash_report`), and notes for stderr.
 
     A one-page list result takes `canonical.quick` (no snapshot is built; same report)."""
-    from catalogaudit.canonical import quick as hash_quick
-    from catalogaudit.model.protocol import parse_protocol
+    from catalogaudit.canonical import quick_hash_report
+    from catalogaudit.model import parse_protocol
 
     parse_protocol(protocol)  # NOTE: a bad --protocol is refused whichever path is taken
-    data = loader.read_bytes(spec)
-    name = loader.input_name(spec)
-    quick = hash_quick.hash_report(name, data)
+    data = read_bytes(spec)
+    name = input_name(spec)
+    quick = quick_hash_report(name, data)
     if quick is not None:
         return quick[0], [f"{name}: input: {quick[1]}"]
     r = canonicalize(spec, protocol, data)
@@ -199,9 +199,9 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
 
 def hash_report(r: Result) -> dict[str, Any]:
     """The hashes of a canonicalized input, items in file (identity) order."""
-    from catalogaudit.snapshot import rehash
+    from catalogaudit.snapshots import hash_document
 
-    return rehash.hash_document(r.name, r.doc)
+    return hash_document(r.name, r.doc)
 
 
 def options(
@@ -234,7 +234,7 @@ def options(
 
 def run_hash(spec: str, fmt: HashFormat, protocol: str = "auto") -> int:
     """`catalogaudit hash`: print the hash report of one input (notes on stderr); exit 0."""
-    from catalogaudit.formatters.hashes import format_hashes
+    from catalogaudit.formatters import format_hashes
 
     report, notes = hashes_of(spec, protocol)
     output.say(notes)

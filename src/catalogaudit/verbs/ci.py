@@ -18,14 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.diff import items as core_diff
-from catalogaudit.diff import sides as compare
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.diffing import DiffResult, diff, sides_of
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.formatters.formats import OutputFormat
-from catalogaudit.formatters.report import format_report
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Report, Severity
+from catalogaudit.formatters import OutputFormat, format_report
+from catalogaudit.model import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Catalog, Report, Severity
 from catalogaudit.verbs import github, output
 from catalogaudit.verbs.live import SnapshotOptions
 
@@ -57,7 +54,7 @@ class CiOptions:
 class Gate:
     """What the run found, for the outputs and the summary."""
 
-    result: core_diff.DiffResult | None
+    result: DiffResult | None
     report: Report
     unstable: bool
     baseline: str
@@ -75,8 +72,8 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
         gate = _gate(o, env, payload, out)
     except CatalogauditError as exc:
         # NOTE: the step still reports: the summary says what failed, the outputs say 2.
-        from catalogaudit.formatters.md import code as md_code
-        from catalogaudit.formatters.md import escape_text
+        from catalogaudit.formatters import code as md_code
+        from catalogaudit.formatters import escape_text
 
         head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
         github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")
@@ -161,9 +158,9 @@ def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path)
     if github.exists(ref, in_repo):
         old = intake.read_catalog(f"git:{ref}:{in_repo}")
         output.say(old.warnings)
-        olds, more = compare.sides_of(f"{o.snapshot}@{ref[:12]}", old.doc)
-        news, extra = compare.sides_of(o.snapshot, new.doc)
-        result = core_diff.diff(olds[0], news[0])
+        olds, more = sides_of(f"{o.snapshot}@{ref[:12]}", old.doc)
+        news, extra = sides_of(o.snapshot, new.doc)
+        result = diff(olds[0], news[0])
         result.notes.extend([*more, *extra])
     # NOTE: findings point at the committed file by its path from the repository's root, as
     # code scanning and GitLab resolve them (the Action may run in a working-directory).
@@ -205,10 +202,8 @@ def marker(snapshot: str) -> str:
 
 def summary(o: CiOptions, gate: Gate, code: int) -> str:
     """The job summary and the comment's body: the verdict, the diff, the audit."""
-    from catalogaudit.formatters.diff_ci import markdown as diff_markdown
-    from catalogaudit.formatters.markdown import format_markdown
-    from catalogaudit.formatters.md import code as md_code
-    from catalogaudit.formatters.md import escape_text
+    from catalogaudit.formatters import code as md_code
+    from catalogaudit.formatters import diff_markdown, escape_text, format_markdown
 
     verdict = {EXIT_OK: "passed", EXIT_FINDINGS: "failed", EXIT_ERROR: "errored"}[code]
     parts = [

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from catalogaudit.audit.contract import WORDS, Contract, check
+from catalogaudit.auditing import WORDS, Contract, check
 from catalogaudit.errors import UsageError
-from catalogaudit.model.findings import Finding
+from catalogaudit.model import Finding
 
 if TYPE_CHECKING:  # NOTE: `resolve` runs before a live snapshot's server starts
-    from catalogaudit.model.catalog import Catalog
+    from catalogaudit.model import Catalog
 
 #: Every contract key (option without `--`, configuration key), with the listing it is about.
 KEYS: dict[str, str] = {

@@ -13,22 +13,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.diff import items as core_diff
-from catalogaudit.diff import sides as compare
-from catalogaudit.diff import stability as core_stability
+from catalogaudit.diffing import diff, sides_of, stability_report
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters import diff as fmt_diff
-from catalogaudit.formatters import stability as fmt_stab
-from catalogaudit.formatters.formats import DiffFormat, StabilityFormat
-from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog, written_positions
-from catalogaudit.model.names import identity
-from catalogaudit.model.protocol import client_capabilities
+from catalogaudit.formatters import (
+    DEFAULT_MAX_CHARS,
+    DiffFormat,
+    StabilityFormat,
+    diff_summary,
+    render_diff,
+    render_stability,
+    stability_summary,
+)
+from catalogaudit.model import (
+    Catalog,
+    client_capabilities,
+    decode_utf8,
+    identity,
+    written,
+    written_positions,
+)
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.live import SnapshotOptions
-from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX
+from catalogaudit.wire import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,7 @@ def run_diff(o: DiffOptions) -> int:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
     conf, _ = cfg.load(o.config)
     assertions = contract.resolve(o.contract, conf)
-    result = core_diff.diff(olds[0], news[0], o.mode, _allowlist(o.allowlist))
+    result = diff(olds[0], news[0], o.mode, _allowlist(o.allowlist))
     result.notes.extend(notes)
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
@@ -124,7 +131,7 @@ def run_diff(o: DiffOptions) -> int:
     line_of: Callable[[Any], int | None] | None = None
     if o.fmt in _LINED:
         file, line_of = _pointed_at(o, (olds[0], old_bytes), (news[0], new_bytes))
-    text = fmt_diff.render(
+    text = render_diff(
         result,
         o.fmt,
         o.fail_on,
@@ -138,7 +145,7 @@ def run_diff(o: DiffOptions) -> int:
     output.emit(o.output, text)
     shown = o.fmt is DiffFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
-    _stderr([fmt_diff.summary(result, o.fail_on, o.unknown)])
+    _stderr([diff_summary(result, o.fail_on, o.unknown)])
     return result.exit_code(o.fail_on, o.unknown)
 
 
@@ -148,7 +155,7 @@ def _allowlist(path: str | None) -> list[Any]:
         return []
     from pathlib import Path
 
-    from catalogaudit.diff.modes import read_allowlist
+    from catalogaudit.diffing import read_allowlist
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -171,13 +178,13 @@ def run_stability(o: StabilityOptions) -> int:
             "stability needs two or more captures: several files, or one snapshot "
             "written with --runs N (N >= 2)"
         )
-    report = core_stability.report(sides, notes)
+    report = stability_report(sides, notes)
     output.emit(
-        o.output, fmt_stab.render(report, o.fmt, max_chars=o.max_chars or DEFAULT_MAX_CHARS)
+        o.output, render_stability(report, o.fmt, max_chars=o.max_chars or DEFAULT_MAX_CHARS)
     )
     shown = o.fmt is StabilityFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in report["warnings"]])
-    _stderr([fmt_stab.summary(report)])
+    _stderr([stability_summary(report)])
     return 0 if report["stable"] else 1
 
 
@@ -209,7 +216,7 @@ def _read_inputs(
         if seen[label] > 1:
             label = f"{label} ({seen[label]})"
         notes.extend(f"{label}: {note}" for _, note in got.inferred)
-        sides, more = compare.sides_of(label, got.doc, packed=not keep)
+        sides, more = sides_of(label, got.doc, packed=not keep)
         del got  # NOTE: else it lives on while the next input is read and parsed
         groups.append(sides)
         notes.extend(more)
@@ -223,7 +230,7 @@ def _pointed_at(
     it: NEW when it is in the repository (committed, or a tracked file), else the committed
     OLD snapshot (the release recipe's `new.json` is a scratch file nobody can open in the
     PR), else NEW as named."""
-    from catalogaudit.formatters.paths import repository_path
+    from catalogaudit.formatters import repository_path
     from catalogaudit.verbs.repository import in_repository, repository
 
     repo = repository()
@@ -249,8 +256,8 @@ def _line_of(
     up. In NEW an item is found by its served position, in OLD by its (old) identity."""
     if side.doc is None:
         return None
-    text, _ = jsonwire.decode_utf8(data)
-    if jsonwire.written(side.doc) != text:
+    text, _ = decode_utf8(data)
+    if written(side.doc) != text:
         return None
     lines = {pointer: line for pointer, (line, _) in written_positions(side.doc).items()}
 
@@ -323,8 +330,8 @@ def live_inputs(
         caps = client_capabilities(server["client-capabilities"])
     doc = live.capture(options, caps=caps or {}, wire="wire" in committed)
     label = intake.display_name(str(path))
-    olds, notes = compare.sides_of(label, committed)
-    news, more = compare.sides_of("<live>", doc)
+    olds, notes = sides_of(label, committed)
+    news, more = sides_of("<live>", doc)
     return [olds, news], [*notes, *more]
 
 

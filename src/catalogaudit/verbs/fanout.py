@@ -64,8 +64,8 @@ def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Itera
     done = False
     try:
         # NOTE: inputs go out in chunks (up to 16, about 8 a worker at least), not one by
-        # one: a task's round trip through the pool's queues cost a tenth of the wall time of
-        # 500 files on two CPUs (3.8 -> 3.65 s).
+        # one: a task's round trip through the pool's queues is a real share of the wall time
+        # of many small files.
         chunk = max(1, min(16, len(inputs) // (jobs * 8)))
         yield from pool.map(_run, inputs, chunksize=chunk)
         done = True

@@ -11,10 +11,8 @@ from __future__ import annotations
 import gc
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Report
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.model import Catalog, Report, decode_utf8
 from catalogaudit.verbs import fanout, output
 
 
@@ -30,9 +28,7 @@ def catalog_of(
         finder=got.finder,
         revision_override=revision,
         spec=got.spec if got.is_snapshot else raw_spec,
-        raw=None
-        if got.is_snapshot or not regions or not got.data
-        else jsonwire.decode_utf8(got.data)[0],
+        raw=None if got.is_snapshot or not regions or not got.data else decode_utf8(got.data)[0],
     )
 
 
@@ -114,6 +110,6 @@ def settled() -> None:
 
     NOTE: parsed JSON holds no cycles, so only reference counting ever frees it, yet every
     full collection walked all of it, and the first ones after the paused parse walked it
-    again (0.2 s of the audit of a 10 MB catalog). The process ends after the command
+    again. The process ends after the command
     (`cli.entry` freezes the heap then too); cycles made later are still collected."""
     gc.freeze()

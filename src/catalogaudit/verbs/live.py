@@ -14,16 +14,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.model.protocol import client_capabilities, parse_protocol
+from catalogaudit.model import client_capabilities, parse_protocol
 from catalogaudit.verbs.secrets import Masker, masker_for
 
 if TYPE_CHECKING:
-    from catalogaudit.wire.capture import Target
-    from catalogaudit.wire.transport import Limits
+    from catalogaudit.wire import Limits, Target
 
 # NOTE: the wire client is imported where a capture needs it: `audit` imports this module for
 # `SnapshotOptions`, and the pre-commit hook's offline audit must not load the wire client.
-# `snapshot.build` too: it is imported while the server starts (`capture`), not before.
+# `snapshots.build` too: it is imported while the server starts (`capture`), not before.
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ def check_seconds(option: str, value: float) -> None:
 def limits_of(o: SnapshotOptions) -> Limits:
     """The wire client's bounds; `--timeout` starts now and ends the whole command (every run
     of `--runs` takes from the same deadline and the same `--max-total-bytes`)."""
-    from catalogaudit.wire.transport import Budget, Limits
+    from catalogaudit.wire import Budget, Limits
 
     for name in ("timeout", "startup_timeout", "request_timeout"):
         check_seconds(f"--{name.replace('_', '-')}", getattr(o, name))
@@ -131,7 +130,7 @@ TRANSPORTS = ("auto", "streamable-http", "sse")
 
 
 def target_of(o: SnapshotOptions) -> Target:
-    from catalogaudit.wire.capture import Target
+    from catalogaudit.wire import Target
 
     if o.url and o.command:
         raise UsageError("give either a server command after -- or --url, not both")
@@ -234,19 +233,19 @@ def capture(
     """
     declared = client_capabilities(o.client_capabilities) if caps is None else caps
     kept = o.wire if wire is None else wire
-    from catalogaudit.wire import capture as wire_capture
+    from catalogaudit.wire import capture_server
 
     target = target_of(o)
     masker = secrets_of(o, target)
 
     def prepare() -> None:
-        from catalogaudit.snapshot import build  # noqa: F401 - used below, after the exit
+        from catalogaudit.snapshots import build_snapshot  # noqa: F401 - used below, after the exit
 
         if meanwhile is not None:
             meanwhile()
 
     try:
-        captured = wire_capture.capture(
+        captured = capture_server(
             target,
             parse_protocol(o.protocol),
             declared,
@@ -263,11 +262,11 @@ def capture(
         except TypeError:  # an error type with more arguments
             masked = CatalogauditError(masker.text(str(exc)))
         raise masked from None
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import build_snapshot
 
     if masker:
         _mask_handshake(captured, masker)
-    return masker.document(snap.build(captured, wire=kept))
+    return masker.document(build_snapshot(captured, wire=kept))
 
 
 def _mask_handshake(captured: Any, masker: Masker) -> None:

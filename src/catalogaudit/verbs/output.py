@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from catalogaudit.errors import InputError
-from catalogaudit.model.inert import inert, visible
+from catalogaudit.model import inert_text as inert
+from catalogaudit.model import visible
 
 #: A colour or style sequence (SGR) as the text formatter's rich console writes it.
 _SGR = re.compile("(\x1b\\[[0-9;]*m)")

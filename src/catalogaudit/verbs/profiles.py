@@ -3,18 +3,17 @@ what evidence."""
 
 from __future__ import annotations
 
-from catalogaudit.formatters.formats import ProfilesFormat
-from catalogaudit.formatters.profiles import format_detail, format_summaries
-from catalogaudit.model.findings import EXIT_OK
-from catalogaudit.profiles import summary
-from catalogaudit.profiles.describe import describe
+from catalogaudit.formatters import ProfilesFormat, format_detail, format_summaries
+from catalogaudit.model import EXIT_OK
+from catalogaudit.profiles import describe_profile as describe
+from catalogaudit.profiles import profile_summaries
 from catalogaudit.verbs import output
 
 
 def run(profile: str | None, fmt: ProfilesFormat) -> int:
     """Print the profile table, or one profile's rules; exit 0 (2 for an unknown id)."""
     if profile is None:
-        output.emit("-", format_summaries(summary.profile_summaries(), fmt))
+        output.emit("-", format_summaries(profile_summaries(), fmt))
     else:
         output.emit("-", format_detail(describe(profile), fmt))
     return EXIT_OK

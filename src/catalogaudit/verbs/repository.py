@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from catalogaudit.formatters.paths import Repository, repository_path
+from catalogaudit.formatters import Repository, repository_path
 
 
 def repository(specs: dict[str, str] | None = None) -> Repository:

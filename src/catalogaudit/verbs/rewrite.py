@@ -10,15 +10,20 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.auditing import AuditOptions, audit
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.formatters.formats import RewriteFormat
-from catalogaudit.formatters.rewrite import format_rewrite
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.protocol import parse_protocol
-from catalogaudit.rewrite import derive as rewrite
-from catalogaudit.rewrite.substitutions import resolve
-from catalogaudit.snapshot.build import render, validate
+from catalogaudit.formatters import RewriteFormat, format_rewrite
+from catalogaudit.model import Catalog, parse_protocol
+from catalogaudit.rewriting import (
+    GROWTH_RULE,
+    PROFILE_FIXES,
+    add_refusals,
+    check_fixes,
+    compare,
+    derive_catalog,
+    resolve,
+)
+from catalogaudit.snapshots import render, validate
 from catalogaudit.verbs import audit as run_audit
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import output
@@ -51,7 +56,7 @@ def run(o: RewriteOptions) -> int:
     if fail_on not in run_audit.FAIL_ON:
         raise UsageError(f"--fail-on must be one of {', '.join(run_audit.FAIL_ON)}")
     subs = resolve(o.substitutions, os.environ)
-    fixes = rewrite.check_fixes(o.fixes)
+    fixes = check_fixes(o.fixes)
     if subs is None and not fixes:
         raise UsageError(
             "nothing to rewrite: give --substitutions (or CATALOGAUDIT_SUBSTITUTIONS) or --fix"
@@ -63,7 +68,7 @@ def run(o: RewriteOptions) -> int:
         # re-audits with codex-app, not with spec alone).
         profiles=o.profiles
         or tuple(cfg.configured_profiles(conf))
-        or tuple(f for f in fixes if f in rewrite.PROFILE_FIXES),
+        or tuple(f for f in fixes if f in PROFILE_FIXES),
         settings=settings,
         server_name=o.server_name or conf.get("server-name"),
         gateway_name=o.gateway_name or conf.get("gateway-name"),
@@ -74,7 +79,7 @@ def run(o: RewriteOptions) -> int:
     if len(inputs) != 1:  # pragma: no cover - one input gives one catalog
         raise UsageError("rewrite takes one catalog")
     source = inputs[0]
-    derived = rewrite.derive(source, subs, fixes)
+    derived = derive_catalog(source, subs, fixes)
     problems = validate(derived.doc)
     if problems:
         raise CatalogauditError(f"internal error: the rewritten snapshot is invalid: {problems[0]}")
@@ -84,9 +89,9 @@ def run(o: RewriteOptions) -> int:
     after = audit(after_view, options)
     # Refusals are in the derived file's findings (a spec audit shows them); every profile
     # gets them here, once.
-    after.findings = [f for f in after.findings if f.rule_id != rewrite.GROWTH_RULE.id]
-    rewrite.add_refusals(after, derived.refused)
-    outcome = rewrite.compare(before.findings, after.findings)
+    after.findings = [f for f in after.findings if f.rule_id != GROWTH_RULE.id]
+    add_refusals(after, derived.refused)
+    outcome = compare(before.findings, after.findings)
     output.emit(o.output, render(derived.doc), document=True)
     doc = report_document(source.source, name, derived, before, after, outcome)
     text = format_rewrite(doc, o.output_format)

@@ -7,8 +7,8 @@ import difflib
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.formatters.formats import RuleFormat
-from catalogaudit.model.findings import EXIT_OK, RuleMeta
+from catalogaudit.formatters import RuleFormat
+from catalogaudit.model import EXIT_OK, RuleMeta
 from catalogaudit.verbs import output, terminal
 
 #: Why a spec rule is believed: the specification it cites, not a client's behaviour.
@@ -16,10 +16,10 @@ SPEC_EVIDENCE = "from the MCP specification (the cited source); not a client's b
 
 
 def _metas() -> list[RuleMeta]:
-    from catalogaudit.profiles import resolve as profiles
-    from catalogaudit.rules.registry import spec_meta
+    from catalogaudit.profiles import rule_meta
+    from catalogaudit.rules import spec_meta
 
-    return [*spec_meta().values(), *profiles.rule_meta()]
+    return [*spec_meta().values(), *rule_meta()]
 
 
 def find(raw: str, metas: list[RuleMeta]) -> list[RuleMeta]:
@@ -38,7 +38,7 @@ def find(raw: str, metas: list[RuleMeta]) -> list[RuleMeta]:
 
 def explain(raw: str) -> dict[str, Any]:
     """The rule as plain data (the `rule` document's body)."""
-    from catalogaudit.rules import examples
+    from catalogaudit.rules import of, why_none
 
     rows = find(raw, _metas())
     meta = next((m for m in rows if m.origin == "spec"), rows[0])
@@ -63,17 +63,17 @@ def explain(raw: str) -> dict[str, Any]:
         )
     else:
         out.update(_profile_rule(meta))
-    found = examples.of(meta.id)
+    found = of(meta.id)
     out["failing"] = found.get("failing")
     out["passing"] = found.get("passing")
     if out["failing"] is None and out["passing"] is None:
-        out["noExample"] = examples.why_none(meta.id)
+        out["noExample"] = why_none(meta.id)
     return out
 
 
 def _profile_rule(meta: RuleMeta) -> dict[str, Any]:
     """What the owning profile's data says about the rule (`profiles ID`)."""
-    from catalogaudit.profiles.describe import describe
+    from catalogaudit.profiles import describe_profile as describe
 
     owner = describe(meta.origin)
     rule = next((r for r in owner["rules"] if r["id"] == meta.id), None)
@@ -106,7 +106,7 @@ def _profile_rule(meta: RuleMeta) -> dict[str, Any]:
 
 def run(rule_id: str, fmt: RuleFormat) -> int:
     """Print one rule's explanation; exit 0 (2, one line, for an unknown id)."""
-    from catalogaudit.formatters.rule import format_rule
+    from catalogaudit.formatters import format_rule
 
     output.emit("-", format_rule(explain(rule_id), fmt, width=terminal.width("-")))
     return EXIT_OK

@@ -10,9 +10,9 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import InputError, UsageError
-from catalogaudit.model import jsonwire
-from catalogaudit.serve.replay import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
-from catalogaudit.snapshot import build as snap
+from catalogaudit.model import WireDecodeError
+from catalogaudit.serve import CACHE_HINTS, NO_WIRE_WARNING, PROTOCOLS, Replay, ServeOptions
+from catalogaudit.snapshots import validate
 from catalogaudit.verbs import output
 from catalogaudit.verbs.live import check_seconds
 
@@ -39,7 +39,7 @@ def load(options: ServeOptions) -> Replay:
     if not got.is_snapshot:
         raise InputError(f"{got.name}: not a catalogaudit snapshot (serve replays snapshots)")
     doc = got.doc
-    problems = snap.validate(doc)
+    problems = validate(doc)
     if problems:
         raise InputError(f"{got.name}: not a valid snapshot: {problems[0]}")
     output.say(got.warnings)
@@ -47,7 +47,7 @@ def load(options: ServeOptions) -> Replay:
         output.say([NO_WIRE_WARNING.format(name=got.name)])
     try:
         replay = Replay(doc, options)
-    except jsonwire.WireDecodeError as exc:
+    except WireDecodeError as exc:
         raise InputError(f"{got.name}: a wire page is not a JSON object ({exc})") from None
     output.say(replay.notes)
     if options.call_log is not None:
@@ -79,10 +79,10 @@ def run(options: ServeOptions) -> int:
     check_seconds("--idle-timeout", options.idle_timeout)
     replay = load(options)
     if options.http_port is not None:
-        from catalogaudit.serve.http import serve_http
+        from catalogaudit.serve import serve_http
 
         return serve_http(replay, options)
-    from catalogaudit.serve.stdio import serve_stdio
+    from catalogaudit.serve import serve_stdio
 
     return serve_stdio(replay, options)
 

@@ -16,9 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.model.findings import EXIT_FINDINGS, EXIT_OK
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.model.protocol import client_capabilities, parse_protocol
+from catalogaudit.model import EXIT_FINDINGS, EXIT_OK, LISTINGS, client_capabilities, parse_protocol
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, live, output
 from catalogaudit.verbs.live import SnapshotOptions
@@ -49,21 +47,21 @@ def snapshot(o: SnapshotOptions) -> int:
             doc = live.capture(o, limits=limits, meanwhile=_prepare)
         else:
             runs = _runs(o, limits)
-            from catalogaudit.snapshot.build import merge_runs
+            from catalogaudit.snapshots import merge_runs
 
             doc = merge_runs(runs, restarts=o.url is None, wire=o.wire)
         code = EXIT_OK if doc["capture"].get("runs", {}).get("stable", True) else EXIT_FINDINGS
-    from catalogaudit.snapshot import build as snap
+    from catalogaudit.snapshots import validate, write
 
-    problems = snap.validate(doc)
+    problems = validate(doc)
     if problems:
         raise CatalogauditError(
             f"internal error: the snapshot does not match its schema: {problems[0]}"
         )
-    output.emit_document(o.output, lambda fh: snap.write(doc, fh), check_readable_size)
+    output.emit_document(o.output, lambda fh: write(doc, fh), check_readable_size)
     output.say(notes)
     _summary(doc, o.output)
-    from catalogaudit.model.catalog import Catalog
+    from catalogaudit.model import Catalog
 
     failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
     output.say(f"error {f.rule_id}: {f.message}" for f in failed)
@@ -72,8 +70,8 @@ def snapshot(o: SnapshotOptions) -> int:
 
 def _prepare() -> None:
     """While the server starts: import what writing the snapshot needs, read its schema."""
-    from catalogaudit.model import catalog  # noqa: F401 - the contract's `Catalog`
-    from catalogaudit.snapshot.build import snapshot_schema
+    from catalogaudit.model import Catalog  # noqa: F401 - the contract checks one
+    from catalogaudit.snapshots import snapshot_schema
 
     snapshot_schema()
 
@@ -84,7 +82,7 @@ def _source(o: SnapshotOptions) -> str:
 
 def check_readable_size(size: int) -> None:
     """Refuse to write a snapshot no command could read back (the intake's input cap)."""
-    from catalogaudit.model.wiretypes import MAX_INPUT
+    from catalogaudit.model import MAX_INPUT
 
     if size > MAX_INPUT:
         raise CatalogauditError(
@@ -98,8 +96,8 @@ def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
     label = "sessions" if o.url else "restarts"
     results: list[dict[str, Any] | None] = [None] * o.runs
     if not _maybe_terminal():
-        # NOTE: no bar could show, so rich is not loaded: its import (60 ms) would delay
-        # the first servers.
+        # NOTE: no bar could show, so rich is not loaded: its import would delay the first
+        # servers.
         def quiet(i: int) -> None:
             results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
 

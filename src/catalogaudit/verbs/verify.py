@@ -15,14 +15,12 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.formatters.formats import VerifyFormat
-from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
-from catalogaudit.formatters.verify import format_verify, verify_document
-from catalogaudit.model.verify import Row, VerifyRun
+from catalogaudit.formatters import DEFAULT_MAX_CHARS, VerifyFormat, format_verify, verify_document
+from catalogaudit.model import Row, VerifyRun
 from catalogaudit.verbs import output
+from catalogaudit.verify import HTTP, STDIO, compare, label, verify
 from catalogaudit.verify import driver as make_driver
-from catalogaudit.verify import transports
-from catalogaudit.verify.predict import compare, predict
+from catalogaudit.verify import predict_observations as predict
 
 #: When set, every run appends its JSON report as one line to this file: the input of
 #: scripts/refresh_verification.py, which runs the differential suite with it set.
@@ -35,14 +33,14 @@ def run(
     client_path: str | None,
     fmt: VerifyFormat,
     path: str = "-",
-    transport: str = transports.STDIO,
+    transport: str = STDIO,
     sse: bool = False,
     max_chars: int | None = None,
     model: ModelOptions | None = None,
 ) -> int:
     """Verify, write the report (`-o`, atomically, or stdout), and return the exit code."""
     if model is not None:
-        if transport != transports.STDIO or sse:
+        if transport != STDIO or sse:
             raise UsageError("--model runs the servers over stdio (no --transport http, --sse)")
         text, code = model_report(client, catalogs, client_path, fmt, model, max_chars)
     else:
@@ -87,7 +85,7 @@ def report(
     catalogs: Sequence[str],
     client_path: str | None,
     fmt: VerifyFormat,
-    transport: str = transports.STDIO,
+    transport: str = STDIO,
     sse: bool = False,
     max_chars: int | None = None,
 ) -> tuple[str, int]:
@@ -97,7 +95,7 @@ def report(
     """
     if not catalogs:
         raise UsageError("give snapshot files to verify")
-    if sse and transport != transports.HTTP:
+    if sse and transport != HTTP:
         raise UsageError("--sse needs --transport http")
     cid, at, asked = client.partition("@")
     drv = make_driver(cid, client_path, asked or None)
@@ -113,9 +111,9 @@ def report(
         raise UsageError(f"--client {client}: {cid} {found} is installed, not {asked}")
     profile = f"{cid}@{found}"
     rows: list[Row] = []
-    for target, observed in transports.verify(drv, read, transport, sse):
+    for target, observed in verify(drv, read, transport, sse):
         rows.extend(Row(o, p) for o, p in compare(predict(target, profile), observed))
-    result = VerifyRun(cid, found, tuple(rows), transports.label(transport, sse))
+    result = VerifyRun(cid, found, tuple(rows), label(transport, sse))
     log = os.environ.get(LOG_ENV)
     if log:
         _append(log, verify_document(result))

@@ -16,8 +16,7 @@ from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
-from catalogaudit.model.modelview import ViewRow
-from catalogaudit.model.verify import VerifyRun
+from catalogaudit.model import VerifyRun, ViewRow
 
 #: Only Claude Code has a model-view driver.
 MODEL_CLIENTS = ("claude-code",)
@@ -33,9 +32,7 @@ def observe(
 ) -> VerifyRun:
     """Run the sessions, predict, pair."""
     from catalogaudit.verify import driver as make_driver
-    from catalogaudit.verify import model_runs
-    from catalogaudit.verify.base import targets
-    from catalogaudit.verify.predict_model import predict_views
+    from catalogaudit.verify import observe_model, predict_views, targets
 
     cid, at, asked = client.partition("@")
     if cid not in MODEL_CLIENTS:
@@ -70,7 +67,7 @@ def observe(
         if command:
             label = " ".join(command)
             found_targets = [replace(t, label=label) for t in found_targets]
-        seen = model_runs.observe(drv, found_targets, work, calls, command, runs)  # type: ignore[arg-type]
+        seen = observe_model(drv, found_targets, work, calls, command, runs)  # type: ignore[arg-type]
         rows = []
         predictions = {
             (s.target.label, mode): predict_views(s.target, s.name, profile, mode, s.calls)

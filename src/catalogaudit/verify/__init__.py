@@ -7,11 +7,33 @@ the Python SDK driver needs the `mcp` package and the TS SDK driver needs node.
 
 from __future__ import annotations
 
+from catalogaudit._faces import lazy
 from catalogaudit.errors import UsageError
-from catalogaudit.model.verify import DRIVER_IDS
+from catalogaudit.model import DRIVER_IDS
 from catalogaudit.verify.base import Driver
 
-#: Profile id -> module under `catalogaudit.verify.drivers` with a `driver(client_path)` factory.
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.verify.base import targets
+    from catalogaudit.verify.model_runs import observe as observe_model
+    from catalogaudit.verify.predict import compare
+    from catalogaudit.verify.predict import predict as predict_observations
+    from catalogaudit.verify.predict_model import predict_views
+    from catalogaudit.verify.transports import HTTP, STDIO, label, verify
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "base": "targets",
+        "model_runs": "observe_model=observe",
+        "predict": "compare predict_observations=predict",
+        "predict_model": "predict_views",
+        "transports": "HTTP STDIO label verify",
+    },
+)
+
+
 DRIVERS: dict[str, str] = {pid: pid.replace("-", "_") for pid in DRIVER_IDS}
 
 
@@ -31,3 +53,16 @@ def driver(client_id: str, client_path: str | None, version: str | None = None) 
         return at
     made: Driver = module.driver(client_path)
     return made
+
+
+__all__ = [
+    "HTTP",
+    "STDIO",
+    "compare",
+    "label",
+    "observe_model",
+    "predict_observations",
+    "predict_views",
+    "targets",
+    "verify",
+]

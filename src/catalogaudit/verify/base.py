@@ -21,11 +21,17 @@ from typing import Any, Protocol
 
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.intake import Intake, read_catalog
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import LISTINGS, identity
-from catalogaudit.model.protocol import CAPABILITY_OF
-from catalogaudit.model.verify import DROPPED, FAILED, KEPT, Observation
+from catalogaudit.model import (
+    CAPABILITY_OF,
+    DROPPED,
+    FAILED,
+    KEPT,
+    LISTINGS,
+    Catalog,
+    Observation,
+    identity,
+    written,
+)
 
 #: Real clients try the internet at startup (update checks, telemetry, plugin sync). Nothing may
 #: leave this machine: every proxy-aware HTTP(S) request goes to a closed loopback port instead
@@ -193,7 +199,7 @@ def targets(
     for n, item in enumerate(catalogs):
         if isinstance(item, dict):
             path = workdir / f"catalog-{n}.json"
-            path.write_text(jsonwire.written(item), encoding="utf-8")
+            path.write_text(written(item), encoding="utf-8")
             label = str(item.get("capture", {}).get("inputs", [f"catalog-{n}"])[0])
             doc = item
         else:

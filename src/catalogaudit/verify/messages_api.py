@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from catalogaudit.serve.instances import instance
+from catalogaudit.serve import instance
 
 #: Headers that carry a credential: never recorded.
 _SECRET = ("x-api-key", "authorization", "proxy-authorization", "cookie")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model.modelview import DEFAULT, SEARCH_OFF, Drift, PromptBytes, ToolView
+from catalogaudit.model import DEFAULT, SEARCH_OFF, Drift, PromptBytes, ToolView
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
 from catalogaudit.verify.model_view import (

@@ -24,15 +24,13 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model import wiretext
-from catalogaudit.model.modelview import (
-    DEFAULT,
+from catalogaudit.model import (
     DEFERRED,
     INLINE,
     NOT_CALLED,
@@ -41,6 +39,8 @@ from catalogaudit.model.modelview import (
     REFUSED,
     SEARCH_OFF,
     ToolView,
+    array_items,
+    members,
 )
 from catalogaudit.verify.base import Target, server_argv
 from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
@@ -215,13 +215,13 @@ def main_request(requests: Sequence[Recorded]) -> Recorded | None:
 def tools_text(request: Recorded) -> str:
     """The exact text of the request's `tools` member."""
     text = request.body.decode("utf-8", "surrogateescape")
-    return dict(wiretext.members(text)).get("tools", "[]")
+    return dict(members(text)).get("tools", "[]")
 
 
 def sent_tools(request: Recorded) -> list[tuple[str, str]]:
     """(name, exact object text) of each tool in the request, in sent order."""
     out = []
-    for text in wiretext.array_items(tools_text(request)):
+    for text in array_items(tools_text(request)):
         value = json.loads(text)
         out.append((str(value.get("name")) if isinstance(value, dict) else "", text))
     return out
@@ -310,20 +310,3 @@ def _call(
     if name in logged:
         return REACHED, text[:300]
     return (REFUSED, text[:300]) if error else (REFUSED, f"not at the server: {text[:280]}")
-
-
-def run_modes(
-    claude: ClaudeCodeDriver,
-    served: Sequence[Served],
-    workdir: Path,
-    modes: Sequence[str] = (SEARCH_OFF, DEFAULT),
-    on_session: Callable[[Session], None] | None = None,
-) -> list[ToolView]:
-    """Both modes, one `claude -p` each; the views of every tool in each."""
-    out: list[ToolView] = []
-    for mode in modes:
-        run = session(claude, served, mode, workdir)
-        if on_session is not None:
-            on_session(run)
-        out.extend(views(run, served))
-    return out

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogaudit.intake import read_merged
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.verify import DROPPED, FAILED, Observation
+from catalogaudit.model import DROPPED, FAILED, Catalog, Observation
 from catalogaudit.verify.base import Driver, Target, observe
 from catalogaudit.verify.lattice import Shape, jsonl
 from catalogaudit.verify.predict import predict
@@ -46,7 +45,7 @@ def target(shape: Shape, workdir: Path) -> Target:
     src.write_text(jsonl(shape), encoding="utf-8")
     got = read_merged([str(src)], protocol="2026-07-28" if shape.era == "modern" else "auto")
     path = src.with_suffix(".json")
-    from catalogaudit.snapshot.build import render
+    from catalogaudit.snapshots import render
 
     path.write_text(render(got.doc), encoding="utf-8")
     return Target(shape.id, path, Catalog(got.doc, source=shape.id))

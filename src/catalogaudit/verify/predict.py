@@ -32,17 +32,21 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.model.protocol import CAPABILITY_OF
-from catalogaudit.model.verify import DROPPED, FAILED, KEPT, Observation
-from catalogaudit.profiles.load import contains, load_all, raw_files
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.model import (
+    CAPABILITY_OF,
+    DROPPED,
+    FAILED,
+    KEPT,
+    LISTINGS,
+    Catalog,
+    Finding,
+    Observation,
+    Severity,
+)
+from catalogaudit.profiles import contains, load_all, raw_files
 from catalogaudit.verify.base import Target
 
-#: The scopes, smallest first.
-SCOPES = ("none", "request", "item", "item-and-later", "list", "server")
 #: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
     r"whole server|fails the server|every list call|every tool and resource|"
@@ -132,7 +136,7 @@ def reach(rule_id: str, version: Version | None, listing: str | None, effect: st
 def _versions(profile: str) -> tuple[Version | None, dict[str, Version | None]]:
     """The profile's effective version, and the version each of its rules runs at (an
     included rule runs at its owner's version, as `profiles.applicable` does)."""
-    from catalogaudit.profiles.resolve import resolve
+    from catalogaudit.profiles import resolve_profile as resolve
 
     pid = profile.partition("@")[0]
     if pid not in load_all():

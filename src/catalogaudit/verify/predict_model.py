@@ -22,17 +22,9 @@ from typing import Any
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.model.modelview import (
-    DEFERRED,
-    INLINE,
-    NOT_CALLED,
-    NOT_OFFERED,
-    REACHED,
-    REFUSED,
-)
-from catalogaudit.model.verify import KEPT
-from catalogaudit.profiles.load import contains, raw_files
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.model import DEFERRED, INLINE, KEPT, NOT_CALLED, NOT_OFFERED, REACHED, REFUSED
+from catalogaudit.profiles import contains, raw_files
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.flatten import as_sent
 from catalogaudit.verify.predict import _versions, predict

@@ -26,9 +26,7 @@ from typing import IO, Any
 
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.intake import Intake
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import METHODS
-from catalogaudit.model.verify import Observation
+from catalogaudit.model import METHODS, Catalog, Observation
 from catalogaudit.verify import base
 from catalogaudit.verify.base import Driver, Target, server_argv
 

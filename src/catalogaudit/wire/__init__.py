@@ -5,4 +5,31 @@
 - `listing`: pagination with its guards; `capture`: one whole capture, always cleaned up.
 """
 
-__all__ = ["capture", "handshake", "http", "listing", "stdio", "transport"]
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX, Target
+    from catalogaudit.wire.capture import capture as capture_server
+    from catalogaudit.wire.transport import Budget, Limits
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
+        "transport": "Budget Limits",
+    },
+)
+
+
+__all__ = [
+    "Budget",
+    "ENV_VALUE_ALLOW",
+    "ENV_VALUE_PREFIX",
+    "Limits",
+    "Target",
+    "capture_server",
+]

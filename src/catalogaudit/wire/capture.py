@@ -9,10 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from catalogaudit.errors import ServerError, UsageError
-from catalogaudit.model import protocol as protocol_
-from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.model.protocol import ProtocolChoice
+from catalogaudit.model import LATEST_LEGACY, LISTINGS, Finding, ProtocolChoice, Severity
 from catalogaudit.wire.transport import (
     ExitedOnProbe,
     Limits,
@@ -22,7 +19,7 @@ from catalogaudit.wire.transport import (
 )
 
 if TYPE_CHECKING:
-    from catalogaudit.model.capture import Capture
+    from catalogaudit.model import Capture
 
 # NOTE: the wire clients (httpx above all) are imported where a capture needs them, so a verb
 # that only imports this module (for `ENV_VALUE_*` or `Target`) loads no HTTP stack; the
@@ -222,7 +219,7 @@ def capture(
             target, caps, limits, deadline, legacy_pages, kind == "sse"
         )
     codings = sorted(transport.events.content_codings)
-    from catalogaudit.model.capture import Capture
+    from catalogaudit.model import Capture
 
     captured = Capture(kind, target.record(), session, listings, found, content_codings=codings)
     captured.legacy_wire = legacy_wire
@@ -260,7 +257,7 @@ def _probe_legacy(
     except ServerError as exc:
         # NOTE: a server that dies on a legacy initialize is unreachable for those clients
         # too; that is the fact recorded, not a failed capture.
-        return {"answered": False, "offered": protocol_.LATEST_LEGACY, "reason": str(exc)}, None
+        return {"answered": False, "offered": LATEST_LEGACY, "reason": str(exc)}, None
     finally:
         transport.close()
 

@@ -11,14 +11,15 @@ import time
 from typing import Any
 
 from catalogaudit.errors import ProtocolError
-from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.model.protocol import (
+from catalogaudit.model import (
     CLIENT_INFO,
     LATEST_LEGACY,
     LEGACY_VERSIONS,
     MODERN_VERSIONS,
+    Finding,
     ProtocolChoice,
     Session,
+    Severity,
 )
 from catalogaudit.wire.transport import (
     ExitedOnProbe,

@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from catalogaudit.errors import ProtocolError, ServerError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import compact, decode_utf8
 from catalogaudit.wire import eventstream
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.sockets import Clock, client
@@ -186,7 +186,7 @@ class HttpTransport:
 
     def _post(self, msg: dict[str, Any], method: str, deadline: float) -> closing[httpx.Response]:
         """Open a streamed POST, following same-origin redirects only."""
-        body = jsonwire.compact(msg).encode("utf-8")
+        body = compact(msg).encode("utf-8")
         url = self._url
         for _ in range(MAX_REDIRECTS + 1):
             headers = self._base_headers(method)
@@ -227,7 +227,7 @@ class HttpTransport:
             if ctype == "text/event-stream" and status < 300:
                 return self._read_sse(resp, method, rid, deadline, timeout)
             raw = self._read_body(resp, deadline, method)
-            text, bad_utf8 = jsonwire.decode_utf8(raw)
+            text, bad_utf8 = decode_utf8(raw)
             kind, value, members = classify(text, bad_utf8)
             if kind == "refused":
                 raise ServerError(f"{self.describe()}, {method}: the body cannot be read: {value}")
@@ -282,7 +282,7 @@ class HttpTransport:
         for data in self._sse_events(resp, method, deadline):
             if not data.strip():
                 continue  # priming event (P:2025-11-25 transports: empty data with an id)
-            text, bad_utf8 = jsonwire.decode_utf8(data)
+            text, bad_utf8 = decode_utf8(data)
             kind, value, members = classify(text, bad_utf8)
             if kind == "refused":
                 raise ServerError(f"{self.describe()}, {method}: an event cannot be read: {value}")
@@ -343,7 +343,7 @@ def _within(pieces: Iterator[bytes], deadline: float) -> Iterator[bytes]:
 
 def _body_story(raw: bytes) -> str:
     """`; body: <excerpt>`, or how many bytes of binary data, never the bytes themselves."""
-    text, bad_utf8 = jsonwire.decode_utf8(raw)
+    text, bad_utf8 = decode_utf8(raw)
     text = text.strip()
     if not text:
         return " (empty body)"

@@ -12,16 +12,21 @@ import time
 from typing import Any
 
 from catalogaudit.errors import ServerError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.capture import (
+from catalogaudit.model import (
+    CAPABILITY_OF,
+    IDENTITY,
+    METHODS,
+    Finding,
     Listing,
     Page,
+    Session,
+    Severity,
+    anomalies,
     anomaly_finding,
+    dump_string,
+    identity,
     unsafe_integers,
 )
-from catalogaudit.model.findings import Finding, Severity
-from catalogaudit.model.names import IDENTITY, METHODS, identity
-from catalogaudit.model.protocol import CAPABILITY_OF, Session
 from catalogaudit.wire.transport import Limits, Reply, ServerTimeout, Transport
 
 
@@ -126,7 +131,7 @@ def fetch_listing(
                 Finding(
                     "CA533",
                     Severity.ERROR,
-                    f"nextCursor {jsonwire.dump_string(nxt)} repeats an earlier cursor "
+                    f"nextCursor {dump_string(nxt)} repeats an earlier cursor "
                     "(a pagination loop); stopped following it",
                     kind=name,
                     page=index,
@@ -185,6 +190,6 @@ def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
             )
         )
         items = []
-    for anomaly in [*jsonwire.anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]:
+    for anomaly in [*anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]:
         listing.findings.append(anomaly_finding(name, anomaly, items, index))
     return Page(reply.result_text, fields, list(items))

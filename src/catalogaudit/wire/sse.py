@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from catalogaudit.errors import ServerError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import compact, decode_utf8
 from catalogaudit.wire import eventstream
 from catalogaudit.wire.encoding import ACCEPT_ENCODING, CodingError, codings, decoded
 from catalogaudit.wire.http import _body_story, _http_error, _origin, public_url
@@ -154,7 +154,7 @@ class SseTransport:
         headers = self._headers_for("application/json, text/event-stream")
         headers["Content-Type"] = "application/json"
         self._post_clock.until = deadline
-        body = jsonwire.compact(msg).encode("utf-8")
+        body = compact(msg).encode("utf-8")
         try:
             left = max(0.01, deadline - time.monotonic())
             with self._post_client.stream(
@@ -243,7 +243,7 @@ class SseTransport:
             self._cond.notify_all()
 
     def _on_endpoint(self, data: bytes) -> None:
-        text, _ = jsonwire.decode_utf8(data)
+        text, _ = decode_utf8(data)
         target = urljoin(self._url, text.strip())
         if _origin(target) != _origin(self._url):
             raise ServerError(f"refused an endpoint on another origin: {public_url(target)}")
@@ -255,7 +255,7 @@ class SseTransport:
     def _on_message(self, data: bytes) -> None:
         if not data.strip():
             return
-        text, bad_utf8 = jsonwire.decode_utf8(data)
+        text, bad_utf8 = decode_utf8(data)
         kind, value, members = classify(text, bad_utf8)
         if kind == "refused":
             raise ServerError(f"an event cannot be read: {value}")

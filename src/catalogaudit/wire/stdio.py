@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from catalogaudit.errors import ServerError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import compact, decode_utf8, loads
 from catalogaudit.wire import reaper
 from catalogaudit.wire.pipe import Pipe, close_quietly
 from catalogaudit.wire.transport import (
@@ -66,7 +66,6 @@ class StdioTransport:
         self._fatal: str | None = None
         self._eof = False
         self._stderr = bytearray()
-        self._stderr_total = 0
         self._closed = False
         self._honoured_eof = False
         self._unanswerable_at: float | None = None
@@ -202,10 +201,6 @@ class StdioTransport:
         tail = [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
         return " | ".join(excerpt(ln, 200) for ln in tail)
 
-    def stderr_bytes(self) -> int:
-        """How many bytes the server wrote to stderr in total."""
-        return self._stderr_total
-
     def exited_by_itself(self) -> bool:
         """After close: whether the server exited on stdin EOF without being signalled."""
         return self._honoured_eof
@@ -255,7 +250,7 @@ class StdioTransport:
 
     def _write(self, msg: dict[str, Any], until: float) -> str | None:
         """Write one message before the monotonic `until`; None when written, else why not."""
-        return self._pipe.write(jsonwire.compact(msg), until)
+        return self._pipe.write(compact(msg), until)
 
     def _send(self, msg: dict[str, Any], method: str, until: float) -> None:
         why = self._write(msg, until)
@@ -341,13 +336,13 @@ class StdioTransport:
         if len(raw) > self._limits.max_message:
             self._die(f"a stdout message of {len(raw)} bytes exceeded {self._limits.max_message}")
             return
-        text, bad_utf8 = jsonwire.decode_utf8(raw.rstrip(b"\r"))
+        text, bad_utf8 = decode_utf8(raw.rstrip(b"\r"))
         if not text.strip():
             return
         if text in self._pipe.sent:
             # NOTE: `cat` and shells read back what we wrote; answering that "request" would
             # make our own -32601 come back as the server's answer.
-            what = _what(jsonwire.loads(text))
+            what = _what(loads(text))
             self._die(
                 f"stdout repeats our own {what} instead of answering (the command echoes "
                 "its input: is it an MCP server?)"
@@ -382,7 +377,6 @@ class StdioTransport:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
                     return
-                self._stderr_total += len(chunk)
                 self._stderr += chunk
                 if len(self._stderr) > STDERR_KEEP:
                     del self._stderr[: len(self._stderr) - STDERR_KEEP]

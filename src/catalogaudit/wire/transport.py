@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from catalogaudit.errors import ServerError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import Member, WireDecodeError, WireLimitError, loads, parse_members
 
 DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024
 #: `--max-total-bytes`: all the answers one command keeps (pages, handshakes, every run).
@@ -212,7 +212,7 @@ class Inbox:
     def __init__(self, events: Events) -> None:
         self.cond = threading.Condition()
         self._events = events
-        self._responses: dict[Any, tuple[str, dict[str, jsonwire.Member], bool]] = {}
+        self._responses: dict[Any, tuple[str, dict[str, Member], bool]] = {}
         self._awaited: int | None = None
         self._late: tuple[int, str] | None = None
 
@@ -222,7 +222,7 @@ class Inbox:
             self._awaited = rid
 
     def put(
-        self, text: str, value: dict[str, Any], members: dict[str, jsonwire.Member], bad_utf8: bool
+        self, text: str, value: dict[str, Any], members: dict[str, Member], bad_utf8: bool
     ) -> None:
         """Keep a response (reader thread) when it is awaited or late, else count it."""
         with self.cond:
@@ -335,7 +335,7 @@ def answer_server_request(msg: dict[str, Any], roots_declared: bool) -> dict[str
     return out
 
 
-def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, jsonwire.Member] | None]:
+def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, Member] | None]:
     """Sort one incoming message into response, request, notification, batch or garbage.
 
     Returns the kind (`response`, `request`, `notification`, `batch`, `garbage`, or `refused`
@@ -347,11 +347,11 @@ def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, jsonwir
         return "garbage", None, None
     try:
         if stripped.startswith("["):
-            return "batch", jsonwire.loads(stripped), None
-        members = jsonwire.parse_members(text)
-    except jsonwire.WireLimitError as exc:
+            return "batch", loads(stripped), None
+        members = parse_members(text)
+    except WireLimitError as exc:
         return "refused", str(exc), None
-    except jsonwire.WireDecodeError:
+    except WireDecodeError:
         return "garbage", None, None
     value = {k: m.value for k, m in members.items()}
     if "method" in value and isinstance(value.get("method"), str):
@@ -364,7 +364,7 @@ def classify(text: str, invalid_utf8: bool) -> tuple[str, Any, dict[str, jsonwir
 def reply_from(
     method: str,
     text: str,
-    members: dict[str, jsonwire.Member],
+    members: dict[str, Member],
     invalid_utf8: bool,
     http_status: int | None = None,
 ) -> Reply:

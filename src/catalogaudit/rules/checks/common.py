@@ -11,9 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import LISTINGS, Catalog, Item, pointer_join, pointer_tokens
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.walker import visits
 
@@ -113,7 +111,7 @@ def items(
 
 def select(value: Any, pointer: str, at: str = "") -> Iterator[tuple[str, Any]]:
     """Values at a JSON Pointer (with `*` wildcards) inside `value`, with their pointers."""
-    tokens = jsonwire.pointer_tokens(pointer)
+    tokens = pointer_tokens(pointer)
     yield from _select(value, tokens, at)
 
 
@@ -125,15 +123,15 @@ def _select(value: Any, tokens: list[str], at: str) -> Iterator[tuple[str, Any]]
     if token == "*":
         if isinstance(value, dict):
             for key, sub in value.items():
-                yield from _select(sub, rest, jsonwire.pointer_join(at, key))
+                yield from _select(sub, rest, pointer_join(at, key))
         elif isinstance(value, list):
             for i, sub in enumerate(value):
-                yield from _select(sub, rest, jsonwire.pointer_join(at, i))
+                yield from _select(sub, rest, pointer_join(at, i))
         return
     if isinstance(value, dict) and token in value:
-        yield from _select(value[token], rest, jsonwire.pointer_join(at, token))
+        yield from _select(value[token], rest, pointer_join(at, token))
     elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-        yield from _select(value[int(token)], rest, jsonwire.pointer_join(at, int(token)))
+        yield from _select(value[int(token)], rest, pointer_join(at, int(token)))
 
 
 def field_targets(

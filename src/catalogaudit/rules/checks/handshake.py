@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
+from catalogaudit.model import Catalog, pointer_join
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import check
 
@@ -149,7 +148,7 @@ def http_answers(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
         if answers.get(method) == params["content_type"]:
             yield Hit(
                 None,
-                jsonwire.pointer_join("/capture/http/answers", method),
+                pointer_join("/capture/http/answers", method),
                 f"the server answered {method} with Content-Type {params['content_type']}",
                 excerpt=params["content_type"],
             )

@@ -7,8 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
+from catalogaudit.model import Catalog, compact, pointer_join
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import check, field_targets, json_type
 from catalogaudit.rules.checks.schema import JSON_TYPES, SCHEMA_FIELD
@@ -46,7 +45,7 @@ def schema_keyword_subset(
                 if params.get("per") == "keyword":
                     users.setdefault(key, {}).setdefault(item.label, item.identity)
                     continue
-                where = jsonwire.pointer_join(node_at, key)
+                where = pointer_join(node_at, key)
                 yield Hit(
                     item, where, f"{item.label}: unsupported keyword {quote(key)}", excerpt=key
                 )
@@ -84,7 +83,7 @@ def schema_forbidden_keywords(
                 continue
             for key in node:
                 if key in forbidden:
-                    where = jsonwire.pointer_join(node_at, key)
+                    where = pointer_join(node_at, key)
                     place = "at the schema root" if level == 1 else f"at {node_at[1:]}"
                     yield Hit(item, where, f"{item.label}: {quote(key)} {place}", excerpt=key)
 
@@ -140,9 +139,7 @@ def schema_types(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> I
             if params.get("properties_are_schemas") and isinstance(props, dict):
                 for key, sub in props.items():
                     if not isinstance(sub, (dict, bool)):
-                        where = jsonwire.pointer_join(
-                            jsonwire.pointer_join(node_at, "properties"), key
-                        )
+                        where = pointer_join(pointer_join(node_at, "properties"), key)
                         found.append(
                             _Place(
                                 Hit(
@@ -190,8 +187,8 @@ def _type_hits(
     listed = kinds if isinstance(kinds, list) else [kinds] if kinds is not None else []
     for kind in listed:
         if not isinstance(kind, str) or kind not in allowed:
-            shown = jsonwire.compact(kind)
-            where = jsonwire.pointer_join(at, "type")
+            shown = compact(kind)
+            where = pointer_join(at, "type")
             yield _Place(
                 Hit(item, where, f"{item.label}: unknown type {quote(shown)}", excerpt=shown),
                 f"unknown type {shown}",
@@ -218,17 +215,17 @@ def _enum_hits(item: Any, node: dict[str, Any], at: str, wanted: str) -> Iterato
     values = node.get("enum")
     if not isinstance(values, list):
         return
-    where = jsonwire.pointer_join(at, "enum")
+    where = pointer_join(at, "enum")
     odd = [v for v in values if json_type(v) != wanted]
     if odd:
-        shown = jsonwire.compact(odd[0])
+        shown = compact(odd[0])
         yield _Place(
             Hit(item, where, f"{item.label}: enum at {at[1:]} holds {shown}", excerpt=shown),
             f"enum with non-{wanted} values",
         )
     kinds = node.get("type")
     if kinds != wanted and not (isinstance(kinds, list) and wanted in kinds):
-        shown = "no type" if kinds is None else f"type {jsonwire.compact(kinds)}"
+        shown = "no type" if kinds is None else f"type {compact(kinds)}"
         yield _Place(
             Hit(item, where, f"{item.label}: enum at {at[1:]} on {shown}", excerpt=shown),
             f"enum on a schema whose type is not {wanted}",
@@ -249,7 +246,7 @@ def strict_objects(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             if node.get("additionalProperties") is not False:
                 yield Hit(
                     item,
-                    jsonwire.pointer_join(node_at, "additionalProperties"),
+                    pointer_join(node_at, "additionalProperties"),
                     f"{item.label}: object at {node_at[1:]} lacks additionalProperties: false",
                     excerpt="additionalProperties",
                 )
@@ -260,7 +257,7 @@ def strict_objects(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
                 if key not in required:
                     yield Hit(
                         item,
-                        jsonwire.pointer_join(jsonwire.pointer_join(node_at, "properties"), key),
+                        pointer_join(pointer_join(node_at, "properties"), key),
                         f"{item.label}: property {quote(key)} is not in required",
                         excerpt=key,
                     )
@@ -305,7 +302,7 @@ def schema_nonlocal_ref(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
                 if isinstance(ref, str) and not ref.startswith("#"):
                     yield Hit(
                         item,
-                        jsonwire.pointer_join(node_at, "$ref"),
+                        pointer_join(node_at, "$ref"),
                         f"{item.label}: $ref {quote(ref)} at {node_at[1:]} is not local",
                         excerpt=ref,
                     )

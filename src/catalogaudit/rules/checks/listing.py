@@ -6,9 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import LISTINGS, METHODS
+from catalogaudit.model import (
+    LISTINGS,
+    METHODS,
+    Catalog,
+    compact,
+    dump_string,
+    escape_pointer,
+    is_integer_lexeme,
+)
+from catalogaudit.model import lexeme as jsonwire_lexeme
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.rules.checks.common import LISTINGS_PARAM, check, field_targets, json_type
 
@@ -26,8 +33,8 @@ def priority_integer_lexeme(
     for item, at, value in field_targets(catalog, {"field": PRIORITY, **params}, ANNOTATED):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        if not jsonwire.is_integer_lexeme(value):
-            lexeme = jsonwire.lexeme(value)
+        if not is_integer_lexeme(value):
+            lexeme = jsonwire_lexeme(value)
             yield Hit(
                 item,
                 at,
@@ -57,7 +64,7 @@ def priority_range(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
                 yield Hit(item, at, f"{item.label}: priority is {kind}", excerpt=kind)
             continue
         if not lo <= value <= hi:
-            lexeme = jsonwire.lexeme(value)
+            lexeme = jsonwire_lexeme(value)
             yield Hit(
                 item, at, f"{item.label}: priority {lexeme} is outside [{lo}, {hi}]", excerpt=lexeme
             )
@@ -190,7 +197,7 @@ def _page_hits(
     number = isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0
     whole = isinstance(ttl, (int, float)) and float(ttl).is_integer() and ttl < 2**53
     if not number or (params.get("integer") and not whole):
-        shown = "missing" if "ttlMs" not in fields else jsonwire.compact(ttl)
+        shown = "missing" if "ttlMs" not in fields else compact(ttl)
         yield Hit(
             None,
             "/ttlMs",
@@ -201,7 +208,7 @@ def _page_hits(
         )
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
-        shown = "missing" if "cacheScope" not in fields else jsonwire.compact(scope)
+        shown = "missing" if "cacheScope" not in fields else compact(scope)
         yield Hit(
             None,
             "/cacheScope",
@@ -253,10 +260,10 @@ def page_field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -
             bad = got != wanted and not (wanted == "number" and got == "integer")
             last = page == len(pages) - 1
             if bad or (params.get("non_empty") and value == "" and last):
-                shown = jsonwire.compact(value)
+                shown = compact(value)
                 yield Hit(
                     None,
-                    f"/{jsonwire.escape_pointer(name)}",
+                    f"/{escape_pointer(name)}",
                     f"{METHODS[listing]} page {page + 1}: {name} is {shown}",
                     excerpt=name,
                     listing=listing,
@@ -282,8 +289,8 @@ def empty_capability_object(
         if caps.get(name) == {}:
             yield Hit(
                 None,
-                f"/capture/serverCapabilities/{jsonwire.escape_pointer(name)}",
-                f"server capability {jsonwire.dump_string(name)} is an empty object",
+                f"/capture/serverCapabilities/{escape_pointer(name)}",
+                f"server capability {dump_string(name)} is an empty object",
                 excerpt=name,
             )
 
@@ -306,8 +313,7 @@ def pagination_guards(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
                     yield Hit(
                         None,
                         "/nextCursor",
-                        f"{METHODS[listing]} page {page + 1} repeats cursor "
-                        f"{jsonwire.dump_string(cursor)}",
+                        f"{METHODS[listing]} page {page + 1} repeats cursor {dump_string(cursor)}",
                         excerpt=cursor,
                         listing=listing,
                         page=page,

@@ -9,9 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import IDENTITY
+from catalogaudit.model import IDENTITY, Catalog, pointer_join
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
@@ -374,9 +372,7 @@ def property_key_regex(catalog: Catalog, params: Mapping[str, Any], ctx: Context
             if isinstance(props, dict):
                 for key in props:
                     if rx.fullmatch(key) is None:
-                        where = jsonwire.pointer_join(
-                            jsonwire.pointer_join(node_at, "properties"), key
-                        )
+                        where = pointer_join(pointer_join(node_at, "properties"), key)
                         yield Hit(
                             item,
                             where,

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from catalogaudit.model.catalog import Catalog
+from catalogaudit.model import Catalog
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import TEXT_TARGET, around, check, text_targets
 

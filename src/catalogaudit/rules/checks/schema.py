@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
+from catalogaudit.model import Catalog, compact, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
@@ -67,7 +66,7 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
         at, schema = found[0]
         kind = schema.get("type") if isinstance(schema, dict) else None
         if kind != "object":
-            shown = jsonwire.compact(kind) if isinstance(schema, dict) else json_type(schema)
+            shown = compact(kind) if isinstance(schema, dict) else json_type(schema)
             yield Hit(
                 item,
                 at if not isinstance(schema, dict) else at + "/type",
@@ -157,10 +156,10 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                     excerpt=json_type(value),
                 )
             elif allowed is not None and value not in allowed:
-                shown = jsonwire.compact(value)
+                shown = compact(value)
                 yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
             elif least is not None and is_type(value, "number") and value < least:
-                shown = jsonwire.compact(value)
+                shown = compact(value)
                 yield Hit(
                     item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown
                 )
@@ -236,7 +235,7 @@ def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
         meta = cls(cls.META_SCHEMA)
         errors = sorted(meta.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path])
         for err in errors:
-            where = jsonwire.pointer_of(err.absolute_path, at)
+            where = pointer_of(err.absolute_path, at)
             yield Hit(
                 item,
                 where,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import pointer_join
 
 REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 SPEC = "https://modelcontextprotocol.io/specification"
@@ -21,22 +21,16 @@ def at_least(revision: str, floor: str) -> bool:
     return rev_index(revision) >= rev_index(floor)
 
 
-def spec_url(revision: str, page: str) -> str:
-    """The spec page of a revision (2025-11-25 when the revision is unknown)."""
-    rev = revision if revision in REVISIONS else "2025-11-25"
-    return f"{SPEC}/{rev}/{page}"
-
-
 def strings(value: Any, at: str = "") -> Iterator[tuple[str, str]]:
     """Every string value in a JSON value with its pointer (names, data and prose alike)."""
     if isinstance(value, str):
         yield value, at
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield from strings(v, jsonwire.pointer_join(at, k))
+            yield from strings(v, pointer_join(at, k))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from strings(v, jsonwire.pointer_join(at, i))
+            yield from strings(v, pointer_join(at, i))
 
 
 def may_hold(value: Any, key: str) -> bool:

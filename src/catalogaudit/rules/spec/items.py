@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog, Item
+from catalogaudit.model import Catalog, Item, compact, lexeme, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, rev_index
 
@@ -49,7 +48,7 @@ def priority(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if "priority" not in ann:
             continue
         value = ann["priority"]
-        text = jsonwire.lexeme(value) if is_number(value) else jsonwire.compact(value)
+        text = lexeme(value) if is_number(value) else compact(value)
         if not is_number(value):
             yield Hit(
                 item,
@@ -81,9 +80,8 @@ def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 yield Hit(
                     item,
                     f"/annotations/audience/{i}",
-                    f"{item.label}: audience value "
-                    f'{jsonwire.compact(role)} is not "user" or "assistant"',
-                    jsonwire.compact(role),
+                    f'{item.label}: audience value {compact(role)} is not "user" or "assistant"',
+                    compact(role),
                 )
             seen.add(role if isinstance(role, str) else None)
 
@@ -114,7 +112,7 @@ def last_modified(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if value is None:
             continue
         if not isinstance(value, str) or not _iso8601(value):
-            text = value if isinstance(value, str) else jsonwire.compact(value)
+            text = value if isinstance(value, str) else compact(value)
             yield Hit(
                 item,
                 "/annotations/lastModified",
@@ -186,16 +184,16 @@ def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
             yield Hit(
                 item,
                 at + "/sizes",
-                f'{item.label}: icon sizes {jsonwire.compact(bad)} are not WxH or "any"',
-                jsonwire.compact(bad),
+                f'{item.label}: icon sizes {compact(bad)} are not WxH or "any"',
+                compact(bad),
             )
     theme = icon.get("theme")
     if theme is not None and theme not in ("light", "dark"):
         yield Hit(
             item,
             at + "/theme",
-            f"{item.label}: icon theme {jsonwire.compact(theme)} is not light or dark",
-            jsonwire.compact(theme),
+            f"{item.label}: icon theme {compact(theme)} is not light or dark",
+            compact(theme),
         )
 
 
@@ -226,8 +224,8 @@ def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 yield Hit(
                     item,
                     at + "/mimeType",
-                    f"{item.label}: icon mimeType {jsonwire.compact(mime)} is not an image type",
-                    jsonwire.compact(mime),
+                    f"{item.label}: icon mimeType {compact(mime)} is not an image type",
+                    compact(mime),
                 )
 
 
@@ -241,7 +239,7 @@ def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 
 def _meta(catalog: Catalog, item: Item, meta: dict[str, Any]) -> Iterator[Hit]:
     for key in meta:
-        at = jsonwire.pointer_of(("_meta", key))
+        at = pointer_of(("_meta", key))
         if key in META_EXCEPTIONS:
             continue
         prefix, sep, name = key.rpartition("/")
@@ -263,7 +261,7 @@ def meta_reserved(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             if sep and valid and _reserved(prefix, catalog.revision):
                 yield Hit(
                     item,
-                    jsonwire.pointer_of(("_meta", key)),
+                    pointer_of(("_meta", key)),
                     f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
                     key,
                 )

@@ -22,7 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model import jsonwire, validation
+from catalogaudit.model import (
+    CUT,
+    MAX_DEPTH,
+    NOT_PLAIN,
+    cut_deep,
+    plain,
+    pointer_of,
+    validator,
+    value_depth,
+)
 
 Path = tuple[Any, ...]
 
@@ -39,16 +48,16 @@ class SchemaError:
 def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
     """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
     validator class name, `Draft202012Validator`), or None when it is valid."""
-    copy = validation.plain(schema)
-    if copy is validation.NOT_PLAIN:
-        if validation.depth(schema) >= validation.MAX_DEPTH:
+    copy = plain(schema)
+    if copy is NOT_PLAIN:
+        if value_depth(schema) >= MAX_DEPTH:
             return _shallow_first(name, schema)
         return python_first(name, schema)
     checker = _rs(name)
     if checker.is_valid(copy):
         return None
     errors = [(tuple(e.instance_path), _keyword(e)) for e in checker.iter_errors(copy)]
-    path = min((at for at, _ in errors), key=jsonwire.pointer_of)
+    path = min((at for at, _ in errors), key=pointer_of)
     there = sorted(k for at, k in errors if at == path)
     originals, copies = [schema], [copy]
     for step in path[:-1]:
@@ -73,12 +82,12 @@ def _shallow_first(name: str, schema: dict[str, Any]) -> SchemaError | None:
     levels (each container at level `CUT` emptied): exact for an error above the cut that
     does not compare whole values (`uniqueItems`: emptied arrays may become equal); what only
     the levels below the cut hold goes unreported (issue 33: arrays 970 deep in `items`)."""
-    cut = validation.cut(schema, validation.CUT)
+    cut = cut_deep(schema, CUT)
     try:
         found = first_schema_error(name, cut)
     except RecursionError:  # NOTE: not expected at CUT levels; never the whole rule's error
         return None
-    if found is None or len(found.absolute_path) >= validation.CUT - 1:
+    if found is None or len(found.absolute_path) >= CUT - 1:
         return None
     if found.message.endswith("has non-unique elements"):  # python-jsonschema's uniqueItems
         return None
@@ -115,7 +124,7 @@ def python_first(name: str, schema: Any) -> SchemaError | None:
     """python-jsonschema's first error of `schema` (by pointer, then message): the reference."""
     first = min(
         _python(name).iter_errors(schema),
-        key=lambda e: (jsonwire.pointer_of(e.absolute_path), e.message),
+        key=lambda e: (pointer_of(e.absolute_path), e.message),
         default=None,
     )
     if first is None:
@@ -138,7 +147,7 @@ def _rs(name: str) -> Any:
     checker = _RS.get(name)
     if checker is None:
         schema, meta = _meta(name)
-        checker = _RS[name] = validation.validator(schema, meta.FORMAT_CHECKER)
+        checker = _RS[name] = validator(schema, meta.FORMAT_CHECKER)
     return checker
 
 

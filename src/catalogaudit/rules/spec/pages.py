@@ -9,9 +9,21 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit.model import jsonwire, validation
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import (
+    CUT,
+    LISTINGS,
+    MAX_DEPTH,
+    NOT_PLAIN,
+    Catalog,
+    compact,
+    cut_deep,
+    is_integer_lexeme,
+    pointer_of,
+    validator,
+    value_depth,
+    written,
+)
+from catalogaudit.model import plain as validation_plain
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.runs import runs_of
@@ -56,7 +68,7 @@ def _validator(revision: str, listing: str) -> Any:
 @cache
 def _valid(revision: str, listing: str) -> Any:
     """`_validator`'s answer "valid", from jsonschema-rs (`model.validation`)."""
-    return validation.validator(result_schema(revision, listing)).is_valid
+    return validator(result_schema(revision, listing)).is_valid
 
 
 def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -74,20 +86,20 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             chunk = items[start : start + count]
             start += count
             result = {**fields, listing: [i.value for i in chunk]}
-            copy = validation.plain(result)
-            if copy is not validation.NOT_PLAIN and _valid(rev, listing)(copy):
+            copy = validation_plain(result)
+            if copy is not NOT_PLAIN and _valid(rev, listing)(copy):
                 continue  # python-jsonschema would find nothing either
-            deep = copy is validation.NOT_PLAIN and validation.depth(result) >= validation.MAX_DEPTH
+            deep = copy is NOT_PLAIN and value_depth(result) >= MAX_DEPTH
             if deep:  # NOTE: the MCP schemas constrain a few levels; python-jsonschema overflows
-                result = validation.cut(result, validation.CUT)
-            plain = json.loads(jsonwire.written(result))
+                result = cut_deep(result, CUT)
+            plain = json.loads(written(result))
             for err in _validator(rev, listing).iter_errors(plain):
                 path = list(err.absolute_path)
-                if deep and len(path) >= validation.CUT - 1:
+                if deep and len(path) >= CUT - 1:
                     continue  # at or below an emptied container: not a finding of the page's
                 if len(path) >= 2 and path[0] == listing and isinstance(path[1], int):
                     item = chunk[path[1]]
-                    pointer = jsonwire.pointer_of(path[2:])
+                    pointer = pointer_of(path[2:])
                     covered = pointer in ("/inputSchema", "/inputSchema/type") or (
                         pointer == "" and "'inputSchema'" in err.message
                     )
@@ -103,7 +115,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 else:
                     if catalog.modern and _cache_field_error(path, err):
                         continue  # CA611 reports each missing or wrong cache field once
-                    pointer = jsonwire.pointer_of(path)
+                    pointer = pointer_of(path)
                     yield Hit(
                         None,
                         pointer,
@@ -173,59 +185,28 @@ def _modern_page(
     listing: str, index: int, fields: dict[str, Any], scopes: set[str]
 ) -> Iterator[Hit]:
     where = f"{listing} page {index + 1}"
+
+    def hit(pointer: str, message: str, excerpt: str = "") -> Hit:
+        return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
+
     rt = fields.get("resultType")
     if rt != "complete":
-        got = "missing" if "resultType" not in fields else jsonwire.compact(rt)
-        yield Hit(
-            None,
-            "/resultType",
-            f'{where}: resultType is {got}, must be "complete"',
-            got,
-            listing=listing,
-            page=index,
-        )
+        got = "missing" if "resultType" not in fields else compact(rt)
+        yield hit("/resultType", f'resultType is {got}, must be "complete"', got)
     ttl = fields.get("ttlMs")
     if "ttlMs" not in fields:
-        yield Hit(
-            None, "/ttlMs", f"{where}: ttlMs is missing (required)", listing=listing, page=index
-        )
-    elif (
-        isinstance(ttl, bool)
-        or not isinstance(ttl, int)
-        or not jsonwire.is_integer_lexeme(ttl)
-        or ttl < 0
-    ):
-        text = jsonwire.compact(ttl)
-        yield Hit(
-            None,
-            "/ttlMs",
-            f"{where}: ttlMs {text} is not an integer >= 0",
-            text,
-            listing=listing,
-            page=index,
-        )
+        yield hit("/ttlMs", "ttlMs is missing (required)")
+    elif isinstance(ttl, bool) or not isinstance(ttl, int) or not is_integer_lexeme(ttl) or ttl < 0:
+        text = compact(ttl)
+        yield hit("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
-        got = "missing" if "cacheScope" not in fields else jsonwire.compact(scope)
-        yield Hit(
-            None,
-            "/cacheScope",
-            f"{where}: cacheScope is {got}, must be public or private",
-            got,
-            listing=listing,
-            page=index,
-        )
+        got = "missing" if "cacheScope" not in fields else compact(scope)
+        yield hit("/cacheScope", f"cacheScope is {got}, must be public or private", got)
     else:
         if scopes and scope not in scopes:
-            yield Hit(
-                None,
-                "/cacheScope",
-                f"{where}: cacheScope {scope} differs from earlier "
-                "pages (must be the same on every page)",
-                scope,
-                listing=listing,
-                page=index,
-            )
+            why = "differs from earlier pages (must be the same on every page)"
+            yield hit("/cacheScope", f"cacheScope {scope} {why}", scope)
         scopes.add(scope)
 
 

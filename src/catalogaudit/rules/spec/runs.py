@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical.hashes import sha256
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.names import identity
+from catalogaudit.canonical import sha256
+from catalogaudit.model import Catalog, Item, WireDecodeError, compact, identity, loads
 
 #: Items are matched by identity, never by position (items without one share the key None).
 Key = str | None
@@ -82,12 +80,12 @@ def _served(name: str, texts: Any) -> dict[Key, list[str]] | None:
         if not isinstance(text, (str, bytes)):
             return None
         try:
-            page = jsonwire.loads(text if isinstance(text, str) else text.decode("utf-8"))
-        except (jsonwire.WireDecodeError, UnicodeDecodeError):
+            page = loads(text if isinstance(text, str) else text.decode("utf-8"))
+        except (WireDecodeError, UnicodeDecodeError):
             return None
         items = page.get(name) if isinstance(page, dict) else None
         for item in items if isinstance(items, list) else []:
-            out.setdefault(identity(name, item), []).append(sha256(jsonwire.compact(item)))
+            out.setdefault(identity(name, item), []).append(sha256(compact(item)))
     return out
 
 

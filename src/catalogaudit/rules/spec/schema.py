@@ -8,9 +8,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.names import IDENTITY, LISTINGS
+from catalogaudit.model import IDENTITY, LISTINGS, Catalog, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least, may_hold
 from catalogaudit.rules.spec.metaschema import first_schema_error
@@ -149,7 +147,7 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         exc = first_schema_error(name, schema)
         if exc is not None:
-            where = jsonwire.pointer_of(exc.absolute_path)
+            where = pointer_of(exc.absolute_path)
             yield Hit(
                 item,
                 at + where,
@@ -275,7 +273,7 @@ def _property_chain(schema: dict[str, Any], at: str) -> Iterator[str]:
     if not isinstance(props, dict):
         return
     for name, sub in props.items():
-        sub_at = jsonwire.pointer_of(("properties", name), at)
+        sub_at = pointer_of(("properties", name), at)
         yield sub_at
         if isinstance(sub, dict):
             yield from _property_chain(sub, sub_at)

@@ -29,7 +29,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model.protocol import CAPABILITY_OF
+from catalogaudit.model import CAPABILITY_OF
 from catalogaudit.verify.base import OFFLINE_ENV, ClientNotFound, ListOutcome, Target
 from catalogaudit.verify.drivers.context_forge_install import (
     MARKER,

@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from catalogaudit.canonical import hashes
-from catalogaudit.diff.sides import (
+from catalogaudit.canonical import prompt_projection
+from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
     Side,
@@ -25,9 +25,18 @@ from catalogaudit.diff.sides import (
     keys,
     match,
 )
-from catalogaudit.model import jsonwire, names
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import (
+    HASH_KINDS,
+    LISTINGS,
+    canonical,
+    compact,
+    dump_string,
+    identity,
+    identity_sort_key,
+    jcs_key,
+    pointer_join,
+)
+from catalogaudit.model import with_envelope as envelope
 
 VERDICTS: tuple[str, ...] = ("stable", "bytes-only", "content")
 #: Capture keys that describe the bookkeeping of the file, not how the catalog was captured.
@@ -48,7 +57,7 @@ TOKEN_METHOD = (
 
 
 def _block(name: str, items: Sequence[Any]) -> bytes:
-    text = jsonwire.compact([hashes.prompt_projection(name, i) for i in items])
+    text = compact([prompt_projection(name, i) for i in items])
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -83,13 +92,13 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
         out = {"exact": False}
     out.update({"bytes": missed, "tokens": math.ceil(missed / 4)})
     if first < len(np_):
-        out["fromItem"] = names.identity(name, new.served(name)[first])
+        out["fromItem"] = identity(name, new.served(name)[first])
     return out
 
 
 def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
     """The same estimate for a model-visible string such as `instructions`."""
-    a, b = (jsonwire.dump_string(s).encode() if s is not None else b"" for s in (old, new))
+    a, b = (dump_string(s).encode() if s is not None else b"" for s in (old, new))
     missed = 0 if a == b else len(b) - _common_prefix(a, b)
     return {"bytes": missed, "tokens": math.ceil(missed / 4)}
 
@@ -103,9 +112,9 @@ def capture_differences(old: dict[str, Any], new: dict[str, Any]) -> list[dict[s
 
     def walk(a: Any, b: Any, at: str) -> None:
         if isinstance(a, dict) and isinstance(b, dict):
-            for k in sorted(set(a) | set(b), key=jsonwire.jcs_key):
+            for k in sorted(set(a) | set(b), key=jcs_key):
                 if at or k not in CAPTURE_IGNORED:
-                    walk(a.get(k, _ABSENT), b.get(k, _ABSENT), jsonwire.pointer_join(at, k))
+                    walk(a.get(k, _ABSENT), b.get(k, _ABSENT), pointer_join(at, k))
         elif _canon(a) != _canon(b):
             out.append({"key": at, "old": _show(a), "new": _show(b)})
 
@@ -117,7 +126,7 @@ _ABSENT = object()
 
 
 def _canon(value: Any) -> str:
-    return "<absent>" if value is _ABSENT else jsonwire.canonical(value)
+    return "<absent>" if value is _ABSENT else canonical(value)
 
 
 def _show(value: Any) -> Any:
@@ -196,7 +205,7 @@ def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
     items: dict[Key, dict[str, Any]] = {k: _entry(k) for k in keys(name, base.served(name))}
     causes: dict[str, list[str]] = {}
-    agree = dict.fromkeys((*names.HASH_KINDS, "pageFields"), True)
+    agree = dict.fromkeys((*HASH_KINDS, "pageFields"), True)
     per_input: dict[str, int] = {}
     best: dict[str, Any] = {"bytes": 0, "tokens": 0}
     page_paths: set[str] = set()
@@ -234,7 +243,7 @@ def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
         agree = {k: agree[k] and lost.get(k, True) is True for k in agree}
     else:
         lost_verdict = "stable"
-    entries = sorted(items.values(), key=lambda e: names.identity_sort_key(e["identity"], 0))
+    entries = sorted(items.values(), key=lambda e: identity_sort_key(e["identity"], 0))
     verdict = _worst(lost_verdict, page_verdict, *(e["verdict"] for e in entries))
     if causes.keys() & {"item order", "escaping/whitespace"}:
         verdict = _worst(verdict, "bytes-only")
@@ -293,7 +302,7 @@ def _merge_item(entry: dict[str, Any], base: Side, side: Side, name: str, d: Ite
 def _add(values: list[Any], value: Any) -> None:
     if value not in values:
         values.append(value)
-        values.sort(key=lambda v: jsonwire.canonical(v))
+        values.sort(key=lambda v: canonical(v))
 
 
 def _page_fields(base: Side, side: Side, name: str) -> tuple[str, list[str]]:
@@ -301,7 +310,7 @@ def _page_fields(base: Side, side: Side, name: str) -> tuple[str, list[str]]:
     new = [p.get("fields") for p in side.record(name).get("pages") or [] if isinstance(p, dict)]
     old_hash = (base.record(name).get("hashes") or {}).get("pageFields")
     new_hash = (side.record(name).get("hashes") or {}).get("pageFields")
-    if jsonwire.canonical(old) != jsonwire.canonical(new):
+    if canonical(old) != canonical(new):
         return "content", changed_paths(old, new)
     if old_hash != new_hash:
         return "bytes-only", [p for _, p in byte_causes(old, new)]

@@ -14,13 +14,11 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.findings import Finding, Location
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.rules.unchecked import CONTRACT_RULES
+from catalogaudit.model import LISTINGS, Finding, Location, dump_string
+from catalogaudit.rules import CONTRACT_RULES
 
 if TYPE_CHECKING:  # NOTE: a live snapshot resolves its contract before the server starts
-    from catalogaudit.model.catalog import Catalog
+    from catalogaudit.model import Catalog
 
 #: The word each listing has in option and config names (`--expect-tool`, `min-templates`).
 WORDS: Mapping[str, str] = {
@@ -52,7 +50,7 @@ class Contract:
         where = self.origin.get(key, "--")
         if where == "--":
             return f"--{key} {value}"
-        return f"config {key} = {jsonwire.dump_string(str(value))}"
+        return f"config {key} = {dump_string(str(value))}"
 
 
 def check(catalog: Catalog, contract: Contract) -> list[Finding]:
@@ -74,7 +72,7 @@ def check(catalog: Catalog, contract: Contract) -> list[Finding]:
                     catalog,
                     listing,
                     name,
-                    f"{said}: no {word} {jsonwire.dump_string(name)} is listed{state}",
+                    f"{said}: no {word} {dump_string(name)} is listed{state}",
                     said,
                 )
             )

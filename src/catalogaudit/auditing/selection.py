@@ -7,12 +7,7 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.findings import (
-    Finding,
-    RuleMeta,
-)
-from catalogaudit.model.names import LISTINGS
+from catalogaudit.model import LISTINGS, Finding, RuleMeta, escape_pointer, pointer_tokens
 
 #: What a subject pointer may start with: a listing, or the catalog and capture as a whole.
 SUBJECT_KINDS = (*LISTINGS, "catalog", "capture")
@@ -35,7 +30,7 @@ def checked_selectors(
     for raw in patterns:
         pattern = raw.strip()
         if pattern.startswith("/"):
-            kind = jsonwire.pointer_tokens(pattern)[0] if pattern != "/" else ""
+            kind = pointer_tokens(pattern)[0] if pattern != "/" else ""
             if kind not in SUBJECT_KINDS:
                 raise UsageError(
                     f"{option} {raw!r}: a subject pointer starts with one of "
@@ -84,7 +79,7 @@ def _matches(pattern: str, finding: Finding, meta: RuleMeta | None) -> int:
         return 1000
     if pattern.startswith("/"):
         # A subject pointer: /<kind>/<identity, RFC 6901 escaped><item pointer>.
-        ident = jsonwire.escape_pointer(finding.identity or "")
+        ident = escape_pointer(finding.identity or "")
         subject = f"/{finding.kind}/{ident}{finding.pointer}"
         if subject == pattern or subject.startswith(pattern.rstrip("/") + "/"):
             return len(pattern)

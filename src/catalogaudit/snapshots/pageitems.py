@@ -2,7 +2,7 @@
 
 Why: `resolve_wire` checks that a snapshot's readable items are its wire items. Parsed whole,
 the 10 MB bench page is 32 MB of Python objects held at once, on top of the document; read
-item by item it is one item. A packed page (UTF-8 bytes, `model.pieces`, `diff.sides`) is
+item by item it is one item. A packed page (UTF-8 bytes, `model.pieces`, `diffing.sides`) is
 decoded about `_WINDOW` bytes at a time, never whole (40 MB as one string: it holds an astral
 character).
 

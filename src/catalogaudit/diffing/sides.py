@@ -13,11 +13,19 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from catalogaudit.canonical import hashes
-from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import jsonwire, names
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.snapshot.build import items_record
+from catalogaudit.canonical import item_hashes, jcs_bytes, page_fields_hash
+from catalogaudit.model import (
+    HASH_KINDS,
+    LISTINGS,
+    WireDecodeError,
+    escape_pointer,
+    identity,
+    jcs_number,
+    lexeme,
+    loads,
+    pointer_join,
+)
+from catalogaudit.snapshots import items_record
 
 
 @dataclass
@@ -58,9 +66,9 @@ class Side:
             stored = _served_order(self.record(name), "itemHashes")
             items = self.served(name)
             if len(stored) != len(items) or not all(
-                isinstance(h, dict) and set(names.HASH_KINDS) <= set(h) for h in stored
+                isinstance(h, dict) and set(HASH_KINDS) <= set(h) for h in stored
             ):
-                stored = [hashes.item_hashes(name, i).as_dict() for i in items]
+                stored = [item_hashes(name, i).as_dict() for i in items]
             self._hashes[name] = stored
         return self._hashes[name]
 
@@ -109,8 +117,8 @@ def _parse_pages(name: str, texts: Any) -> list[Any] | None:
     items: list[Any] = []
     for text in texts:
         try:
-            result = jsonwire.loads(_text(text))
-        except jsonwire.WireDecodeError:
+            result = loads(_text(text))
+        except WireDecodeError:
             return None
         got = result.get(name) if isinstance(result, dict) else None
         items.extend(got if isinstance(got, list) else [])
@@ -160,7 +168,7 @@ def _records_from_pages(pages: dict[str, Any], like: dict[str, Any]) -> dict[str
         served: list[Any] = []
         page_recs: list[dict[str, Any]] = []
         for text in texts:
-            result = _dict(jsonwire.loads(text)) if isinstance(text, str) else {}
+            result = _dict(loads(text)) if isinstance(text, str) else {}
             got = result.get(name)
             got = got if isinstance(got, list) else []
             served.extend(got)
@@ -168,7 +176,7 @@ def _records_from_pages(pages: dict[str, Any], like: dict[str, Any]) -> dict[str
                 {"items": len(got), "fields": {k: v for k, v in result.items() if k != name}}
             )
         rec = {"status": base.get("status"), **items_record(name, served), "pages": page_recs}
-        rec["hashes"]["pageFields"] = hashes.page_fields_hash([p["fields"] for p in page_recs])
+        rec["hashes"]["pageFields"] = page_fields_hash([p["fields"] for p in page_recs])
         out[name] = rec
     return out
 
@@ -225,7 +233,7 @@ def keys(name: str, items: Sequence[Any]) -> list[Key]:
     seen: dict[str | None, int] = {}
     out: list[Key] = []
     for item in items:
-        ident = names.identity(name, item)
+        ident = identity(name, item)
         seen[ident] = seen.get(ident, -1) + 1
         out.append((ident, seen[ident]))
     return out
@@ -297,14 +305,12 @@ def byte_causes(old: Any, new: Any, at: str = "") -> list[tuple[str, str]]:
         if common != [k for k in new if k in old]:
             out.append(("key order", at))
         for k in common:
-            out.extend(byte_causes(old[k], new[k], jsonwire.pointer_join(at, k)))
+            out.extend(byte_causes(old[k], new[k], pointer_join(at, k)))
     elif isinstance(old, list) and isinstance(new, list):
         for i, (a, b) in enumerate(zip(old, new, strict=False)):
-            out.extend(byte_causes(a, b, jsonwire.pointer_join(at, i)))
+            out.extend(byte_causes(a, b, pointer_join(at, i)))
     elif _number(old) and _number(new):
-        if jsonwire.lexeme(old) != jsonwire.lexeme(new) and jsonwire.jcs_number(
-            old
-        ) == jsonwire.jcs_number(new):
+        if lexeme(old) != lexeme(new) and jcs_number(old) == jcs_number(new):
             out.append(("number lexeme", at))
     return out
 
@@ -321,13 +327,13 @@ def same(a: Any, b: Any) -> bool:
     if a != b:
         return False
     if isinstance(a, (dict, list)):
-        return canonical.jcs_bytes(a) == canonical.jcs_bytes(b)
+        return jcs_bytes(a) == jcs_bytes(b)
     return isinstance(a, bool) is isinstance(b, bool)
 
 
 def _prune(a: Any, b: Any) -> tuple[Any, Any]:
     # Drop what is equal from both sides, keeping keys and list indexes, so deepdiff walks only
-    # the parts that differ: it is thorough but slow (~40 ms for one 10 kB tool schema).
+    # the parts that differ: it is thorough but slow.
     if isinstance(a, dict) and isinstance(b, dict):
         pa: dict[str, Any] = {}
         pb: dict[str, Any] = {}
@@ -359,7 +365,7 @@ def changed_paths(old: Any, new: Any) -> list[str]:
         for levels in tree.values():
             for level in levels:
                 parts = level.path(output_format="list")
-                found.add("".join("/" + jsonwire.escape_pointer(str(p)) for p in parts))
+                found.add("".join("/" + escape_pointer(str(p)) for p in parts))
         if found or same(old, new):
             break
     return sorted(found)

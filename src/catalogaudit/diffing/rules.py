@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogaudit.diff.schema import ABSENT, PROSE, Ctx, differing, ex, pair, schema
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import IDENTITY, PROMPT_FIELDS
+from catalogaudit.diffing.schema import ABSENT, PROSE, Ctx, differing, ex, pair, schema
+from catalogaudit.model import IDENTITY, PROMPT_FIELDS, escape_pointer, pointer_join
 
 #: One rule per line: id, class, name, summary. Ids are stable and never reused; the table in
 #: docs/diff-rules.md is checked against this one by the tests.
@@ -81,7 +80,7 @@ def compare_item(ctx: Ctx, old: Any, new: Any) -> None:
         return
     in_prompt = PROMPT_FIELDS[ctx.listing]
     for key in differing(old, new):
-        at, o, n = jsonwire.pointer_join("", key), old.get(key, ABSENT), new.get(key, ABSENT)
+        at, o, n = pointer_join("", key), old.get(key, ABSENT), new.get(key, ABSENT)
         before, prompt = len(ctx.found), key in in_prompt
         if key == IDENTITY[ctx.listing]:
             continue
@@ -118,7 +117,7 @@ def _hints(ctx: Ctx, old: dict[str, Any], new: dict[str, Any]) -> None:
         return value if isinstance(value, bool) else HINTS[hint][0]
 
     for key in differing(old, new):
-        at = "/annotations/" + jsonwire.escape_pointer(key)
+        at = "/annotations/" + escape_pointer(key)
         o, n = old.get(key, ABSENT), new.get(key, ABSENT)
         if key not in HINTS:
             ctx.add("CA870", at, f"annotations.{key} changed: {pair(o, n)}", False)
@@ -168,7 +167,7 @@ def _arguments(ctx: Ctx, old: Any, new: Any) -> None:
                     continue
             ctx.add(
                 "CA860" if key in PROSE else "CA864",
-                f"{at}/{jsonwire.escape_pointer(key)}",
+                f"{at}/{escape_pointer(key)}",
                 f"argument {ex(arg)} {key} changed",
                 True,
             )

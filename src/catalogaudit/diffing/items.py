@@ -14,14 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.diff import modes
-from catalogaudit.diff.renames import pair_renames, spelled_alike
-from catalogaudit.diff.rules import RULES, compare_item
-from catalogaudit.diff.schema import Ctx
-from catalogaudit.diff.sides import ItemDelta, Side, changed_paths, item_causes, match, same
-from catalogaudit.diff.stability import capture_warning
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import IDENTITY, LISTINGS
+from catalogaudit.diffing import modes
+from catalogaudit.diffing.renames import pair_renames, spelled_alike
+from catalogaudit.diffing.rules import RULES, compare_item
+from catalogaudit.diffing.schema import Ctx
+from catalogaudit.diffing.sides import ItemDelta, Side, changed_paths, item_causes, match, same
+from catalogaudit.diffing.stability import capture_warning
+from catalogaudit.model import IDENTITY, LISTINGS, canonical, dump_string, jcs_key
 
 #: Thresholds of `--fail-on`, low to high; `never` fails on nothing.
 LEVELS: dict[str, int] = {"cosmetic": 1, "model-visible": 2, "breaking": 3}
@@ -85,7 +84,7 @@ class Change:
             return kind
         if self.identity is None and self.rule_id in ("CA862", "CA872", "CA873"):
             return f"{self.listing} listing"
-        return f"{kind} {jsonwire.dump_string(self.identity) if self.identity else '#?'}"
+        return f"{kind} {dump_string(self.identity) if self.identity else '#?'}"
 
     @property
     def fingerprint(self) -> str:
@@ -96,7 +95,7 @@ class Change:
 
     def sort_key(self) -> tuple[int, str, bytes, str, str]:
         """Report order: class, listing, identity, pointer, rule."""
-        ident = jsonwire.jcs_key(self.identity or "")
+        ident = jcs_key(self.identity or "")
         return (CLASSES.index(self.cls), self.listing, ident, self.pointer, self.rule_id)
 
 
@@ -140,7 +139,7 @@ def diff(
     old: Side, new: Side, mode: str = "all", allowlist: Sequence[modes.Allowed] = ()
 ) -> DiffResult:
     """Compare two catalogs (each one `Side`, e.g. from `compare.sides_of`); `mode` `schema`
-    leaves prose out, `prose` looks at nothing else (`diff.modes`); a removed or renamed item
+    leaves prose out, `prose` looks at nothing else (`diffing.modes`); a removed or renamed item
     an `allowlist` entry relies on is CA805, in every mode."""
     result = DiffResult(old.label, new.label, mode=mode)
     warning = capture_warning(old, new)
@@ -266,7 +265,7 @@ def _listing(result: DiffResult, old: Side, new: Side, name: str, mode: str = "a
         )
     old_pages = [p.get("fields") for p in old.record(name).get("pages") or []]
     new_pages = [p.get("fields") for p in new.record(name).get("pages") or []]
-    if jsonwire.canonical(old_pages) != jsonwire.canonical(new_pages):
+    if canonical(old_pages) != canonical(new_pages):
         where = ", ".join(f"/pages{p}" for p in changed_paths(old_pages, new_pages))
         result.changes.append(
             Change("CA872", name, None, "", f"page-level fields changed: {where}")
@@ -335,7 +334,7 @@ def _record(
 
 
 def _q(value: str | None) -> str:
-    return jsonwire.dump_string(value) if value is not None else "(no identity)"
+    return dump_string(value) if value is not None else "(no identity)"
 
 
 def _without_identity(name: str, item: Any) -> Any:

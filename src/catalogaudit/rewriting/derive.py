@@ -5,7 +5,7 @@ Pure: a snapshot document in, a new document and the list of changes out. Prose 
 through `walker.walk`, the walker the audit uses, so a rewrite can change exactly what the audit
 checks and never a name, URI, `pattern`, `enum`/`const`/`default`/`examples` value or payload.
 The derived document keeps the input's `wire` section with the rewrite spliced into the page
-texts (`rewrite.pages`), so a replay of it shows the rewrite and nothing else; its `derived`
+texts (`rewriting.pages`), so a replay of it shows the rewrite and nothing else; its `derived`
 block says from which input, with which substitutions and fixes.
 """
 
@@ -17,18 +17,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import walker
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.audit.selection import selected
-from catalogaudit.canonical import hashes
+from catalogaudit.auditing import AuditOptions, audit, selected
+from catalogaudit.canonical import page_fields_hash
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire, names
-from catalogaudit.model.catalog import Catalog, Item
-from catalogaudit.model.findings import Finding, Location, Report, normalize_excerpt
-from catalogaudit.model.protocol import MODERN_VERSIONS
-from catalogaudit.rewrite import pages as wire_pages
-from catalogaudit.rewrite.substitutions import Substitutions, apply
-from catalogaudit.rules.unchecked import GROWTH_RULE
-from catalogaudit.snapshot.build import catalog_hashes, items_record
+from catalogaudit.model import (
+    LISTINGS,
+    MODERN_VERSIONS,
+    Catalog,
+    Finding,
+    Item,
+    Location,
+    Report,
+    WireDecodeError,
+    compact,
+    is_integer_lexeme,
+    loads,
+    normalize_excerpt,
+)
+from catalogaudit.model import identity as names_identity
+from catalogaudit.rewriting import pages as wire_pages
+from catalogaudit.rewriting.substitutions import Substitutions, apply
+from catalogaudit.rules import GROWTH_RULE
+from catalogaudit.snapshots import catalog_hashes, items_record
 
 #: `--fix` names: profile fixes that make a catalog pass an enforcer that cannot be changed.
 FIXES = ("codex-app", "cache-hints")
@@ -77,7 +87,7 @@ class Change:
         }
         for key, value in (("beforeText", self.before), ("afterText", self.after)):
             if not isinstance(value, str):
-                out[key] = jsonwire.compact(value)
+                out[key] = compact(value)
         return out
 
 
@@ -110,7 +120,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
     listings: dict[str, Any] = {}
     rewritten: dict[str, tuple[list[Any], list[dict[str, Any]]]] = {}
     modern = catalog.revision in MODERN_VERSIONS
-    for name in names.LISTINGS:
+    for name in LISTINGS:
         rec = catalog.listing(name)
         if "items" not in rec:
             listings[name] = rec
@@ -131,9 +141,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
             for index, page in enumerate(pages):
                 page["fields"] = _backfill(name, index, page.get("fields") or {}, result)
         new["pages"] = pages
-        new["hashes"]["pageFields"] = hashes.page_fields_hash(
-            [p.get("fields") or {} for p in pages]
-        )
+        new["hashes"]["pageFields"] = page_fields_hash([p.get("fields") or {} for p in pages])
         listings[name] = new
         if wire is not None:
             rewritten[name] = (served, [p.get("fields") or {} for p in pages])
@@ -172,7 +180,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
 def _other(name: str, value: Any, subs: Substitutions | None, fixes: Sequence[str]) -> Any:
     """An item of another session's pages rewritten as the catalog's own (changes and refusals
     are counted once, on the catalog's items)."""
-    item = Item(name, names.identity(name, value), value, -1, -1)
+    item = Item(name, names_identity(name, value), value, -1, -1)
     return _item(item, value, subs, fixes, Derived({}))
 
 
@@ -189,8 +197,8 @@ def _wire_items(catalog: Catalog, name: str) -> tuple[list[Any] | None, list[Any
     fields: list[Any] = []
     for text in pages:
         try:
-            result = jsonwire.loads(text)
-        except jsonwire.WireDecodeError:
+            result = loads(text)
+        except WireDecodeError:
             return None, None
         found = result.get(name) if isinstance(result, dict) else None
         items.extend(found if isinstance(found, list) else [])
@@ -259,7 +267,7 @@ def _integer_priority(item: Item, value: Any, out: Derived) -> Any:
     prio = ann["priority"]
     if isinstance(prio, bool) or not isinstance(prio, (int, float)):
         return value
-    if jsonwire.is_integer_lexeme(prio) or prio != prio or prio in (float("inf"), float("-inf")):
+    if is_integer_lexeme(prio) or prio != prio or prio in (float("inf"), float("-inf")):
         return value  # already an integer, or NaN/Infinity: nothing honest to round to
     new = 0 if prio < 0.5 else 1
     out.changes.append(_change("codex-app", item, "/annotations/priority", prio, new))

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model.jsonwire import dump_string
+from catalogaudit.model import dump_string
 
 #: Bounds, in UTF-8 bytes (issue 5): a configuration is a knob, not a program.
 MAX_PAIRS = 32

@@ -14,9 +14,16 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from catalogaudit.model import jsonwire, names
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.wiretext import array_items, join, members
+from catalogaudit.model import (
+    LISTINGS,
+    Catalog,
+    WireDecodeError,
+    array_items,
+    compact,
+    join,
+    loads,
+    members,
+)
 
 
 def rewritten_wire(
@@ -31,7 +38,7 @@ def rewritten_wire(
     if not isinstance(wire, dict) or not isinstance(wire.get("pages"), dict):
         return None
     pages: dict[str, Any] = {}
-    for name in names.LISTINGS:
+    for name in LISTINGS:
         texts = wire["pages"].get(name)
         if name not in rewritten:
             if catalog.present(name):
@@ -74,7 +81,7 @@ def rewritten_pages(
         start += len(elements)
         added = fields[index] if index < len(fields) else {}
         keys = {key for key, _ in pairs}
-        extra = [(k, jsonwire.compact(v)) for k, v in added.items() if k not in keys]
+        extra = [(k, compact(v)) for k, v in added.items() if k not in keys]
         if new_elements == elements and not extra:
             out.append(text)
             continue
@@ -92,7 +99,7 @@ def rewritten_texts(name: str, texts: Sequence[Any], rewrite: Callable[[Any], An
         if pairs is None or elements is None:
             out.append(text)
             continue
-        new = [_same_or_new(e, rewrite(jsonwire.loads(e))) for e in elements]
+        new = [_same_or_new(e, rewrite(loads(e))) for e in elements]
         if new == elements:
             out.append(text)
             continue
@@ -105,7 +112,7 @@ def _page(name: str, text: str) -> tuple[list[tuple[str, str]] | None, list[str]
     """A page's members and the exact texts of its items, or (None, None)."""
     try:
         pairs = members(text)
-    except jsonwire.WireDecodeError:
+    except WireDecodeError:
         return None, None
     value = dict(pairs).get(name)
     if value is None or not value.lstrip().startswith("["):
@@ -115,5 +122,5 @@ def _page(name: str, text: str) -> tuple[list[tuple[str, str]] | None, list[str]
 
 def _same_or_new(element: str, value: Any) -> str:
     """The captured text when the item is unchanged, else the item written compactly."""
-    new = jsonwire.compact(value)
-    return element if jsonwire.compact(jsonwire.loads(element)) == new else new
+    new = compact(value)
+    return element if compact(loads(element)) == new else new

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from catalogaudit.errors import UsageError
-from catalogaudit.model import jsonwire
-from catalogaudit.model.envelope import envelope
-from catalogaudit.model.findings import Finding, Location, Report
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.rules.unchecked import CONTRACT_RULES
+from catalogaudit.model import LISTINGS, Finding, Location, Report, dump_string
+from catalogaudit.model import with_envelope as envelope
+from catalogaudit.rules import CONTRACT_RULES
 
 
 def read_baseline(text: str, name: str) -> frozenset[str]:
@@ -101,7 +99,7 @@ def stale_findings(
             for p in (
                 rule if isinstance(rule, str) else "",
                 kind or "",
-                jsonwire.dump_string(ident) if ident is not None else "",
+                dump_string(ident) if ident is not None else "",
                 str(entry.get("pointer") or ""),
             )
             if p

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
-from catalogaudit.diff.sides import ItemDelta
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import identity
+from catalogaudit.diffing.sides import ItemDelta
+from catalogaudit.model import canonical, identity
 
 _VARIABLE = re.compile(r"\{[+#./;?&=,!@|]?([^}]*)\}")
 
@@ -43,7 +42,7 @@ def _similarity(name: str, old: Any, new: Any) -> float:
         return 0.95
     key = {"tools": "inputSchema", "prompts": "arguments"}.get(name)
     if key and key in old and _nontrivial(old[key]):
-        if jsonwire.canonical(old[key]) == jsonwire.canonical(new.get(key)):
+        if canonical(old[key]) == canonical(new.get(key)):
             return 1.0
     od, nd = old.get("description"), new.get("description")
     if isinstance(od, str) and isinstance(nd, str) and min(len(od), len(nd)) >= 10:

@@ -6,22 +6,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from catalogaudit import walker
-from catalogaudit.audit import contract as contracts
-from catalogaudit.audit.selection import selected
-from catalogaudit.canonical.jcs import gc_paused
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import (
-    Finding,
-    Location,
-    Report,
-    RuleError,
-    RuleMeta,
-    Severity,
+from catalogaudit.auditing import contract as contracts
+from catalogaudit.auditing.selection import selected
+from catalogaudit.canonical import gc_paused
+from catalogaudit.model import Catalog, Finding, Location, Report, RuleError, RuleMeta, Severity
+from catalogaudit.rules import (
+    CAPTURE_RULES,
+    CONTRACT_RULES,
+    SPEC_RULES,
+    Context,
+    Hit,
+    Rule,
+    forget,
+    spec_meta,
 )
-from catalogaudit.rules.base import Context, Hit, Rule
-from catalogaudit.rules.registry import SPEC_RULES, spec_meta
-from catalogaudit.rules.spec import common as spec_common
-from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES
 
 
 @dataclass(frozen=True)
@@ -116,12 +114,12 @@ def audit(catalog: Catalog, options: AuditOptions) -> Report:
     """Audit one catalog with the selected profiles (default: spec)."""
     try:
         # NOTE: the rules make no cycles worth collecting, and each full collection walked
-        # every object of the catalog: 0.25 s of the 1.6 s audit of a 10 MB catalog.
+        # every object of the catalog.
         with gc_paused():
             return _audit(catalog, options)
     finally:
         walker.forget()  # the rules' kept walks hold this catalog's items
-        spec_common.forget()
+        forget()
 
 
 def _audit(catalog: Catalog, options: AuditOptions) -> Report:
@@ -166,11 +164,9 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
 def _run_profile(
     catalog: Catalog, spec: str, options: AuditOptions
 ) -> tuple[list[Finding], list[RuleError], str, list[str], dict[str, RuleMeta]]:
-    from catalogaudit.profiles import (
-        resolve as profiles,  # lazy: profile data is only read when asked for
-    )
+    from catalogaudit.profiles import resolve_profile, rule_meta, run_profile
 
-    resolved = profiles.resolve(spec, options.settings)
+    resolved = resolve_profile(spec, options.settings)
     ctx = Context(
         profile=resolved.label,
         version=str(resolved.version) if resolved.version is not None else None,
@@ -179,6 +175,6 @@ def _run_profile(
         gateway_name=options.gateway_name,
     )
     notes: list[str] = []
-    got, errors = profiles.run_profile(catalog, resolved, ctx, notes)
-    metas = {m.id: m for m in profiles.rule_meta() if m.origin == resolved.id}
+    got, errors = run_profile(catalog, resolved, ctx, notes)
+    metas = {m.id: m for m in rule_meta() if m.origin == resolved.id}
     return got, errors, resolved.label, [*resolved.notes, *notes], metas

@@ -17,13 +17,9 @@ from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
-from catalogaudit.diff.schema import Ctx, pair
-from catalogaudit.model import jsonwire
-from catalogaudit.model.names import PROMPT_FIELDS
+from catalogaudit.diffing.schema import Ctx, pair
+from catalogaudit.model import PROMPT_FIELDS, dump_string, pointer_tokens
 from catalogaudit.walker import visits
-
-#: `--schema-only` and `--prose-only`, and the default that looks at everything.
-MODES = ("all", "schema", "prose")
 
 
 def prose(listing: str, item: Any) -> dict[str, str]:
@@ -38,7 +34,7 @@ def without_prose(listing: str, item: Any) -> Any:
         return item
     out = copy.deepcopy(item)
     for pointer in pointers:
-        *parents, last = jsonwire.pointer_tokens(pointer)
+        *parents, last = pointer_tokens(pointer)
         node = out
         for token in parents:
             node = node[int(token)] if isinstance(node, list) else node[token]
@@ -49,12 +45,12 @@ def without_prose(listing: str, item: Any) -> Any:
 def compare_prose(ctx: Ctx, old: Any, new: Any) -> None:
     """`--prose-only`: one CA860 per prose string that differs, was added or was removed."""
     before, after = prose(ctx.listing, old), prose(ctx.listing, new)
-    for pointer in sorted({*before, *after}, key=lambda p: jsonwire.pointer_tokens(p)):
+    for pointer in sorted({*before, *after}, key=lambda p: pointer_tokens(p)):
         o, n = before.get(pointer), after.get(pointer)
         if o == n:
             continue
-        top = jsonwire.pointer_tokens(pointer)[0]
-        key = jsonwire.pointer_tokens(pointer)[-1]
+        top = pointer_tokens(pointer)[0]
+        key = pointer_tokens(pointer)[-1]
         shown = pair("(absent)" if o is None else o, "(absent)" if n is None else n)
         ctx.add("CA860", pointer, f"{key} changed: {shown}", top in PROMPT_FIELDS[ctx.listing])
 
@@ -150,7 +146,7 @@ def allowlisted(c: Any, allowlist: Sequence[Allowed], change_type: Any) -> Any:
     entry = relied_on(allowlist, old, new)
     if entry is None:
         return None
-    what = "removed" if gone else f"renamed from {jsonwire.dump_string(str(old))}"
+    what = "removed" if gone else f"renamed from {dump_string(str(old))}"
     message = f"{what}; the allowlist relies on it ({entry.where}: {entry.pattern})"
     return change_type(
         "CA805", c.listing, c.identity, c.pointer, message, True, c.old_identity, c.position

@@ -4,27 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import (
-    MatrixBreak,
-    MatrixRow,
-    RuleEvidence,
-    Severity,
-)
+from catalogaudit.auditing.engine import AuditOptions, audit
+from catalogaudit.model import Catalog, MatrixBreak, MatrixRow, RuleEvidence, Severity
 
 
 def matrix(
     catalog: Catalog, profile_specs: Sequence[str], options: AuditOptions
 ) -> list[MatrixRow]:
     """Every named profile's verdict on one catalog."""
-    from catalogaudit.profiles import resolve as profiles
+    from catalogaudit.profiles import verified_text
 
     rows: list[MatrixRow] = []
     for spec in profile_specs:
         report = audit(catalog, AuditOptions(**{**options.__dict__, "profiles": (spec,)}))
         counts = report.counts()
-        verified, evidence = ("spec", ()) if spec == "spec" else profiles.verified_text(spec)
+        verified, evidence = ("spec", ()) if spec == "spec" else verified_text(spec)
         how = {e.rule_id: e for e in evidence}
         breaks = tuple(
             MatrixBreak(

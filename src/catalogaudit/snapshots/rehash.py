@@ -5,7 +5,7 @@ have been edited by hand. Every verb reads snapshots through `resolve_wire` (via
 `catalogaudit.intake`), so an edited readable copy is reported once, the same way, and the wire
 copy is what gets audited, hashed, diffed, served and verified. `rehash` (canonicalize, hash)
 also recomputes every hash. Without a wire section the readable items are all there is: served
-key order is lost (`snapshot.build.WIRE_LOST`), so served-order hashes are kept where the canonical
+key order is lost (`snapshots.build.WIRE_LOST`), so served-order hashes are kept where the canonical
 hash still matches.
 """
 
@@ -15,14 +15,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical import hashes
-from catalogaudit.canonical import jcs as canonical
+from catalogaudit.canonical import ItemHashes, combine, item_hashes, jcs_hash, page_fields_hash
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire, names
-from catalogaudit.model.capture import anomaly_finding, unsafe_integers
-from catalogaudit.model.envelope import envelope
-from catalogaudit.snapshot import build as snap
-from catalogaudit.snapshot import pageitems
+from catalogaudit.model import (
+    LISTINGS,
+    WireDecodeError,
+    anomaly_finding,
+    canonical,
+    identity,
+    identity_sort_key,
+    loads,
+    unsafe_integers,
+)
+from catalogaudit.model import with_envelope as envelope
+from catalogaudit.snapshots import build as snap
+from catalogaudit.snapshots import pageitems
 
 #: The one line every verb prints (stderr) when a listing's readable items disagree with the
 #: wire section; `{where}` is `FILE: listings.NAME`.
@@ -68,8 +75,8 @@ def rehash(doc: dict[str, Any], name: str) -> Rehashed:
     warnings: list[str] = []
     notes: list[str] = []
     added: list[dict[str, Any]] = []
-    known = {jsonwire.canonical(f) for f in findings}
-    for lname in names.LISTINGS:
+    known = {canonical(f) for f in findings}
+    for lname in LISTINGS:
         rec = listings.get(lname)
         where = f"{name}: listings.{lname}"
         if not isinstance(rec, dict):
@@ -99,8 +106,8 @@ def rehash(doc: dict[str, Any], name: str) -> Rehashed:
 
 def _wire_page(where: str, lname: str, text: str) -> _Page:
     try:
-        result = jsonwire.loads(text)
-    except jsonwire.WireDecodeError as exc:
+        result = loads(text)
+    except WireDecodeError as exc:
         raise InputError(f"{where} is not JSON ({exc})") from None
     if not isinstance(result, dict):  # as the wire client records it (CA537)
         return _Page({}, [], result)
@@ -151,32 +158,32 @@ def _record(
     while its canonical hash still matches: they cover served key order, which is lost.
     """
     served = [item for page in pages for item in page.items]
-    per_item: list[hashes.ItemHashes] = []
+    per_item: list[ItemHashes] = []
     for i, item in enumerate(served):
         old = recorded[i] if recorded is not None else None
-        if isinstance(old, dict) and old.get("canonical") == canonical.jcs_hash(item):
+        if isinstance(old, dict) and old.get("canonical") == jcs_hash(item):
             kept_served, kept_prompt = old.get("served"), old.get("prompt")
             if isinstance(kept_served, str) and isinstance(kept_prompt, str):
-                per_item.append(hashes.ItemHashes(kept_served, kept_prompt, old["canonical"]))
+                per_item.append(ItemHashes(kept_served, kept_prompt, old["canonical"]))
                 continue
-        per_item.append(hashes.item_hashes(lname, item))
+        per_item.append(item_hashes(lname, item))
     rehashed = len(served) - sum(
         1 for i, h in enumerate(per_item) if recorded and recorded[i] == h.as_dict()
     )
     order = sorted(
         range(len(served)),
-        key=lambda i: names.identity_sort_key(names.identity(lname, served[i]), i),
+        key=lambda i: identity_sort_key(identity(lname, served[i]), i),
     )
     by_identity = sorted(
-        names.identity_sort_key(names.identity(lname, item), h.canonical)
+        identity_sort_key(identity(lname, item), h.canonical)
         for item, h in zip(served, per_item, strict=True)
     )
-    page_fields = hashes.page_fields_hash([p.fields for p in pages])
+    page_fields = page_fields_hash([p.fields for p in pages])
     old_fields = (rec.get("hashes") or {}).get("pageFields") if recorded is not None else None
     listing = {
-        "served": hashes.combine(h.served for h in per_item),
-        "prompt": hashes.combine(h.prompt for h in per_item),
-        "canonical": hashes.combine(key[2] for key in by_identity),
+        "served": combine(h.served for h in per_item),
+        "prompt": combine(h.prompt for h in per_item),
+        "canonical": combine(key[2] for key in by_identity),
         # NOTE: page fields are hashed in served key order, lost without the wire section.
         "pageFields": old_fields if isinstance(old_fields, str) else page_fields,
     }
@@ -196,8 +203,8 @@ def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterato
     for index, page in enumerate(pages):
         for anomaly in unsafe_integers(page.result):
             found = anomaly_finding(lname, anomaly, page.items, index).as_dict()
-            if jsonwire.canonical(found) not in known:
-                known.add(jsonwire.canonical(found))
+            if canonical(found) not in known:
+                known.add(canonical(found))
                 yield found
 
 
@@ -218,7 +225,7 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
         return doc, []
     rebuilt: dict[str, Any] = {}
     warnings: list[str] = []
-    for lname in names.LISTINGS:
+    for lname in LISTINGS:
         rec = listings.get(lname)
         texts = wire_pages.get(lname)
         if not isinstance(rec, dict) or not isinstance(texts, list) or not texts:
@@ -313,13 +320,13 @@ def hash_document(name: str, doc: dict[str, Any]) -> dict[str, Any]:
     """The hashes of a rehashed document (`hash --format json`, the API's `hashes`): the
     catalog's, then per listing its own and each item's, items in file (identity) order."""
     listings: dict[str, Any] = {}
-    for lname in names.LISTINGS:
+    for lname in LISTINGS:
         rec = doc["listings"][lname]
         entry: dict[str, Any] = {"status": rec["status"]}
         if "hashes" in rec:
             entry["hashes"] = rec["hashes"]
             entry["items"] = [
-                {"identity": names.identity(lname, item), "servedPosition": pos, **h}
+                {"identity": identity(lname, item), "servedPosition": pos, **h}
                 for item, pos, h in zip(
                     rec["items"], rec["servedPositions"], rec["itemHashes"], strict=True
                 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogaudit.diff.subsume import (
+from catalogaudit.diffing.subsume import (
     ABSENT,
     ANNOTATION_KEYWORDS,
     APPLIES_TO,
@@ -31,7 +31,7 @@ from catalogaudit.diff.subsume import (
     subsumption,
     typeset,
 )
-from catalogaudit.model import jsonwire
+from catalogaudit.model import canonical, compact, pointer_join
 
 
 @dataclass
@@ -55,7 +55,7 @@ def ex(value: Any, limit: int = 60) -> str:
     """A short JSON excerpt for messages."""
     if value is ABSENT:
         return "(absent)"
-    text = jsonwire.compact(value)
+    text = compact(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -102,7 +102,7 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
     undecidable: list[str] = []
     skip = moot(old, new)
     for key in differing(old, new):
-        kat = jsonwire.pointer_join(at, key)
+        kat = pointer_join(at, key)
         o, n = old.get(key, ABSENT), new.get(key, ABSENT)
         before, spelled = len(ctx.found), len(ctx.equivalent)
         if key in PROSE or key in ANNOTATION_KEYWORDS or key.startswith("x-"):
@@ -128,7 +128,7 @@ def schema(ctx: Ctx, old: Any, new: Any, at: str, direction: str) -> None:
             for name in differing(od, nd):
                 ctx.add(
                     "CA841",
-                    jsonwire.pointer_join(kat, name),
+                    pointer_join(kat, name),
                     f"definition {ex(name)} changed; its users are reached through $ref",
                     prompt,
                 )
@@ -210,7 +210,7 @@ def _composition(
         o, n = old.get(key, ABSENT), new.get(key, ABSENT)
         ctx.add(
             "CA840",
-            jsonwire.pointer_join(at, key),
+            pointer_join(at, key),
             f"{key} changed in a composed schema ({pair(o, n)}); "
             "whether this breaks clients is undecidable",
             prompt,
@@ -278,9 +278,9 @@ def _types(ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, directio
 
 def _valueset(s: dict[str, Any]) -> set[str] | None:
     if "const" in s:
-        return {jsonwire.canonical(s["const"])}
+        return {canonical(s["const"])}
     if isinstance(s.get("enum"), list):
-        return {jsonwire.canonical(v) for v in s["enum"]}
+        return {canonical(v) for v in s["enum"]}
     return None
 
 
@@ -317,7 +317,7 @@ def _properties(ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, d: 
     op, np_ = _props(old), _props(new)
     prompt = d == "in"
     for name in op:
-        pat = jsonwire.pointer_join(at, name)
+        pat = pointer_join(at, name)
         if name not in np_:
             if not prompt:
                 ctx.add("CA830", pat, f"output property {ex(name)} removed", False)
@@ -335,7 +335,7 @@ def _properties(ctx: Ctx, old: dict[str, Any], new: dict[str, Any], at: str, d: 
             schema(ctx, op[name], np_[name], pat, d)
     for name in np_:
         if name not in op:
-            pat = jsonwire.pointer_join(at, name)
+            pat = pointer_join(at, name)
             if not prompt:
                 ctx.add("CA832", pat, f"output property {ex(name)} added", False)
             elif name in _req(new):

@@ -12,12 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from catalogaudit.audit.engine import AuditOptions, audit
-from catalogaudit.model.catalog import Catalog
-from catalogaudit.model.findings import Finding, Report
-from catalogaudit.model.names import LISTINGS
-from catalogaudit.rewrite.derive import FindingKey, Outcome, as_rewritten, compare, finding_key
-from catalogaudit.rewrite.substitutions import (
+from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.model import LISTINGS, Catalog, Finding, Report
+from catalogaudit.rewriting.derive import FindingKey, Outcome, as_rewritten, compare, finding_key
+from catalogaudit.rewriting.substitutions import (
     MAX_PAIRS,
     ascii_candidates,
     format_pairs,

@@ -1,6 +1,6 @@
 """The snapshot file: build it from captures, hash it, compare runs, validate and write it.
 
-Layout is published as `snapshot/snapshot.schema.json` (format version 1). The file is written
+Layout is published as `snapshots/snapshot.schema.json` (format version 1). The file is written
 in the one written form (`jsonwire.written`): deterministic for the same served catalog.
 """
 
@@ -12,11 +12,23 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
-from catalogaudit.canonical import hashes
-from catalogaudit.model import jsonwire, names, validation
-from catalogaudit.model.capture import Capture, Listing
-from catalogaudit.model.findings import Finding
-from catalogaudit.model.protocol import CLIENT_INFO
+from catalogaudit.canonical import catalog_hash, item_hashes, listing_hashes, page_fields_hash
+from catalogaudit.model import (
+    CLIENT_INFO,
+    HASH_KINDS,
+    LISTINGS,
+    NOT_PLAIN,
+    Capture,
+    Listing,
+    canonical,
+    identity,
+    identity_sort_key,
+    plain,
+    pointer_of,
+    write_written,
+    written,
+)
+from catalogaudit.model import validator as validation_validator
 
 FORMAT_VERSION = 1
 WIRE_LOST = (
@@ -37,7 +49,7 @@ def build(
     none, and hashing is a quarter of its time on a 10 MB list. Such a document is never written.
     """
     session = capture.session
-    listings = {name: listing_record(capture.listings[name], hashed) for name in names.LISTINGS}
+    listings = {name: listing_record(capture.listings[name], hashed) for name in LISTINGS}
     cap: dict[str, Any] = {"source": "live" if capture.server is not None else "static"}
     if capture.server is not None:
         cap["transport"] = capture.transport
@@ -73,7 +85,7 @@ def build(
     if not wire:
         cap["wireLost"] = WIRE_LOST
     findings = [*session.findings, *capture.findings]
-    for name in names.LISTINGS:
+    for name in LISTINGS:
         findings.extend(capture.listings[name].findings)
     doc: dict[str, Any] = {
         "formatVersion": FORMAT_VERSION,
@@ -88,8 +100,7 @@ def build(
         doc["wire"] = {
             "handshake": session.handshake_text,
             "pages": {
-                name: [page.text for page in capture.listings[name].pages]
-                for name in names.LISTINGS
+                name: [page.text for page in capture.listings[name].pages] for name in LISTINGS
             },
         }
         if capture.legacy_wire is not None:
@@ -108,7 +119,7 @@ def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
     record.update(items_record(listing.name, served, hashed=hashed))
     record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
     if hashed:
-        record["hashes"]["pageFields"] = hashes.page_fields_hash([p.fields for p in listing.pages])
+        record["hashes"]["pageFields"] = page_fields_hash([p.fields for p in listing.pages])
     return record
 
 
@@ -123,12 +134,12 @@ def items_record(
     order = _order(name, served)
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
-    per_item = [hashes.item_hashes(name, item) for item in served]
+    per_item = [item_hashes(name, item) for item in served]
     return {
         "items": [served[i] for i in order],
         "servedPositions": order,
         "itemHashes": [per_item[i].as_dict() for i in order],
-        "hashes": hashes.listing_hashes(name, served, per_item),
+        "hashes": listing_hashes(name, served, per_item),
     }
 
 
@@ -136,7 +147,7 @@ def _order(name: str, served: Sequence[Any]) -> list[int]:
     """Served positions in the order of the readable items: by identity, then position."""
     return sorted(
         range(len(served)),
-        key=lambda i: names.identity_sort_key(names.identity(name, served[i]), i),
+        key=lambda i: identity_sort_key(identity(name, served[i]), i),
     )
 
 
@@ -144,9 +155,9 @@ def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str
     """The catalog hash of each kind from the listing records."""
     instr = instructions if isinstance(instructions, str) else None
     out: dict[str, str] = {}
-    for kind in names.HASH_KINDS:
+    for kind in HASH_KINDS:
         per = {name: rec.get("hashes", {}).get(kind) for name, rec in listings.items()}
-        out[kind] = hashes.catalog_hash(per, instr)
+        out[kind] = catalog_hash(per, instr)
     return out
 
 
@@ -157,13 +168,13 @@ def compare_runs(docs: Sequence[dict[str, Any]], restarts: bool) -> dict[str, An
     """Per listing and hash kind, whether every run agreed with run 1."""
     first = docs[0]
     agreement: dict[str, dict[str, bool]] = {}
-    for name in names.LISTINGS:
+    for name in LISTINGS:
         agreement[name] = {}
-        for kind in (*names.HASH_KINDS, "pageFields"):
+        for kind in (*HASH_KINDS, "pageFields"):
             values = {_listing_hash(d, name, kind) for d in docs}
             agreement[name][kind] = len(values) == 1
     # NOTE: a proxy may compress one session and not the next; the served bytes are the same.
-    handshake = len({jsonwire.canonical(_session_facts(d["capture"])) for d in docs}) == 1
+    handshake = len({canonical(_session_facts(d["capture"])) for d in docs}) == 1
     stable = handshake and all(all(v.values()) for v in agreement.values())
     return {
         "count": len(docs),
@@ -199,12 +210,6 @@ def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> di
     return doc
 
 
-def with_findings(doc: dict[str, Any], extra: Sequence[Finding]) -> dict[str, Any]:
-    """Append findings to a document (used by static intake)."""
-    doc["findings"] = [*doc.get("findings", []), *(f.as_dict() for f in extra)]
-    return doc
-
-
 # --- schema and writing ------------------------------------------------------------------------
 
 
@@ -213,7 +218,7 @@ def snapshot_schema() -> dict[str, Any]:
     """The published JSON Schema of the snapshot file."""
     # NOTE: pkgutil, not importlib.resources: a quarter of its import time (a live snapshot
     # reads the schema while its server starts).
-    data = pkgutil.get_data("catalogaudit.snapshot", "snapshot.schema.json")
+    data = pkgutil.get_data("catalogaudit.snapshots", "snapshot.schema.json")
     assert data is not None  # a file of the package, always there
     loaded: dict[str, Any] = json.loads(data)
     return loaded
@@ -222,7 +227,7 @@ def snapshot_schema() -> dict[str, Any]:
 def validate(doc: dict[str, Any]) -> list[str]:
     """Schema violations of a snapshot document, as `pointer: message` strings."""
     found = sorted(errors(doc), key=lambda e: list(e.absolute_path))
-    return [jsonwire.pointer_of(e.absolute_path) + f": {e.message}" for e in found]
+    return [pointer_of(e.absolute_path) + f": {e.message}" for e in found]
 
 
 def errors(doc: dict[str, Any]) -> list[Any]:
@@ -232,8 +237,8 @@ def errors(doc: dict[str, Any]) -> list[Any]:
     bare = doc
     if isinstance(listings, dict):
         bare = {**doc, "listings": {k: _no_items(v) for k, v in listings.items()}}
-    copy = validation.plain(bare)
-    if copy is not validation.NOT_PLAIN and _valid()(copy):
+    copy = plain(bare)
+    if copy is not NOT_PLAIN and _valid()(copy):
         return []
     import jsonschema  # lazy: heavy, and only needed when a snapshot has errors
 
@@ -243,7 +248,7 @@ def errors(doc: dict[str, Any]) -> list[Any]:
 
 @cache
 def _valid() -> Any:
-    return validation.validator(snapshot_schema()).is_valid
+    return validation_validator(snapshot_schema()).is_valid
 
 
 def skeleton(doc: dict[str, Any]) -> Any:
@@ -253,7 +258,7 @@ def skeleton(doc: dict[str, Any]) -> Any:
     listings = doc.get("listings")
     if isinstance(listings, dict):
         doc = {**doc, "listings": {k: _no_items(v) for k, v in listings.items()}}
-    return json.loads(jsonwire.written(doc))
+    return json.loads(written(doc))
 
 
 def _no_items(record: Any) -> Any:
@@ -264,7 +269,7 @@ def _no_items(record: Any) -> Any:
 
 def render(doc: dict[str, Any]) -> str:
     """The bytes `snapshot` writes (as text)."""
-    return jsonwire.written(doc)
+    return written(doc)
 
 
 def write(doc: dict[str, Any], fh: BinaryIO) -> int:
@@ -279,5 +284,5 @@ def write(doc: dict[str, Any], fh: BinaryIO) -> int:
         size += len(data)
         fh.write(data)
 
-    jsonwire.write_written(doc, sink)
+    write_written(doc, sink)
     return size

@@ -1,0 +1,51 @@
+"""The audit engine: run the spec rules and the profiles over one catalog and collect findings.
+
+- `engine`: `audit(catalog, options) -> Report`;
+- `selection`: `--select`/`--ignore`; `baseline`: accepted fingerprints; `matrix`: the
+  `--matrix` rows.
+"""
+
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.auditing.baseline import (
+        baseline_entries,
+        read_baseline,
+        stale_findings,
+        write_baseline,
+    )
+    from catalogaudit.auditing.contract import WORDS, Contract, check
+    from catalogaudit.auditing.engine import AuditOptions, audit
+    from catalogaudit.auditing.matrix import matrix as profile_matrix
+    from catalogaudit.auditing.selection import checked_selectors, selected
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "baseline": "baseline_entries read_baseline stale_findings write_baseline",
+        "contract": "Contract WORDS check",
+        "engine": "AuditOptions audit",
+        "matrix": "profile_matrix=matrix",
+        "selection": "checked_selectors selected",
+    },
+)
+
+
+__all__ = [
+    "AuditOptions",
+    "Contract",
+    "WORDS",
+    "audit",
+    "baseline_entries",
+    "check",
+    "checked_selectors",
+    "profile_matrix",
+    "read_baseline",
+    "selected",
+    "stale_findings",
+    "write_baseline",
+]

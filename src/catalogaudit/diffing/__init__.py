@@ -1,0 +1,42 @@
+"""What changed between two catalogs, and whether captures of one server agree.
+
+- `sides`: a snapshot document as one or more comparable sides (one per `--runs` run);
+- `items`: `diff(old, new)`, the classified changes (breaking ... cosmetic, unknown, renames);
+- `rules` and `schema`: the per-field and per-JSON-Schema change rules (CA8xx);
+- `stability`: `report(sides)`, stable / bytes-only / content per listing and item.
+"""
+
+from __future__ import annotations
+
+from catalogaudit._faces import lazy
+
+TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
+if TYPE_CHECKING:
+    from catalogaudit.diffing.items import Change, DiffResult, diff
+    from catalogaudit.diffing.modes import read_allowlist
+    from catalogaudit.diffing.rules import RULES
+    from catalogaudit.diffing.sides import sides_of
+    from catalogaudit.diffing.stability import report as stability_report
+
+#: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
+__getattr__ = lazy(
+    globals(),
+    {
+        "items": "Change DiffResult diff",
+        "modes": "read_allowlist",
+        "rules": "RULES",
+        "sides": "sides_of",
+        "stability": "stability_report=report",
+    },
+)
+
+
+__all__ = [
+    "Change",
+    "DiffResult",
+    "RULES",
+    "diff",
+    "read_allowlist",
+    "sides_of",
+    "stability_report",
+]
