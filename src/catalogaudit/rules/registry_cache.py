@@ -3,7 +3,7 @@ declared as `rules/registry.py` declares the others."""
 
 from __future__ import annotations
 
-from catalogaudit.model.findings import Severity
+from catalogaudit.model import Severity
 from catalogaudit.rules.base import Rule
 from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import volatile as spec_volatile
