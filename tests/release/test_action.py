@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers import PYTHON, ROOT, SERVERS, cli
-from helpers.github_api import GitHubStandIn
+from helpers.github_api import GitHubStandIn, read_outputs
 
 CHECK = str(Path(PYTHON).parent / "check-jsonschema")
 EXAMPLES = ROOT / "docs" / "examples"
@@ -104,9 +104,8 @@ def _run_action(inputs: dict[str, str], cwd: Path, env: dict[str, str]) -> dict[
             timeout=600,
         )
         codes.append(proc.returncode)
-        lines = out_file.read_text().splitlines()
         scope["steps"][step.get("id", f"s{i}")] = {
-            "outputs": dict(line.split("=", 1) for line in lines if "=" in line),
+            "outputs": read_outputs(out_file),
             "stderr": proc.stderr,
         }
         if proc.returncode != 0 and step.get("id") != "gate":

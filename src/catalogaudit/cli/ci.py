@@ -92,6 +92,10 @@ def ci(
         str | None,
         typer.Option(help="Where summary.md, catalogaudit.sarif and the new snapshot go."),
     ] = None,
+    api_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, max=3600, help="Seconds for all of the PR comment's API calls."),
+    ] = 60.0,
 ) -> None:
     """Gate a pull request: snapshot, diff against the baseline, audit, job summary, one PR
     comment, SARIF, step outputs.
@@ -127,5 +131,6 @@ def ci(
         comment=comment,
         sarif=sarif,
         out_dir=out_dir,
+        api_timeout=api_timeout,
     )
     raise typer.Exit(run.run_ci(options))

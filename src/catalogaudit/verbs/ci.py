@@ -26,7 +26,7 @@ from catalogaudit.formatters.formats import OutputFormat
 from catalogaudit.formatters.report import format_report
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Report, Severity
-from catalogaudit.verbs import github, output
+from catalogaudit.verbs import github, output, restapi
 from catalogaudit.verbs.live import SnapshotOptions
 
 AUDIT_FAIL_ON = ("error", "warning", "info", "never")
@@ -51,6 +51,8 @@ class CiOptions:
     sarif: bool = False
     #: Where the summary, the SARIF file and the new snapshot go (default: RUNNER_TEMP).
     out_dir: str | None = None
+    #: Seconds for the whole conversation with GitHub's API (the comment).
+    api_timeout: float = 60.0
 
 
 @dataclass
@@ -78,6 +80,7 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
         from catalogaudit.formatters.md import code as md_code
         from catalogaudit.formatters.md import escape_text
 
+        exc.args = (restapi.mask(str(exc), env.get("GITHUB_TOKEN", "")),)
         head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
         github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")
         github.set_outputs(env, {"exit-code": str(EXIT_ERROR)})
@@ -101,7 +104,8 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
         values["sarif-path"] = str(sarif_path)
     if o.comment:
         _comment(o, env, payload, body)
-    github.set_outputs(env, values)
+    refused = github.set_outputs(env, values)
+    output.say([f"warning: output {k} not written: its value holds a line break" for k in refused])
     output.say([_line(o, gate, code)])
     return code
 
@@ -115,6 +119,8 @@ def _check(o: CiOptions) -> None:
         raise UsageError("give either a server command after -- or --url, not both")
     if o.snapshot.startswith(("git:", "-")) or Path(o.snapshot).is_absolute():
         raise UsageError("--snapshot is the committed snapshot's path in the repository")
+    if re.search(r"[\x00-\x1f\x7f]", o.snapshot):
+        raise UsageError("--snapshot cannot hold a line break or another control character")
     if o.baseline is not None and (not o.baseline or o.baseline.startswith("-")):
         raise UsageError("--baseline must name a git ref (and cannot start with '-')")
 
@@ -242,7 +248,7 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
 
 def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: str) -> None:
     number = github.pull_number(payload)
-    api = github.Api.from_environ(env)
+    api = restapi.Api.from_environ(env, o.api_timeout)
     if number is None:
         output.say(["note: not a pull request: no comment posted"])
         return
@@ -250,8 +256,8 @@ def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: s
         output.say(["warning: no GITHUB_TOKEN or GITHUB_REPOSITORY: no comment posted"])
         return
     try:
-        action, url = github.upsert_comment(api, number, marker(o.snapshot), body)
-    except github.CommentError as exc:
+        action, url = restapi.upsert_comment(api, number, marker(o.snapshot), body)
+    except restapi.CommentError as exc:
         output.say([f"warning: pull-request comment not posted: {exc} (the verdict stands)"])
         return
     output.say([f"comment {action}: {url}" if url else f"comment {action}"])
