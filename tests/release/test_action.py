@@ -177,12 +177,17 @@ def test_the_composite_action_runs_for_real(tmp_path: Path) -> None:
             for loc in result.get("locations", [])
         }
         assert uris == {"mcp/catalog.snapshot.json"}
-        assert [r.method for r in api.requests] == ["GET", "POST"]
+        # GET /user (refused for an installation token), the listing, the new comment.
+        assert [(r.method, r.path.split("/")[-1]) for r in api.requests] == [
+            ("GET", "user"),
+            ("GET", "comments"),
+            ("POST", "comments"),
+        ]
         (comment,) = api.comments[3]
         assert comment["body"].startswith("<!-- catalogaudit:ci catalog.snapshot.json -->")
         inputs["command"] = f"{PYTHON} {server} 1.1"
         out = _run_action(inputs, repo, env)
         assert json.loads(out["codes"]) == [0, 0], out["stderr"]
         assert out["has-breaking"] == "false" and out["model-visible"] == "false", out
-        assert [r.method for r in api.requests] == ["GET", "POST", "GET", "PATCH"]
+        assert [r.method for r in api.requests] == ["GET", "GET", "POST", "GET", "GET", "PATCH"]
         assert len(api.comments[3]) == 1

@@ -50,9 +50,12 @@ def ci(
         ),
     ] = None,
     snapshot: Annotated[
-        str,
-        typer.Option(help="The committed snapshot's path in the repository."),
-    ] = "catalog.snapshot.json",
+        str | None,
+        typer.Option(
+            help="The committed snapshot's path in the repository (default: config snapshot, "
+            "else catalog.snapshot.json)."
+        ),
+    ] = None,
     command_line: Annotated[
         str | None,
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
@@ -74,14 +77,25 @@ def ci(
         typer.Option(help="Git ref of the baseline snapshot (default: the PR's merge base)."),
     ] = None,
     profile: Annotated[
-        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+        List,
+        typer.Option(
+            "--profile", help="ID or ID@VERSION; repeatable (default: config profiles, else spec)."
+        ),
     ] = None,
     audit_fail_on: Annotated[
-        AuditFailOn, typer.Option(help="Fail on findings of this severity or worse.")
-    ] = AuditFailOn.ERROR,
+        AuditFailOn | None,
+        typer.Option(
+            help="Fail on findings of this severity or worse (default: config fail-on, else error)."
+        ),
+    ] = None,
     diff_fail_on: Annotated[
-        DiffFailOn, typer.Option(help="Fail on changes at this level or above.")
-    ] = DiffFailOn.BREAKING,
+        DiffFailOn | None,
+        typer.Option(
+            help="Fail on changes at this level or above (default: config "
+            "diff-fail-on, else breaking)."
+        ),
+    ] = None,
+    config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
     comment: Annotated[
         bool, typer.Option("--comment/--no-comment", help="Post or update the PR comment.")
     ] = True,
@@ -122,12 +136,13 @@ def ci(
         timeout=timeout,
     )
     options = run.CiOptions(
-        snapshot=snapshot,
+        snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,
         profiles=tuple(p.strip() for v in profile or () for p in v.split(",") if p.strip()),
-        audit_fail_on=audit_fail_on.value,
-        diff_fail_on=diff_fail_on.value,
+        audit_fail_on=audit_fail_on.value if audit_fail_on else "",
+        diff_fail_on=diff_fail_on.value if diff_fail_on else "",
+        config=config,
         comment=comment,
         sarif=sarif,
         out_dir=out_dir,

@@ -11,6 +11,7 @@ run says so in one `warning:` line and keeps its exit code.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from dataclasses import dataclass, replace
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.audit.engine import AuditOptions, audit
+from catalogaudit.audit.engine import audit
 from catalogaudit.diff import items as core_diff
 from catalogaudit.diff import sides as compare
 from catalogaudit.errors import CatalogauditError, UsageError
@@ -40,13 +41,18 @@ SECTION_CHARS = 28000
 class CiOptions:
     """What `catalogaudit ci` was asked to do."""
 
-    snapshot: str
+    #: The committed snapshot ("": configuration `snapshot`, else catalog.snapshot.json).
+    snapshot: str = ""
     #: How to reach the server; neither command nor url: the committed snapshot is the candidate.
     server: SnapshotOptions = SnapshotOptions()
     baseline: str | None = None
+    #: Empty: from configuration, as `audit` takes them (`fail-on`, `diff-fail-on`), else
+    #: spec, error and breaking.
     profiles: tuple[str, ...] = ()
-    audit_fail_on: str = "error"
-    diff_fail_on: str = "breaking"
+    audit_fail_on: str = ""
+    diff_fail_on: str = ""
+    #: `--config FILE`; None: catalogaudit.toml or pyproject.toml found as every verb finds it.
+    config: str | None = None
     comment: bool = True
     sarif: bool = False
     #: Where the summary, the SARIF file and the new snapshot go (default: RUNNER_TEMP).
@@ -65,23 +71,29 @@ class Gate:
     baseline: str
     #: How the baseline ref was chosen (`--baseline`, the merge base of ..., HEAD).
     how: str
+    #: The configuration file that set this run's defaults ("" when none).
+    config: str = ""
 
 
 def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
     """The whole gate; returns the exit code (also written to the `exit-code` output)."""
     env = environ if environ is not None else github.environ()
+    snapshot = o.snapshot or "catalog.snapshot.json"
     try:
+        o, setup, where = _configured(o)
+        snapshot = o.snapshot or snapshot
         _check(o)
         out = _out_dir(o, env)
         payload = github.event(env)
-        gate = _gate(o, env, payload, out)
+        gate = _gate(o, env, payload, out, setup)
+        gate.config = where
     except CatalogauditError as exc:
         # NOTE: the step still reports: the summary says what failed, the outputs say 2.
         from catalogaudit.formatters.md import code as md_code
         from catalogaudit.formatters.md import escape_text
 
         exc.args = (restapi.mask(str(exc), env.get("GITHUB_TOKEN", "")),)
-        head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
+        head = f"{marker(snapshot)}\n## catalogaudit: {md_code(snapshot)} errored\n\n"
         github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")
         github.set_outputs(env, {"exit-code": str(EXIT_ERROR)})
         raise exc from None
@@ -108,6 +120,22 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
     output.say([f"warning: output {k} not written: its value holds a line break" for k in refused])
     output.say([_line(o, gate, code)])
     return code
+
+
+def _configured(o: CiOptions) -> tuple[CiOptions, Any, str]:
+    """The options with what they leave open taken from the configuration, the audit it asks
+    for (`verbs.audit.configured`: the same keys and precedence as `audit`), and its file."""
+    from catalogaudit.verbs import config as cfg
+    from catalogaudit.verbs.audit import AuditRunOptions, configured
+
+    conf, where = cfg.load(o.config)
+    snapshot = o.snapshot or conf.get("snapshot") or "catalog.snapshot.json"
+    if Path(snapshot).is_absolute():  # configured in a parent directory: make it relative
+        snapshot = os.path.relpath(snapshot)
+    diff_fail_on = o.diff_fail_on or conf.get("diff-fail-on") or "breaking"
+    setup = configured(AuditRunOptions(profiles=o.profiles, fail_on=o.audit_fail_on or None), conf)
+    o = replace(o, snapshot=snapshot, audit_fail_on=setup.fail_on, diff_fail_on=diff_fail_on)
+    return o, setup, where
 
 
 def _check(o: CiOptions) -> None:
@@ -143,7 +171,9 @@ def _live(o: CiOptions) -> bool:
     return bool(o.server.command or o.server.url)
 
 
-def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path) -> Gate:
+def _gate(
+    o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path, setup: Any
+) -> Gate:
     if o.baseline is not None:
         ref, how = o.baseline, "--baseline"
     else:
@@ -175,7 +205,8 @@ def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path)
     # code scanning and GitLab resolve them (the Action may run in a working-directory).
     source = github.repo_path(o.snapshot)
     catalog = Catalog(new.doc, source=source, text=None if _live(o) else new.text)
-    report = audit(catalog, AuditOptions(profiles=o.profiles))
+    report = audit(catalog, setup.options)
+    setup.finish(report)
     return Gate(result, report, unstable, ref, how)
 
 
@@ -227,7 +258,16 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
         parts.append(f"- {md_code(o.snapshot)} does not exist at the baseline: no diff")
     if gate.unstable:
         parts.append("- the catalog differed between runs: see `catalogaudit stability`")
-    parts.append("")
+    profiles = ", ".join(md_code(p) for p in gate.report.profiles or ["spec"])
+    parts += [
+        f"- profiles: {profiles}",
+        f"- fails on: a finding at {md_code(o.audit_fail_on)} or worse, a change at "
+        f"{md_code(o.diff_fail_on)} or above",
+        f"- configuration: {md_code(os.path.relpath(gate.config))}"
+        if gate.config
+        else "- configuration: none",
+        "",
+    ]
     if gate.result is not None:
         parts += [
             "<details open><summary>Changes since the baseline</summary>",

@@ -35,6 +35,10 @@ KEYS: dict[str, type] = {
         for verb in ("expect", "forbid", "min")
     },
     "strict-baseline": bool,
+    # `ci` (issue 34): its diff threshold (`fail-on` is the audit's, for every verb), and the
+    # file of breaking changes accepted on purpose (diff, diff --live, ci).
+    "diff-fail-on": str,
+    "accepted": str,
 }
 
 #: Keys of the `server` table (how `diff --live` reaches the server), with their types.
@@ -115,7 +119,7 @@ def _announce(table: dict[str, Any], path: Path, cwd: Path) -> tuple[dict[str, A
 
 
 #: Keys that name an input file: they must stay inside the configuration's directory.
-PATH_KEYS = ("snapshot", "baseline")
+PATH_KEYS = ("snapshot", "baseline", "accepted")
 
 
 def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
@@ -132,7 +136,9 @@ def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
             continue
         if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise UsageError(f"{where}: {key} must be a whole number >= 0")
-        if want is list and not all(isinstance(v, str) for v in value or [None]):
+        if want is list and (
+            not isinstance(value, list) or not all(isinstance(v, str) for v in value or [None])
+        ):
             raise UsageError(f"{where}: {key} must be a list of strings")
         if not isinstance(value, want):
             raise UsageError(f"{where}: {key} must be a {want.__name__}")
