@@ -96,6 +96,13 @@ def ci(
         ),
     ] = None,
     config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
+    accepted: Annotated[
+        str | None,
+        typer.Option(
+            help="Accepted-changes file (default: config accepted, else "
+            "catalogaudit.accepted.toml when it exists)."
+        ),
+    ] = None,
     comment: Annotated[
         bool, typer.Option("--comment/--no-comment", help="Post or update the PR comment.")
     ] = True,
@@ -143,6 +150,7 @@ def ci(
         audit_fail_on=audit_fail_on.value if audit_fail_on else "",
         diff_fail_on=diff_fail_on.value if diff_fail_on else "",
         config=config,
+        accepted=accepted,
         comment=comment,
         sarif=sarif,
         out_dir=out_dir,

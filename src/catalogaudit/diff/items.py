@@ -60,6 +60,9 @@ class Change:
     position: int | None = None
     #: CA873: the spec-default hint changes folded into this one (`diff --expand` lists them).
     folded: tuple[modes.Folded, ...] = ()
+    #: The reason of the accepted-changes entry that names this change (`diff.accept`): it is
+    #: reported, and fails nothing.
+    accepted: str | None = None
 
     @property
     def cls(self) -> str:
@@ -126,7 +129,8 @@ class DiffResult:
         """Changes at or above the `--fail-on` threshold."""
         if fail_on == "never":
             return []
-        return [c for c in self.changes if c.level(unknown) >= LEVELS[fail_on]]
+        level = LEVELS[fail_on]
+        return [c for c in self.changes if c.accepted is None and c.level(unknown) >= level]
 
     def exit_code(self, fail_on: str = "breaking", unknown: str = "fail") -> int:
         """0 nothing at or above the threshold, 1 otherwise (a failed assertion is an error,

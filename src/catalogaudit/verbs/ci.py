@@ -53,6 +53,8 @@ class CiOptions:
     diff_fail_on: str = ""
     #: `--config FILE`; None: catalogaudit.toml or pyproject.toml found as every verb finds it.
     config: str | None = None
+    #: `--accepted FILE` (None: config `accepted`, else catalogaudit.accepted.toml if present).
+    accepted: str | None = None
     comment: bool = True
     sarif: bool = False
     #: Where the summary, the SARIF file and the new snapshot go (default: RUNNER_TEMP).
@@ -134,8 +136,11 @@ def _configured(o: CiOptions) -> tuple[CiOptions, Any, str]:
         snapshot = os.path.relpath(snapshot)
     diff_fail_on = o.diff_fail_on or conf.get("diff-fail-on") or "breaking"
     setup = configured(AuditRunOptions(profiles=o.profiles, fail_on=o.audit_fail_on or None), conf)
+    from catalogaudit.verbs.accepted import path_of
+
+    accepted = path_of(o.accepted, conf)
     o = replace(o, snapshot=snapshot, audit_fail_on=setup.fail_on, diff_fail_on=diff_fail_on)
-    return o, setup, where
+    return replace(o, accepted=accepted), setup, where
 
 
 def _check(o: CiOptions) -> None:
@@ -201,6 +206,10 @@ def _gate(
         news, extra = compare.sides_of(o.snapshot, new.doc)
         result = core_diff.diff(olds[0], news[0])
         result.notes.extend([*more, *extra])
+        from catalogaudit.verbs import accepted
+
+        accepted.apply(result, o.accepted)
+        output.say([f"warning: {w['message']}" for w in result.warnings])
     # NOTE: findings point at the committed file by its path from the repository's root, as
     # code scanning and GitLab resolve them (the Action may run in a working-directory).
     source = github.repo_path(o.snapshot)
@@ -220,8 +229,10 @@ def _exit_code(o: CiOptions, gate: Gate) -> int:
 
 
 def _level(gate: Gate, level: int) -> bool:
-    """Whether a change reaches `level` (3 breaking, undecidable included; 2 model-visible)."""
-    return gate.result is not None and any(c.level("fail") >= level for c in gate.result.changes)
+    """Whether a change not accepted reaches `level` (3 breaking, undecidable included; 2
+    model-visible)."""
+    changes = gate.result.changes if gate.result is not None else []
+    return any(c.level("fail") >= level and c.accepted is None for c in changes)
 
 
 def _failing_findings(report: Report, fail_on: str) -> int:
@@ -306,6 +317,8 @@ def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: s
 def _line(o: CiOptions, gate: Gate, code: int) -> str:
     counts = gate.result.counts() if gate.result is not None else {}
     changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no changes"
+    taken = sum(1 for c in gate.result.changes if c.accepted) if gate.result is not None else 0
+    changed += f" ({taken} accepted)" if taken else ""
     if gate.result is None:
         changed = "no baseline"
     c = gate.report.counts()

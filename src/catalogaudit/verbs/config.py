@@ -59,17 +59,28 @@ PYTHON_WORDS = re.compile(r"^python(3(\.\d+)?)?$")
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read ({exc})") from None
+    return toml_text(text, str(path))
+
+
+def toml_text(text: str, name: str) -> dict[str, Any]:
+    """TOML text parsed (one `error:` line naming `name` when it is not TOML)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read ({exc})") from None
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: invalid TOML ({exc})") from None
+        raise UsageError(f"{name}: invalid TOML ({exc})") from None
     return data
+
+
+#: A TOML file parsed (the configuration, the accepted-changes file).
+read_toml = _toml
 
 
 def load(explicit: str | None = None, cwd: Path | None = None) -> tuple[dict[str, Any], str]:

@@ -54,6 +54,11 @@ class DiffOptions:
     contract: dict[str, Any] = field(default_factory=dict)
     #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
     max_chars: int | None = None
+    #: `--accepted FILE` (None: config `accepted`, else catalogaudit.accepted.toml if present);
+    #: `--accept REASON` writes an entry there for each failing change, `--expires DATE` theirs.
+    accepted: str | None = None
+    accept: str | None = None
+    expires: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,9 @@ def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffO
         expand=given["expand"],
         max_chars=given["max_chars"],
         contract=from_parameters(given),
+        accepted=given.get("accepted"),
+        accept=given.get("accept"),
+        expires=given.get("expires"),
     )
 
 
@@ -120,6 +128,7 @@ def run_diff(o: DiffOptions) -> int:
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)
+    _accepted(o, conf, result)
     file: str | None = None
     line_of: Callable[[Any], int | None] | None = None
     if o.fmt in _LINED:
@@ -140,6 +149,19 @@ def run_diff(o: DiffOptions) -> int:
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
     _stderr([fmt_diff.summary(result, o.fail_on, o.unknown)])
     return result.exit_code(o.fail_on, o.unknown)
+
+
+def _accepted(o: DiffOptions, conf: dict[str, Any], result: core_diff.DiffResult) -> None:
+    """Apply the accepted-changes file; with `--accept REASON`, first add what still fails."""
+    from catalogaudit.verbs import accepted
+
+    path = accepted.path_of(o.accepted, conf, writing=o.accept is not None)
+    accepted.apply(result, path)
+    if o.accept is not None and path is not None:
+        n = accepted.write(path, result, o.fail_on, o.unknown, o.accept, o.expires)
+        _stderr([f"accepted: {n} change{'s' if n != 1 else ''} written to {path}"])
+    elif o.expires is not None:
+        raise UsageError("--expires goes with --accept REASON")
 
 
 def _allowlist(path: str | None) -> list[Any]:
