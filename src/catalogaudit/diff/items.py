@@ -104,8 +104,9 @@ class Change:
 
 
 @dataclass
-class DiffResult:
-    """Everything `diff` found, ready for a formatter; the exit code is computed here."""
+class DiffReport:
+    """Everything `diff` found, ready for a formatter; the exit code is computed here (the
+    API's `catalogaudit.DiffReport`; `DiffResult` is the same class under its older name)."""
 
     old: str
     new: str
@@ -138,6 +139,10 @@ class DiffResult:
         if self.assertions and fail_on != "never":
             return 1
         return 1 if self.failing(fail_on, unknown) else 0
+
+
+#: The name the code base has used for `DiffReport` (one class, so `repr` says DiffReport).
+DiffResult = DiffReport
 
 
 def diff(

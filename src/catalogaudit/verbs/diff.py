@@ -241,6 +241,12 @@ def _read_inputs(
 def _pointed_at(
     o: DiffOptions, old: tuple[Any, bytes], new: tuple[Any, bytes]
 ) -> tuple[str | None, Callable[[Any], int | None] | None]:
+    return pointed_at(o.old, o.new, old, new)
+
+
+def pointed_at(
+    old_spec: str | None, new_spec: str | None, old: tuple[Any, bytes], new: tuple[Any, bytes]
+) -> tuple[str | None, Callable[[Any], int | None] | None]:
     """The repository path SARIF, annotations and JUnit point at, and the line of a change in
     it: NEW when it is in the repository (committed, or a tracked file), else the committed
     OLD snapshot (the release recipe's `new.json` is a scratch file nobody can open in the
@@ -250,14 +256,14 @@ def _pointed_at(
 
     repo = repository()
     chosen = None
-    for spec, (side, data), is_new in ((o.new, new, True), (o.old, old, False)):
+    for spec, (side, data), is_new in ((new_spec, new, True), (old_spec, old, False)):
         if spec is not None and in_repository(spec, repo):
             chosen = (spec, side, data, is_new)
             break
     if chosen is None:
-        if o.new is None or o.new == "-":
+        if new_spec is None or new_spec == "-":
             return None, None
-        path, outside = repository_path(o.new, repo)
+        path, outside = repository_path(new_spec, repo)
         return (path if outside is None else f"{outside}/{path}"), _line_of(new[0], new[1])
     spec, side, data, is_new = chosen
     return repository_path(spec, repo)[0], _line_of(side, data, new_side=is_new)
