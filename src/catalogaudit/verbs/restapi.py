@@ -277,6 +277,7 @@ def upsert_comment(api: Api, number: int, marker: str, body: str) -> tuple[str, 
     except CommentError as exc:
         raise CommentError(visible(mask(str(exc), api.token), keep="")) from None
     except Exception as exc:  # noqa: BLE001 - the comment is a report; it never costs the verdict
-        raise CommentError(f"unexpected {type(exc).__name__} talking to {api.url}") from None
+        said = f"unexpected {type(exc).__name__} talking to {api.url}"
+        raise CommentError(visible(mask(said, api.token), keep="")) from None
     finally:
         session.close()
