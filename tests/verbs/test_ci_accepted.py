@@ -111,7 +111,8 @@ def test_an_accepted_break_passes_and_a_stale_entry_is_reported(repo: Path, tmp_
         assert out["has-breaking"] == "false", out
         assert "Accepted on purpose" in summary and "purge moved to the admin server" in summary
         (comment,) = api.comments[5]  # the first run's comment, updated
-        assert "Accepted on purpose" in comment["body"] and REASON.split(";")[0] in comment["body"]
+        assert "Accepted on purpose" in comment["body"]
+        assert "purge moved to the admin server" in comment["body"]
         assert "| breaking, accepted | CA801 |" in comment["body"]
 
         # The change is reverted: nothing to accept any more, and the entries say so.

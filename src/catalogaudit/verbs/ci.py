@@ -209,7 +209,9 @@ def _gate(
         from catalogaudit.verbs import accepted
 
         accepted.apply(result, o.accepted)
-        output.say([f"warning: {w['message']}" for w in result.warnings])
+        # stale or expired acceptances on stderr too (the other warnings are in the summary)
+        taken = [w for w in result.warnings if str(w.get("kind")).startswith("accepted-")]
+        output.say([f"warning: {w['message']}" for w in taken])
     # NOTE: findings point at the committed file by its path from the repository's root, as
     # code scanning and GitLab resolve them (the Action may run in a working-directory).
     source = github.repo_path(o.snapshot)
