@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers import PYTHON, ROOT, SERVERS, cli
-from helpers.github_api import GitHubStandIn
+from helpers.github_api import GitHubStandIn, read_outputs
 
 CHECK = str(Path(PYTHON).parent / "check-jsonschema")
 EXAMPLES = ROOT / "docs" / "examples"
@@ -104,9 +104,8 @@ def _run_action(inputs: dict[str, str], cwd: Path, env: dict[str, str]) -> dict[
             timeout=600,
         )
         codes.append(proc.returncode)
-        lines = out_file.read_text().splitlines()
         scope["steps"][step.get("id", f"s{i}")] = {
-            "outputs": dict(line.split("=", 1) for line in lines if "=" in line),
+            "outputs": read_outputs(out_file),
             "stderr": proc.stderr,
         }
         if proc.returncode != 0 and step.get("id") != "gate":
@@ -178,12 +177,17 @@ def test_the_composite_action_runs_for_real(tmp_path: Path) -> None:
             for loc in result.get("locations", [])
         }
         assert uris == {"mcp/catalog.snapshot.json"}
-        assert [r.method for r in api.requests] == ["GET", "POST"]
+        # GET /user (refused for an installation token), the listing, the new comment.
+        assert [(r.method, r.path.split("/")[-1]) for r in api.requests] == [
+            ("GET", "user"),
+            ("GET", "comments"),
+            ("POST", "comments"),
+        ]
         (comment,) = api.comments[3]
         assert comment["body"].startswith("<!-- catalogaudit:ci catalog.snapshot.json -->")
         inputs["command"] = f"{PYTHON} {server} 1.1"
         out = _run_action(inputs, repo, env)
         assert json.loads(out["codes"]) == [0, 0], out["stderr"]
         assert out["has-breaking"] == "false" and out["model-visible"] == "false", out
-        assert [r.method for r in api.requests] == ["GET", "POST", "GET", "PATCH"]
+        assert [r.method for r in api.requests] == ["GET", "GET", "POST", "GET", "GET", "PATCH"]
         assert len(api.comments[3]) == 1

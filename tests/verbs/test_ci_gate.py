@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from helpers import PYTHON, SERVERS, cli, free_port
-from helpers.github_api import GitHubStandIn
+from helpers.github_api import GitHubStandIn, read_outputs
 
 TOKEN = "ghs_standInToken0123456789abcdefABCDEF"
 SERVER = str(SERVERS / "release_server.py")
@@ -65,8 +65,7 @@ def _env(tmp: Path, base: str, api: str, number: int = 7) -> dict[str, str]:
 
 
 def _outputs(tmp: Path) -> dict[str, str]:
-    lines = (tmp / "output.txt").read_text().splitlines()
-    return dict(line.split("=", 1) for line in lines)
+    return read_outputs(tmp / "output.txt")
 
 
 def _ci(repo: Path, env: dict[str, str], *args: str) -> Any:
@@ -92,10 +91,11 @@ def test_breaking_then_cosmetic_posts_then_updates_one_comment(
         assert "CA810" in summary and f"`catalog.snapshot.json` at `{base}`" in summary
         sarif = json.loads(Path(out["sarif-path"]).read_text())
         assert sarif["version"] == "2.1.0"
-        assert [r.method for r in api.requests] == ["GET", "POST"]
+        assert [r.method for r in api.requests] == ["GET", "GET", "POST"]
         assert all(r.headers["authorization"] == f"Bearer {TOKEN}" for r in api.requests)
-        assert api.requests[0].path == "/repos/octo/server/issues/7/comments"
-        assert api.requests[0].query == {"per_page": ["100"], "page": ["1"]}
+        assert api.requests[0].path == "/user"
+        assert api.requests[1].path == "/repos/octo/server/issues/7/comments"
+        assert api.requests[1].query == {"per_page": ["100"], "page": ["1"]}
         assert "comment created" in first.stderr
         (mine,) = [c for c in api.comments[7] if "catalogaudit:ci" in c["body"]]
         # Release 1.1 spells the annotation hints out at their defaults: cosmetic only.
@@ -106,8 +106,8 @@ def test_breaking_then_cosmetic_posts_then_updates_one_comment(
         out = _outputs(tmp_path)
         assert out["has-breaking"] == "false" and out["model-visible"] == "false", out
         assert out["exit-code"] == "0"
-        assert [r.method for r in api.requests] == ["GET", "POST", "GET", "PATCH"]
-        assert api.requests[3].path == f"/repos/octo/server/issues/comments/{mine['id']}"
+        assert [r.method for r in api.requests] == ["GET", "GET", "POST", "GET", "GET", "PATCH"]
+        assert api.requests[5].path == f"/repos/octo/server/issues/comments/{mine['id']}"
         assert len(api.comments[7]) == 2, "a second comment instead of an update"
         assert api.comments[7][0]["body"] == "LGTM from a human"
         assert "CA873" in mine["body"] and "CA810" not in mine["body"]
@@ -192,7 +192,7 @@ def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:
             cwd=repo, env={"GITHUB_OUTPUT": str(out)},
         )  # fmt: skip
         assert out.exists(), got
-        values = dict(line.split("=", 1) for line in out.read_text().splitlines())
+        values = read_outputs(out)
         results[level] = (got.code, values["findings"], values["exit-code"])
         assert values["has-breaking"] == "false" and values["model-visible"] == "false"
     assert results["error"] == (0, "0", "0")
@@ -217,6 +217,6 @@ def test_runs_that_disagree_fail_the_gate(tmp_path: Path) -> None:
         cwd=repo, env={"GITHUB_OUTPUT": str(outputs)},
     )  # fmt: skip
     assert got.code == 1, got
-    assert "exit-code=1" in outputs.read_text()
+    assert read_outputs(outputs)["exit-code"] == "1"
     summary = (tmp_path / "ci" / "summary.md").read_text()
     assert "differed between runs" in summary and "does not exist at the baseline" in summary

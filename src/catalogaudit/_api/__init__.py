@@ -1,7 +1,8 @@
 """The public Python API, behind `catalogaudit`'s root (which imports this lazily).
 
 - `catalogs`: `Snapshot`, `load`, `snapshot` (live), `canonicalize`, `hashes`, `rewrite`;
-- `checks`: `audit` (a `Report`), `diff` (a `DiffReport`), `stability`.
+- `checks`: `audit` (a `Report`), `diff` (a `DiffReport`), `stability`;
+- `render`: any of those in any format the command line writes.
 
 Private: import these from `catalogaudit`, whose `__all__` is the promise (docs/api.md).
 """
@@ -18,8 +19,8 @@ from catalogaudit._api.catalogs import (
     snapshot,
 )
 from catalogaudit._api.checks import StabilityReport, audit, diff, stability
-from catalogaudit.diffing import Change
-from catalogaudit.diffing import DiffResult as DiffReport
+from catalogaudit._api.rendering import render
+from catalogaudit.diffing import Change, DiffReport
 from catalogaudit.model import Finding, Location, Report, Severity
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "diff",
     "hashes",
     "load",
+    "render",
     "rewrite",
     "snapshot",
     "stability",

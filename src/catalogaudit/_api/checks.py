@@ -106,6 +106,8 @@ def _sides(values: Sequence[Snapshot | Source]) -> tuple[list[list[Any]], list[s
         label = s.name if seen[s.name] == 1 else f"{s.name} ({seen[s.name]})"
         sides, more = sides_of(label, s.doc)
         groups.append(sides)
+        # what the input held (`input: a tools/list result`), under the label the CLI uses
+        notes.extend(label + n.removeprefix(s.name) for n in s.notes)
         notes.extend(more)
     return groups, notes
 

@@ -51,9 +51,12 @@ def ci(
         ),
     ] = None,
     snapshot: Annotated[
-        str,
-        typer.Option(help="The committed snapshot's path in the repository."),
-    ] = "catalog.snapshot.json",
+        str | None,
+        typer.Option(
+            help="The committed snapshot's path in the repository (default: config snapshot, "
+            "else catalog.snapshot.json)."
+        ),
+    ] = None,
     command_line: Annotated[
         str | None,
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
@@ -76,14 +79,32 @@ def ci(
         typer.Option(help="Git ref of the baseline snapshot (default: the PR's merge base)."),
     ] = None,
     profile: Annotated[
-        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+        List,
+        typer.Option(
+            "--profile", help="ID or ID@VERSION; repeatable (default: config profiles, else spec)."
+        ),
     ] = None,
     audit_fail_on: Annotated[
-        AuditFailOn, typer.Option(help="Fail on findings of this severity or worse.")
-    ] = AuditFailOn.ERROR,
+        AuditFailOn | None,
+        typer.Option(
+            help="Fail on findings of this severity or worse (default: config fail-on, else error)."
+        ),
+    ] = None,
     diff_fail_on: Annotated[
-        DiffFailOn, typer.Option(help="Fail on changes at this level or above.")
-    ] = DiffFailOn.BREAKING,
+        DiffFailOn | None,
+        typer.Option(
+            help="Fail on changes at this level or above (default: config "
+            "diff-fail-on, else breaking)."
+        ),
+    ] = None,
+    config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
+    accepted: Annotated[
+        str | None,
+        typer.Option(
+            help="Accepted-changes file (default: config accepted, else "
+            "catalogaudit.accepted.toml when it exists)."
+        ),
+    ] = None,
     comment: Annotated[
         bool, typer.Option("--comment/--no-comment", help="Post or update the PR comment.")
     ] = True,
@@ -94,6 +115,10 @@ def ci(
         str | None,
         typer.Option(help="Where summary.md, catalogaudit.sarif and the new snapshot go."),
     ] = None,
+    api_timeout: Annotated[
+        float,
+        typer.Option(min=0.1, max=3600, help="Seconds for all of the PR comment's API calls."),
+    ] = 60.0,
 ) -> None:
     """Gate a pull request: snapshot, diff against the baseline, audit, job summary, one PR
     comment, SARIF, step outputs.
@@ -111,14 +136,17 @@ def ci(
     lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
     server = server_options(locals(), argv, url=url or None, headers=(*(header or ()), *lines))
     options = CiOptions(
-        snapshot=snapshot,
+        snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,
         profiles=tuple(p.strip() for v in profile or () for p in v.split(",") if p.strip()),
-        audit_fail_on=audit_fail_on.value,
-        diff_fail_on=diff_fail_on.value,
+        audit_fail_on=audit_fail_on.value if audit_fail_on else "",
+        diff_fail_on=diff_fail_on.value if diff_fail_on else "",
+        config=config,
+        accepted=accepted,
         comment=comment,
         sarif=sarif,
         out_dir=out_dir,
+        api_timeout=api_timeout,
     )
     raise typer.Exit(run_ci(options))

@@ -95,6 +95,24 @@ def register(app: typer.Typer) -> None:
                 help="Names or globs, one a line: their removal or rename is breaking (CA805)."
             ),
         ] = None,
+        accepted: Annotated[
+            str | None,
+            typer.Option(
+                help="Accepted-changes file (default: config accepted, else "
+                "catalogaudit.accepted.toml when it exists)."
+            ),
+        ] = None,
+        accept: Annotated[
+            str | None,
+            typer.Option(
+                help="Accept every change at or above --fail-on for this reason: write one "
+                "entry each to the accepted-changes file.",
+                metavar="REASON",
+            ),
+        ] = None,
+        expires: Annotated[
+            str | None, typer.Option(help="With --accept: the entries' expiry date (YYYY-MM-DD).")
+        ] = None,
         summary: Annotated[
             bool, typer.Option("--summary", help="Text: one line per class and rule, counted.")
         ] = False,

@@ -12,7 +12,10 @@ from catalogaudit._faces import lazy
 
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
-    from catalogaudit.diffing.items import Change, DiffResult, diff
+    from catalogaudit.diffing.accept import Accepted, entries_for
+    from catalogaudit.diffing.accept import apply as apply_accepted
+    from catalogaudit.diffing.accept import parse as parse_accepted
+    from catalogaudit.diffing.items import Change, DiffReport, DiffResult, diff
     from catalogaudit.diffing.modes import read_allowlist
     from catalogaudit.diffing.rules import RULES
     from catalogaudit.diffing.sides import sides_of
@@ -22,7 +25,8 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
-        "items": "Change DiffResult diff",
+        "accept": "Accepted apply_accepted=apply entries_for parse_accepted=parse",
+        "items": "Change DiffReport DiffResult diff",
         "modes": "read_allowlist",
         "rules": "RULES",
         "sides": "sides_of",
@@ -32,10 +36,15 @@ __getattr__ = lazy(
 
 
 __all__ = [
+    "Accepted",
     "Change",
+    "DiffReport",
     "DiffResult",
     "RULES",
+    "apply_accepted",
     "diff",
+    "entries_for",
+    "parse_accepted",
     "read_allowlist",
     "sides_of",
     "stability_report",

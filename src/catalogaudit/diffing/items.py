@@ -59,6 +59,9 @@ class Change:
     position: int | None = None
     #: CA873: the spec-default hint changes folded into this one (`diff --expand` lists them).
     folded: tuple[modes.Folded, ...] = ()
+    #: The reason of the accepted-changes entry that names this change (`diff.accept`): it is
+    #: reported, and fails nothing.
+    accepted: str | None = None
 
     @property
     def cls(self) -> str:
@@ -100,8 +103,9 @@ class Change:
 
 
 @dataclass
-class DiffResult:
-    """Everything `diff` found, ready for a formatter; the exit code is computed here."""
+class DiffReport:
+    """Everything `diff` found, ready for a formatter; the exit code is computed here (the
+    API's `catalogaudit.DiffReport`; `DiffResult` is the same class under its older name)."""
 
     old: str
     new: str
@@ -125,7 +129,8 @@ class DiffResult:
         """Changes at or above the `--fail-on` threshold."""
         if fail_on == "never":
             return []
-        return [c for c in self.changes if c.level(unknown) >= LEVELS[fail_on]]
+        level = LEVELS[fail_on]
+        return [c for c in self.changes if c.accepted is None and c.level(unknown) >= level]
 
     def exit_code(self, fail_on: str = "breaking", unknown: str = "fail") -> int:
         """0 nothing at or above the threshold, 1 otherwise (a failed assertion is an error,
@@ -133,6 +138,10 @@ class DiffResult:
         if self.assertions and fail_on != "never":
             return 1
         return 1 if self.failing(fail_on, unknown) else 0
+
+
+#: The name the code base has used for `DiffReport` (one class, so `repr` says DiffReport).
+DiffResult = DiffReport
 
 
 def diff(

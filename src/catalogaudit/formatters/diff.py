@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit._version import __version__
+from catalogaudit.formatters.base import visible
 from catalogaudit.formatters.diff_ci import LEVEL_NAMES, summary
 from catalogaudit.formatters.formats import DiffFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
@@ -89,6 +90,8 @@ def change_json(c: Change, unknown: str) -> dict[str, Any]:
     }
     if c.old_identity is not None:
         out["oldIdentity"] = c.old_identity
+    if c.accepted is not None:
+        out["accepted"] = c.accepted
     if c.folded:
         out["folded"] = [
             {"identity": f.identity, "pointer": f.pointer, "message": f.message} for f in c.folded
@@ -152,7 +155,8 @@ def text(result: DiffResult, fail_on: str, unknown: str, expand: bool = False) -
     width = max((len(c.subject) for c in result.changes), default=0)
     for c in result.changes:
         where = f" {c.pointer}" if c.pointer else ""
-        lines.append(f"  {c.cls:<13} {c.rule_id}  {c.subject:<{width}}{where}  {c.message}")
+        why = f"  (accepted: {visible(c.accepted, keep='')})" if c.accepted is not None else ""
+        lines.append(f"  {c.cls:<13} {c.rule_id}  {c.subject:<{width}}{where}  {c.message}{why}")
         if expand:
             for f in c.folded:
                 subject = f"{c.subject.split()[0].rstrip('s')} {_name(f.identity)}"
@@ -227,6 +231,8 @@ def sarif(
                 "properties": {"class": c.cls, "level": LEVEL_NAMES[c.level(unknown)]},
             }
         )
+        if c.accepted is not None:
+            results[-1]["suppressions"] = [{"kind": "external", "justification": c.accepted}]
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

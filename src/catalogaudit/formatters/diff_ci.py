@@ -56,7 +56,8 @@ def markdown(
     table = Section(header=["| class | rule | item | where | change |", "|---|---|---|---|---|"])
     for c in result.changes:
         level = c.level(unknown)
-        cls = f"**{c.cls}**" if level == 3 else c.cls
+        cls = f"**{c.cls}**" if level == 3 and c.accepted is None else c.cls
+        cls += ", accepted" if c.accepted is not None else ""
         where_ = code(c.pointer, in_table=True) if c.pointer else ""
         table.rows.append(
             f"| {cls} | {words(c.rule_id)} | {code(c.subject, in_table=True)} "
@@ -64,6 +65,16 @@ def markdown(
         )
         table.ranks.append(level)
     table.footer = [""]
+    accepted = [c for c in result.changes if c.accepted is not None]
+    if accepted:
+        table.footer += ["Accepted on purpose (catalogaudit.accepted.toml):", ""]
+        table.footer += [
+            f"- {words(c.rule_id)} {code(c.subject)}"
+            + (f" {code(c.pointer)}" if c.pointer else "")
+            + f": {escape_text(str(c.accepted))}"
+            for c in accepted
+        ]
+        table.footer.append("")
     paths = Section(header=["<details><summary>Changed JSON paths</summary>", ""])
     for item in result.items:
         if not item["paths"]:
@@ -90,6 +101,8 @@ def summary(result: DiffResult, fail_on: str, unknown: str) -> str:
     verdict = (
         f"{failing} at or above --fail-on {fail_on}" if fail_on != "never" else "--fail-on never"
     )
+    taken = sum(1 for c in result.changes if c.accepted is not None)
+    verdict += f" ({taken} more accepted)" if taken else ""
     return f"{total} change{'s' if total != 1 else ''} ({parts}); {verdict}{_asserted(result)}"
 
 
@@ -115,7 +128,7 @@ def github(
         lines.append(("error", command("error", why, visible(f.message))))
     ordered = sorted(result.changes, key=lambda c: -c.level(unknown))
     for c in ordered:
-        level = ANNOTATION[c.level(unknown)]
+        level = ANNOTATION[c.level(unknown)] if c.accepted is None else "notice"
         props: dict[str, str] = {}
         line = line_of(c) if line_of else None
         if file:
@@ -125,6 +138,8 @@ def github(
         name = RULES[c.rule_id][1] if c.rule_id in RULES else c.cls
         props["title"] = title(c.rule_id, _subject(c), name)
         message = f"{c.cls}: {c.subject}: {c.message}"
+        if c.accepted is not None:
+            message += f" (accepted: {c.accepted})"
         lines.append((level, command(level, props, visible(message))))
     return capped(lines)
 
@@ -152,6 +167,8 @@ def junit(result: DiffResult, fail_on: str, unknown: str, line_of: LineOf, file:
         text = visible(f"{c.cls} ({level}): {c.subject}: {c.message}")
         if id(c) in failing:
             child = ET.SubElement(case, "failure", {"message": text, "type": c.cls})
+        elif c.accepted is not None:
+            reason = visible(f"accepted ({c.accepted}): {text}")
         else:
             reason = f"below --fail-on {fail_on}: {text}"
             child = ET.SubElement(case, "skipped", {"message": reason})

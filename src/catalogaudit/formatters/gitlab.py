@@ -106,6 +106,7 @@ def format_gitlab_diff(
     for c in result.changes:
         level = c.level(unknown)
         severity = "major" if c.cls == "unknown" and level == 3 else DIFF_SEVERITY[level]
+        severity = "info" if c.accepted is not None else severity
         issues.append(
             {
                 "type": "issue",

@@ -81,6 +81,11 @@ class Finding:
     items: tuple[str, ...] = ()
 
     @property
+    def subject(self) -> str:
+        """`tools/add`, or the bare kind (`tools`, `catalog`) when there is no identity."""
+        return self.kind if self.identity is None else f"{self.kind}/{self.identity}"
+
+    @property
     def fingerprint(self) -> str:
         """SHA-256 of (rule id, kind, identity, item pointer, normalized excerpt).
 

@@ -21,9 +21,16 @@ if TYPE_CHECKING:
     from catalogaudit.verbs.canonicalize import run_hash
     from catalogaudit.verbs.ci import CiOptions, run_ci
     from catalogaudit.verbs.contract import from_parameters
-    from catalogaudit.verbs.diff import StabilityOptions, options_of, run_diff, run_stability
+    from catalogaudit.verbs.diff import (
+        StabilityOptions,
+        options_of,
+        pointed_at,
+        run_diff,
+        run_stability,
+    )
     from catalogaudit.verbs.live import SnapshotOptions, capture, limits_of, target_of
     from catalogaudit.verbs.profiles import run as run_profiles
+    from catalogaudit.verbs.repository import repository
     from catalogaudit.verbs.rewrite import RewriteOptions
     from catalogaudit.verbs.rewrite import run as run_rewrite
     from catalogaudit.verbs.rule import run as run_rule
@@ -37,11 +44,12 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
+        "repository": "repository",
         "audit": "AuditRunOptions rules_listing run_audit=run",
         "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
         "ci": "CiOptions run_ci",
         "contract": "from_parameters",
-        "diff": "StabilityOptions options_of run_diff run_stability",
+        "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
         "live": "SnapshotOptions capture limits_of target_of",
         "profiles": "run_profiles=run",
         "rewrite": "RewriteOptions run_rewrite=run",
@@ -66,6 +74,8 @@ __all__ = [
     "from_parameters",
     "limits_of",
     "options_of",
+    "pointed_at",
+    "repository",
     "rules_listing",
     "run_audit",
     "run_canonicalize",

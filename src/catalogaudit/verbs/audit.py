@@ -105,9 +105,25 @@ def _streamed(
     return files.audit_files(o.inputs, revision, options, regions, o.jobs)
 
 
-def run(o: AuditRunOptions) -> int:
-    """Audit, format, write, and return the exit code the report computes."""
-    conf, _ = cfg.load(o.config)
+@dataclass(frozen=True)
+class Configured:
+    """The audit the options and the configuration ask for (`audit` and `ci` alike)."""
+
+    options: AuditOptions
+    fail_on: str
+    #: The baseline file, its text and `--strict-baseline` (CA920 for stale entries).
+    baseline_file: str | None = None
+    baseline_text: str = ""
+    strict: bool = False
+
+    def finish(self, report: Report) -> None:
+        """What comes after the audit: CA920 for stale baseline entries when strict."""
+        if self.strict and self.baseline_file:
+            _strict_baseline(report, self.options.baseline, self.baseline_text, self.baseline_file)
+
+
+def configured(o: AuditRunOptions, conf: dict[str, Any]) -> Configured:
+    """The options win over the configuration table `conf`, key by key."""
     fail_on = o.fail_on or conf.get("fail-on", "error")
     if fail_on not in FAIL_ON:
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
@@ -135,6 +151,14 @@ def run(o: AuditRunOptions) -> int:
         baseline=baseline,
         contract=contract.resolve(o.contract, conf),
     )
+    return Configured(options, fail_on, baseline_file, baseline_text, strict)
+
+
+def run(o: AuditRunOptions) -> int:
+    """Audit, format, write, and return the exit code the report computes."""
+    conf, _ = cfg.load(o.config)
+    setup = configured(o, conf)
+    options, fail_on = setup.options, setup.fail_on
     revision = o.revision or conf.get("revision")
     if revision is not None:
         from catalogaudit.model import parse_protocol
@@ -182,8 +206,7 @@ def run(o: AuditRunOptions) -> int:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
-    if strict and baseline_file:
-        _strict_baseline(report, baseline, baseline_text, baseline_file)
+    setup.finish(report)
     text = format_report(
         report,
         output_format,

@@ -11,6 +11,7 @@ run says so in one `warning:` line and keeps its exit code.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from dataclasses import dataclass, replace
@@ -18,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.auditing import AuditOptions, audit
+from catalogaudit.auditing import audit
 from catalogaudit.diffing import DiffResult, diff, sides_of
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters import OutputFormat, format_report
 from catalogaudit.model import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Catalog, Report, Severity
-from catalogaudit.verbs import github, output
+from catalogaudit.verbs import github, output, restapi
 from catalogaudit.verbs.live import SnapshotOptions
 
 AUDIT_FAIL_ON = ("error", "warning", "info", "never")
@@ -37,17 +38,26 @@ SECTION_CHARS = 28000
 class CiOptions:
     """What `catalogaudit ci` was asked to do."""
 
-    snapshot: str
+    #: The committed snapshot ("": configuration `snapshot`, else catalog.snapshot.json).
+    snapshot: str = ""
     #: How to reach the server; neither command nor url: the committed snapshot is the candidate.
     server: SnapshotOptions = SnapshotOptions()
     baseline: str | None = None
+    #: Empty: from configuration, as `audit` takes them (`fail-on`, `diff-fail-on`), else
+    #: spec, error and breaking.
     profiles: tuple[str, ...] = ()
-    audit_fail_on: str = "error"
-    diff_fail_on: str = "breaking"
+    audit_fail_on: str = ""
+    diff_fail_on: str = ""
+    #: `--config FILE`; None: catalogaudit.toml or pyproject.toml found as every verb finds it.
+    config: str | None = None
+    #: `--accepted FILE` (None: config `accepted`, else catalogaudit.accepted.toml if present).
+    accepted: str | None = None
     comment: bool = True
     sarif: bool = False
     #: Where the summary, the SARIF file and the new snapshot go (default: RUNNER_TEMP).
     out_dir: str | None = None
+    #: Seconds for the whole conversation with GitHub's API (the comment).
+    api_timeout: float = 60.0
 
 
 @dataclass
@@ -60,22 +70,29 @@ class Gate:
     baseline: str
     #: How the baseline ref was chosen (`--baseline`, the merge base of ..., HEAD).
     how: str
+    #: The configuration file that set this run's defaults ("" when none).
+    config: str = ""
 
 
 def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
     """The whole gate; returns the exit code (also written to the `exit-code` output)."""
     env = environ if environ is not None else github.environ()
+    snapshot = o.snapshot or "catalog.snapshot.json"
     try:
+        o, setup, where = _configured(o)
+        snapshot = o.snapshot or snapshot
         _check(o)
         out = _out_dir(o, env)
         payload = github.event(env)
-        gate = _gate(o, env, payload, out)
+        gate = _gate(o, env, payload, out, setup)
+        gate.config = where
     except CatalogauditError as exc:
         # NOTE: the step still reports: the summary says what failed, the outputs say 2.
         from catalogaudit.formatters import code as md_code
         from catalogaudit.formatters import escape_text
 
-        head = f"{marker(o.snapshot)}\n## catalogaudit: {md_code(o.snapshot)} errored\n\n"
+        exc.args = (restapi.mask(str(exc), env.get("GITHUB_TOKEN", "")),)
+        head = f"{marker(snapshot)}\n## catalogaudit: {md_code(snapshot)} errored\n\n"
         github.add_summary(env, head + f"error: {escape_text(str(exc))}\n")
         github.set_outputs(env, {"exit-code": str(EXIT_ERROR)})
         raise exc from None
@@ -98,9 +115,29 @@ def run_ci(o: CiOptions, environ: dict[str, str] | None = None) -> int:
         values["sarif-path"] = str(sarif_path)
     if o.comment:
         _comment(o, env, payload, body)
-    github.set_outputs(env, values)
+    refused = github.set_outputs(env, values)
+    output.say([f"warning: output {k} not written: its value holds a line break" for k in refused])
     output.say([_line(o, gate, code)])
     return code
+
+
+def _configured(o: CiOptions) -> tuple[CiOptions, Any, str]:
+    """The options with what they leave open taken from the configuration, the audit it asks
+    for (`verbs.audit.configured`: the same keys and precedence as `audit`), and its file."""
+    from catalogaudit.verbs import config as cfg
+    from catalogaudit.verbs.audit import AuditRunOptions, configured
+
+    conf, where = cfg.load(o.config)
+    snapshot = o.snapshot or conf.get("snapshot") or "catalog.snapshot.json"
+    if Path(snapshot).is_absolute():  # configured in a parent directory: make it relative
+        snapshot = os.path.relpath(snapshot)
+    diff_fail_on = o.diff_fail_on or conf.get("diff-fail-on") or "breaking"
+    setup = configured(AuditRunOptions(profiles=o.profiles, fail_on=o.audit_fail_on or None), conf)
+    from catalogaudit.verbs.accepted import path_of
+
+    accepted = path_of(o.accepted, conf)
+    o = replace(o, snapshot=snapshot, audit_fail_on=setup.fail_on, diff_fail_on=diff_fail_on)
+    return replace(o, accepted=accepted), setup, where
 
 
 def _check(o: CiOptions) -> None:
@@ -112,6 +149,8 @@ def _check(o: CiOptions) -> None:
         raise UsageError("give either a server command after -- or --url, not both")
     if o.snapshot.startswith(("git:", "-")) or Path(o.snapshot).is_absolute():
         raise UsageError("--snapshot is the committed snapshot's path in the repository")
+    if re.search(r"[\x00-\x1f\x7f]", o.snapshot):
+        raise UsageError("--snapshot cannot hold a line break or another control character")
     if o.baseline is not None and (not o.baseline or o.baseline.startswith("-")):
         raise UsageError("--baseline must name a git ref (and cannot start with '-')")
 
@@ -134,7 +173,9 @@ def _live(o: CiOptions) -> bool:
     return bool(o.server.command or o.server.url)
 
 
-def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path) -> Gate:
+def _gate(
+    o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path, setup: Any
+) -> Gate:
     if o.baseline is not None:
         ref, how = o.baseline, "--baseline"
     else:
@@ -162,11 +203,18 @@ def _gate(o: CiOptions, env: dict[str, str], payload: dict[str, Any], out: Path)
         news, extra = sides_of(o.snapshot, new.doc)
         result = diff(olds[0], news[0])
         result.notes.extend([*more, *extra])
+        from catalogaudit.verbs import accepted
+
+        accepted.apply(result, o.accepted)
+        # stale or expired acceptances on stderr too (the other warnings are in the summary)
+        taken = [w for w in result.warnings if str(w.get("kind")).startswith("accepted-")]
+        output.say([f"warning: {w['message']}" for w in taken])
     # NOTE: findings point at the committed file by its path from the repository's root, as
     # code scanning and GitLab resolve them (the Action may run in a working-directory).
     source = github.repo_path(o.snapshot)
     catalog = Catalog(new.doc, source=source, text=None if _live(o) else new.text)
-    report = audit(catalog, AuditOptions(profiles=o.profiles))
+    report = audit(catalog, setup.options)
+    setup.finish(report)
     return Gate(result, report, unstable, ref, how)
 
 
@@ -180,8 +228,10 @@ def _exit_code(o: CiOptions, gate: Gate) -> int:
 
 
 def _level(gate: Gate, level: int) -> bool:
-    """Whether a change reaches `level` (3 breaking, undecidable included; 2 model-visible)."""
-    return gate.result is not None and any(c.level("fail") >= level for c in gate.result.changes)
+    """Whether a change not accepted reaches `level` (3 breaking, undecidable included; 2
+    model-visible)."""
+    changes = gate.result.changes if gate.result is not None else []
+    return any(c.level("fail") >= level and c.accepted is None for c in changes)
 
 
 def _failing_findings(report: Report, fail_on: str) -> int:
@@ -216,7 +266,16 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
         parts.append(f"- {md_code(o.snapshot)} does not exist at the baseline: no diff")
     if gate.unstable:
         parts.append("- the catalog differed between runs: see `catalogaudit stability`")
-    parts.append("")
+    profiles = ", ".join(md_code(p) for p in gate.report.profiles or ["spec"])
+    parts += [
+        f"- profiles: {profiles}",
+        f"- fails on: a finding at {md_code(o.audit_fail_on)} or worse, a change at "
+        f"{md_code(o.diff_fail_on)} or above",
+        f"- configuration: {md_code(os.path.relpath(gate.config))}"
+        if gate.config
+        else "- configuration: none",
+        "",
+    ]
     if gate.result is not None:
         parts += [
             "<details open><summary>Changes since the baseline</summary>",
@@ -237,7 +296,7 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
 
 def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: str) -> None:
     number = github.pull_number(payload)
-    api = github.Api.from_environ(env)
+    api = restapi.Api.from_environ(env, o.api_timeout)
     if number is None:
         output.say(["note: not a pull request: no comment posted"])
         return
@@ -245,8 +304,8 @@ def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: s
         output.say(["warning: no GITHUB_TOKEN or GITHUB_REPOSITORY: no comment posted"])
         return
     try:
-        action, url = github.upsert_comment(api, number, marker(o.snapshot), body)
-    except github.CommentError as exc:
+        action, url = restapi.upsert_comment(api, number, marker(o.snapshot), body)
+    except restapi.CommentError as exc:
         output.say([f"warning: pull-request comment not posted: {exc} (the verdict stands)"])
         return
     output.say([f"comment {action}: {url}" if url else f"comment {action}"])
@@ -255,6 +314,8 @@ def _comment(o: CiOptions, env: dict[str, str], payload: dict[str, Any], body: s
 def _line(o: CiOptions, gate: Gate, code: int) -> str:
     counts = gate.result.counts() if gate.result is not None else {}
     changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no changes"
+    taken = sum(1 for c in gate.result.changes if c.accepted) if gate.result is not None else 0
+    changed += f" ({taken} accepted)" if taken else ""
     if gate.result is None:
         changed = "no baseline"
     c = gate.report.counts()

@@ -35,6 +35,10 @@ KEYS: dict[str, type] = {
         for verb in ("expect", "forbid", "min")
     },
     "strict-baseline": bool,
+    # `ci` (issue 34): its diff threshold (`fail-on` is the audit's, for every verb), and the
+    # file of breaking changes accepted on purpose (diff, diff --live, ci).
+    "diff-fail-on": str,
+    "accepted": str,
 }
 
 #: Keys of the `server` table (how `diff --live` reaches the server), with their types.
@@ -55,17 +59,28 @@ PYTHON_WORDS = re.compile(r"^python(3(\.\d+)?)?$")
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read ({exc})") from None
+    return toml_text(text, str(path))
+
+
+def toml_text(text: str, name: str) -> dict[str, Any]:
+    """TOML text parsed (one `error:` line naming `name` when it is not TOML)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read ({exc})") from None
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: invalid TOML ({exc})") from None
+        raise UsageError(f"{name}: invalid TOML ({exc})") from None
     return data
+
+
+#: A TOML file parsed (the configuration, the accepted-changes file).
+read_toml = _toml
 
 
 def load(explicit: str | None = None, cwd: Path | None = None) -> tuple[dict[str, Any], str]:
@@ -115,7 +130,7 @@ def _announce(table: dict[str, Any], path: Path, cwd: Path) -> tuple[dict[str, A
 
 
 #: Keys that name an input file: they must stay inside the configuration's directory.
-PATH_KEYS = ("snapshot", "baseline")
+PATH_KEYS = ("snapshot", "baseline", "accepted")
 
 
 def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
@@ -132,7 +147,9 @@ def _checked(table: Any, path: Path, cwd: Path) -> dict[str, Any]:
             continue
         if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise UsageError(f"{where}: {key} must be a whole number >= 0")
-        if want is list and not all(isinstance(v, str) for v in value or [None]):
+        if want is list and (
+            not isinstance(value, list) or not all(isinstance(v, str) for v in value or [None])
+        ):
             raise UsageError(f"{where}: {key} must be a list of strings")
         if not isinstance(value, want):
             raise UsageError(f"{where}: {key} must be a {want.__name__}")

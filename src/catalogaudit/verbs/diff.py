@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit import intake
-from catalogaudit.diffing import diff, sides_of, stability_report
+from catalogaudit.diffing import DiffReport, diff, sides_of, stability_report
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters import (
     DEFAULT_MAX_CHARS,
@@ -61,6 +61,11 @@ class DiffOptions:
     contract: dict[str, Any] = field(default_factory=dict)
     #: `--max-chars`: the Markdown's budget (None: `formatters.md.DEFAULT_MAX_CHARS`).
     max_chars: int | None = None
+    #: `--accepted FILE` (None: config `accepted`, else catalogaudit.accepted.toml if present);
+    #: `--accept REASON` writes an entry there for each failing change, `--expires DATE` theirs.
+    accepted: str | None = None
+    accept: str | None = None
+    expires: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,9 @@ def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffO
         expand=given["expand"],
         max_chars=given["max_chars"],
         contract=from_parameters(given),
+        accepted=given.get("accepted"),
+        accept=given.get("accept"),
+        expires=given.get("expires"),
     )
 
 
@@ -127,6 +135,7 @@ def run_diff(o: DiffOptions) -> int:
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)
+    _accepted(o, conf, result)
     file: str | None = None
     line_of: Callable[[Any], int | None] | None = None
     if o.fmt in _LINED:
@@ -147,6 +156,19 @@ def run_diff(o: DiffOptions) -> int:
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
     _stderr([diff_summary(result, o.fail_on, o.unknown)])
     return result.exit_code(o.fail_on, o.unknown)
+
+
+def _accepted(o: DiffOptions, conf: dict[str, Any], result: DiffReport) -> None:
+    """Apply the accepted-changes file; with `--accept REASON`, first add what still fails."""
+    from catalogaudit.verbs import accepted
+
+    path = accepted.path_of(o.accepted, conf, writing=o.accept is not None)
+    accepted.apply(result, path)
+    if o.accept is not None and path is not None:
+        n = accepted.write(path, result, o.fail_on, o.unknown, o.accept, o.expires)
+        _stderr([f"accepted: {n} change{'s' if n != 1 else ''} written to {path}"])
+    elif o.expires is not None:
+        raise UsageError("--expires goes with --accept REASON")
 
 
 def _allowlist(path: str | None) -> list[Any]:
@@ -226,6 +248,12 @@ def _read_inputs(
 def _pointed_at(
     o: DiffOptions, old: tuple[Any, bytes], new: tuple[Any, bytes]
 ) -> tuple[str | None, Callable[[Any], int | None] | None]:
+    return pointed_at(o.old, o.new, old, new)
+
+
+def pointed_at(
+    old_spec: str | None, new_spec: str | None, old: tuple[Any, bytes], new: tuple[Any, bytes]
+) -> tuple[str | None, Callable[[Any], int | None] | None]:
     """The repository path SARIF, annotations and JUnit point at, and the line of a change in
     it: NEW when it is in the repository (committed, or a tracked file), else the committed
     OLD snapshot (the release recipe's `new.json` is a scratch file nobody can open in the
@@ -235,14 +263,14 @@ def _pointed_at(
 
     repo = repository()
     chosen = None
-    for spec, (side, data), is_new in ((o.new, new, True), (o.old, old, False)):
+    for spec, (side, data), is_new in ((new_spec, new, True), (old_spec, old, False)):
         if spec is not None and in_repository(spec, repo):
             chosen = (spec, side, data, is_new)
             break
     if chosen is None:
-        if o.new is None or o.new == "-":
+        if new_spec is None or new_spec == "-":
             return None, None
-        path, outside = repository_path(o.new, repo)
+        path, outside = repository_path(new_spec, repo)
         return (path if outside is None else f"{outside}/{path}"), _line_of(new[0], new[1])
     spec, side, data, is_new = chosen
     return repository_path(spec, repo)[0], _line_of(side, data, new_side=is_new)

@@ -1,9 +1,9 @@
 """GitHub Actions' side of `catalogaudit ci`: the event payload, the merge base, the step's
-output and summary files, and the one pull-request comment kept up to date through the REST API.
+output and summary files. (The pull-request comment is `verbs/restapi.py`.)
 
-The comment is found by a hidden marker (an HTML comment, invisible when rendered), so a second
-run edits the comment the first run posted instead of adding another. The token only ever goes
-into the `Authorization` header: it is never printed, written to an output or put in a message.
+The event payload and the outputs are untrusted in both directions: the payload is read with a
+size bound and its fields type-checked; an output value is written between a random heredoc
+delimiter and refused when it holds a line break, so no value can add an output of its own.
 """
 
 from __future__ import annotations
@@ -11,41 +11,52 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import subprocess
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from catalogaudit._version import __version__
 from catalogaudit.errors import UsageError
 
-#: GitHub's limit on an issue comment's body (characters); longer bodies get HTTP 422.
-COMMENT_LIMIT = 65536
-#: Comments listed per page (the API's maximum) and pages read before giving up.
-PER_PAGE = 100
-MAX_PAGES = 50
-
-
-class CommentError(Exception):
-    """The comment could not be read, posted or updated (the message names no secret)."""
+#: The most an event payload may hold (GitHub caps webhook payloads at 25 MB).
+MAX_EVENT = 25 * 1024 * 1024
 
 
 def event(environ: dict[str, str]) -> dict[str, Any]:
-    """The event payload GitHub wrote to GITHUB_EVENT_PATH ({} when there is none)."""
+    """The event payload GitHub wrote to GITHUB_EVENT_PATH ({} when there is none); its
+    `pull_request`, when present, is an object (else the payload is refused: the baseline and
+    the comment both come from it)."""
     path = environ.get("GITHUB_EVENT_PATH")
     if not path:
         return {}
+    where = f"GITHUB_EVENT_PATH {path}"
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(f"GITHUB_EVENT_PATH {path}: cannot read it ({exc})") from None
-    return data if isinstance(data, dict) else {}
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_EVENT + 1)
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read it ({exc.strerror})") from None
+    if len(raw) > MAX_EVENT:
+        raise UsageError(f"{where}: larger than {MAX_EVENT} bytes, not an event payload")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise UsageError(f"{where}: not a JSON event payload") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{where}: the event payload is not a JSON object")
+    pr = data.get("pull_request")
+    if pr is not None and not isinstance(pr, dict):
+        raise UsageError(f"{where}: pull_request is a {type(pr).__name__}, not an object")
+    base = pr.get("base") if pr else None
+    if base is not None and not isinstance(base, dict):
+        raise UsageError(f"{where}: pull_request.base is a {type(base).__name__}, not an object")
+    return data
 
 
 def pull_number(payload: dict[str, Any]) -> int | None:
     """The pull request's number (`pull_request` and `pull_request_target` events)."""
     number = (payload.get("pull_request") or {}).get("number")
-    return number if isinstance(number, int) and not isinstance(number, bool) else None
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 < number < 2**53:
+        return None
+    return number
 
 
 def _git(*args: str) -> str | None:
@@ -95,13 +106,20 @@ def repo_path(path: str) -> str:
     return f"{prefix}{path.removeprefix('./')}"
 
 
-def set_outputs(environ: dict[str, str], values: dict[str, str]) -> None:
-    """Append `name=value` lines to GITHUB_OUTPUT (values here are one line, no secrets)."""
+def set_outputs(environ: dict[str, str], values: dict[str, str]) -> list[str]:
+    """Append the outputs to GITHUB_OUTPUT, each as `name<<DELIMITER` lines with a random
+    delimiter (GitHub's multiline form); a value holding a line break is not written. Returns
+    the names refused."""
     path = environ.get("GITHUB_OUTPUT")
+    refused = [k for k, v in values.items() if re.search(r"[\r\n\x00]", k + v)]
     if not path:
-        return
+        return refused
+    delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
     with open(path, "a", encoding="utf-8") as fh:
-        fh.writelines(f"{k}={v}\n" for k, v in values.items())
+        for key, value in values.items():
+            if key not in refused:
+                fh.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
+    return refused
 
 
 def add_summary(environ: dict[str, str], text: str) -> None:
@@ -111,80 +129,6 @@ def add_summary(environ: dict[str, str], text: str) -> None:
         return
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(text if text.endswith("\n") else text + "\n")
-
-
-@dataclass(frozen=True)
-class Api:
-    """Where and as whom to call the REST API (GITHUB_API_URL, GITHUB_REPOSITORY, the token)."""
-
-    url: str
-    repository: str
-    token: str
-
-    @classmethod
-    def from_environ(cls, environ: dict[str, str]) -> Api | None:
-        """None when the token or the repository is missing (then no comment is attempted)."""
-        token = environ.get("GITHUB_TOKEN", "")
-        repo = environ.get("GITHUB_REPOSITORY", "")
-        if not token or not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo):
-            return None
-        url = environ.get("GITHUB_API_URL") or "https://api.github.com"
-        return cls(url.rstrip("/"), repo, token)
-
-
-def upsert_comment(api: Api, number: int, marker: str, body: str) -> tuple[str, str]:
-    """Edit the comment of `number` that holds `marker`, or post one; ("updated" or "created",
-    its html_url). Network and HTTP errors become `CommentError`."""
-    import httpx  # lazy: only a run that comments needs it
-
-    headers = {
-        "Authorization": f"Bearer {api.token}",
-        "Accept": "application/vnd.github+json",
-        "X-GitHub-Api-Version": "2022-11-28",
-        "User-Agent": f"catalogaudit/{__version__}",
-    }
-    base = f"{api.url}/repos/{api.repository}/issues"
-    try:
-        with httpx.Client(headers=headers, timeout=30.0, follow_redirects=False) as client:
-            found = _find(client, f"{base}/{number}/comments", marker)
-            if found is not None:
-                r = client.patch(f"{base}/comments/{found}", json={"body": body})
-                action = "updated"
-            else:
-                r = client.post(f"{base}/{number}/comments", json={"body": body})
-                action = "created"
-            _check(r, f"{action.removesuffix('d')} the comment")
-            return action, str(r.json().get("html_url", ""))
-    except httpx.HTTPError as exc:
-        raise CommentError(f"{type(exc).__name__} talking to {api.url}") from None
-    except ValueError:
-        raise CommentError(f"{api.url} answered something that is not JSON") from None
-
-
-def _find(client: Any, url: str, marker: str) -> int | None:
-    for page in range(1, MAX_PAGES + 1):
-        r = client.get(url, params={"per_page": PER_PAGE, "page": page})
-        _check(r, "list the comments")
-        comments = r.json()
-        if not isinstance(comments, list):
-            raise CommentError("listing the comments did not return a list")
-        for c in comments:
-            if isinstance(c, dict) and marker in str(c.get("body", "")):
-                return int(c["id"])
-        if len(comments) < PER_PAGE:
-            return None
-    return None
-
-
-def _check(response: Any, what: str) -> None:
-    if response.status_code >= 400:
-        # NOTE: the body is GitHub's message, never our request: it cannot hold the token.
-        try:
-            message = str(response.json().get("message", ""))[:200]
-        except ValueError:
-            message = ""
-        detail = f": {message}" if message else ""
-        raise CommentError(f"could not {what} (HTTP {response.status_code}{detail})")
 
 
 def token_from(environ: dict[str, str]) -> dict[str, str]:

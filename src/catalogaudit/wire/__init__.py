@@ -13,12 +13,14 @@ TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its mo
 if TYPE_CHECKING:
     from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX, Target
     from catalogaudit.wire.capture import capture as capture_server
+    from catalogaudit.wire.encoding import ACCEPT_ENCODING, codings, decoded
     from catalogaudit.wire.transport import Budget, Limits
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
 __getattr__ = lazy(
     globals(),
     {
+        "encoding": "ACCEPT_ENCODING codings decoded",
         "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
         "transport": "Budget Limits",
     },
@@ -26,10 +28,13 @@ __getattr__ = lazy(
 
 
 __all__ = [
+    "ACCEPT_ENCODING",
     "Budget",
     "ENV_VALUE_ALLOW",
     "ENV_VALUE_PREFIX",
     "Limits",
     "Target",
     "capture_server",
+    "codings",
+    "decoded",
 ]
