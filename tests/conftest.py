@@ -35,7 +35,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Compile `src/` once (into the ignored `__pycache__/`): under PYTHONDONTWRITEBYTECODE=1,
     set on the development machines, every process a test starts would otherwise compile
-    each module it imports again. Once, in the controller: xdist's workers find it done."""
+    each module it imports again. Once, in the controller: xdist's workers find it done.
+
+    `COLUMNS` and `LINES` go: text output follows them, and xdist's workers are started with
+    `COLUMNS=80`; a test that wants a width sets it."""
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
     if hasattr(config, "workerinput"):
         return
     src = Path(__file__).resolve().parents[1] / "src"

@@ -43,10 +43,9 @@ def render(
             report, format, fail_on or "breaking", unknown, expand, summary, budget, (old, new)
         )
     if isinstance(report, dict) and report.get("kind") == "stability":
-        from catalogaudit.formatters import StabilityFormat
-        from catalogaudit.formatters import stability as fmt_stab
+        from catalogaudit.formatters import StabilityFormat, render_stability
 
-        return fmt_stab.render(report, _choice(StabilityFormat, format), max_chars=budget)
+        return render_stability(report, _choice(StabilityFormat, format), max_chars=budget)
     raise UsageError("render takes a Report, a DiffReport or a stability report")
 
 
@@ -60,10 +59,10 @@ def _choice(enum: Any, value: str) -> Any:
 
 def _audit(report: Report, fmt: str, fail_on: str, expand: bool, width: int, budget: int) -> str:
     from catalogaudit.formatters import OutputFormat, format_report
-    from catalogaudit.verbs import repository
+    from catalogaudit.verbs import git_repository
 
     chosen = _choice(OutputFormat, fmt)
-    repo = repository() if fmt in _LOCATED else None
+    repo = git_repository() if fmt in _LOCATED else None
     return format_report(
         report, chosen, width=width, expand=expand, fail_on=fail_on, max_chars=budget, repo=repo
     )

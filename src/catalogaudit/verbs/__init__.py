@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     )
     from catalogaudit.verbs.live import SnapshotOptions, capture, limits_of, target_of
     from catalogaudit.verbs.profiles import run as run_profiles
-    from catalogaudit.verbs.repository import repository
+    from catalogaudit.verbs.repository import repository as git_repository
     from catalogaudit.verbs.rewrite import RewriteOptions
     from catalogaudit.verbs.rewrite import run as run_rewrite
     from catalogaudit.verbs.rule import run as run_rule
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
-        "repository": "repository",
         "audit": "AuditRunOptions rules_listing run_audit=run",
         "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
         "ci": "CiOptions run_ci",
@@ -52,6 +51,7 @@ __getattr__ = lazy(
         "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
         "live": "SnapshotOptions capture limits_of target_of",
         "profiles": "run_profiles=run",
+        "repository": "git_repository=repository",
         "rewrite": "RewriteOptions run_rewrite=run",
         "rule": "run_rule=run",
         "serve": "ServeOptions run_serve=run",
@@ -72,10 +72,10 @@ __all__ = [
     "canonicalize_options",
     "capture",
     "from_parameters",
+    "git_repository",
     "limits_of",
     "options_of",
     "pointed_at",
-    "repository",
     "rules_listing",
     "run_audit",
     "run_canonicalize",
