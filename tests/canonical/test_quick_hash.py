@@ -1,6 +1,7 @@
-"""The C-speed paths (`canonical.plain`, `canonical.quick`, `strict_jcs`'s quick path) against
-the exact ones: same report, same bytes, same error, on real servers' pages and on sources
-written every way JSON allows (whitespace, needless escapes, number lexemes, duplicate keys)."""
+"""The C-speed reading (`canonical.jcs.read`, written by orjson: `canonical.quick`, `strict_jcs`'s
+quick path) against the exact decoder and writers: same report, same bytes, same error, on real
+servers' pages and on sources written every way JSON allows (whitespace, needless escapes,
+number lexemes, duplicate keys)."""
 
 from __future__ import annotations
 
@@ -217,7 +218,7 @@ def test_generated_pages_give_the_full_report(case: Any) -> None:
 def test_strict_jcs_quick_path_equals_the_exact_path(rnd: Any, odd: bool, value: Any) -> None:
     source = Writer(rnd, odd).write(value).encode("utf-8")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(strict, "_quick_jcs", lambda text, data: None)
+        mp.setattr(strict, "_orjson_jcs", lambda data: None)
         try:
             expected: bytes | str = strict.strict_jcs(source, "x")
         except InputError as exc:
@@ -229,7 +230,7 @@ def test_strict_jcs_quick_path_equals_the_exact_path(rnd: Any, odd: bool, value:
     assert got == expected, source
     if not odd and isinstance(value, dict) and isinstance(expected, bytes):
         text = source.decode()
-        assert strict._quick_jcs(text, source) is not None or maybe_unsafe(text), source
+        assert strict._orjson_jcs(source) is not None or maybe_unsafe(text), source
 
 
 class _tmpfile:
@@ -260,6 +261,6 @@ class _tmpfile:
     ],
 )
 def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: bool) -> None:
-    from catalogaudit.canonical import plain
+    from catalogaudit.canonical import jcs
 
-    assert plain.has_unsafe_integer(data) is unsafe
+    assert jcs.has_unsafe_integer(data) is unsafe

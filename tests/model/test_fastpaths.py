@@ -110,7 +110,7 @@ def test_plain_is_false_for_every_lexeme_the_c_encoder_rewrites() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(WIRE_TEXT)
-def test_strict_jcs_skips_the_problem_walk_only_when_it_finds_nothing(text: str) -> None:
+def test_strict_jcs_is_the_exact_writers_bytes_or_a_refusal(text: str) -> None:
     from catalogaudit.canonical import jcs, strict
     from catalogaudit.errors import InputError
 

@@ -1,6 +1,7 @@
 """Canonical forms and the three hashes.
 
-- `jcs`: RFC 8785 bytes, fast and exact (the C encoder where it equals JCS), strict `--jcs`;
+- `jcs`: RFC 8785 bytes (orjson where it is exact), and bytes read at C speed for `quick`
+  (`hash` of a list result) and `strict` (`canonicalize --jcs`);
 - `hashes`: served, prompt and canonical hashes per item, listing and catalog.
 """
 

@@ -1,9 +1,9 @@
 """RFC 8785 (JCS) bytes and canonical hashes.
 
 `jcs_bytes` is `jsonwire.canonical` as UTF-8: orjson writes it, the exact writer the values
-orjson would write otherwise (`jsonwire`). From source text scanned by `canonical.plain`, the
-numbers the C encoder would write otherwise are wrapped (`Number`) and written through
-placeholders (`unit_jcs`, `unit_compact`: `hash` of a list result, `canonicalize --jcs`).
+orjson would write otherwise (`jsonwire`). From bytes (`hash` of a list result, `canonicalize
+--jcs`), `read` parses at C speed what it can read exactly, and `served` and `plain_jcs` write
+the same bytes as the exact writers would from the exact parse.
 """
 
 from __future__ import annotations
@@ -11,24 +11,15 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from catalogaudit.canonical import plain
-from catalogaudit.model import jsonwire
+import orjson
 
-#: JCS layout for the C encoder. `check_circular` is off: parsed JSON cannot be circular.
-_SORTED: dict[str, Any] = {
-    "sort_keys": True,
-    "separators": (",", ":"),
-    "ensure_ascii": False,
-    "check_circular": False,
-}
-#: The same in served key order.
-_SERVED: dict[str, Any] = {**_SORTED, "sort_keys": False}
+from catalogaudit.model import jsonwire
+from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_sixteen_digits
 
 
 def sha256(data: bytes) -> str:
@@ -45,43 +36,9 @@ def jcs_bytes(value: Any) -> bytes:
     return jsonwire.canonical_utf8(value)
 
 
-def _utf8(text: str) -> bytes | None:
-    """UTF-8 bytes, or None for a lone surrogate (the slow path escapes it, as `jsonwire` does)."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
-
-
 def jcs_hash(value: Any) -> str:
     """`sha256:` of the RFC 8785 bytes of a value (the item canonical hash)."""
     return sha256(jcs_bytes(value))
-
-
-# --- from file bytes ---------------------------------------------------------------------------
-
-
-class Number:
-    """A number the C encoder must not write itself: a float, or an integer beyond 2^53-1.
-
-    Not a float subclass on purpose: the C encoder calls `default` for it, which is how an item
-    learns, at no cost for the others, that it holds one.
-    """
-
-    __slots__ = ("lexeme",)
-
-    def __init__(self, lexeme: str) -> None:
-        self.lexeme = lexeme
-
-    def jcs(self) -> str:
-        """The RFC 8785 form, computed as the slow path computes it."""
-        return jsonwire.jcs_number(self.wire())
-
-    def wire(self) -> int | float:
-        """The `jsonwire` value of the same lexeme."""
-        if jsonwire.INTEGER_LEXEME.match(self.lexeme):
-            return int(self.lexeme)
-        return jsonwire.WireFloat(self.lexeme)
 
 
 @contextmanager
@@ -100,80 +57,116 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-#: Placeholders for `Number` values: a string that starts with NUL, then its index.
-_PLACEHOLDER = re.compile(r'"\\u0000([0-9]+)"')
+# --- bytes read by the C scanner, written by orjson --------------------------------------------
 
 
-def _marked(value: Any, sort_keys: bool) -> tuple[str, list[Number]]:
-    """The C encoder's compact text of `value` (keys sorted or in served order), each `Number`
-    written as a placeholder string (`"\\u0000<index>"`), and those numbers in order."""
-    numbers: list[Number] = []
+class Lexeme(str):
+    """A float's lexeme as `read` keeps it (a `str` subclass: the C scanner makes it with no
+    Python frame, and orjson hands it to `default`, which spells it)."""
 
-    def default(obj: Any) -> str:
-        if isinstance(obj, Number):
-            numbers.append(obj)
-            return f"\x00{len(numbers) - 1}"
-        raise TypeError(type(obj).__name__)
-
-    layout = _SORTED if sort_keys else _SERVED
-    return json.JSONEncoder(default=default, **layout).encode(value), numbers
+    __slots__ = ()
 
 
-def _unambiguous(text: str, numbers: list[Number]) -> bool:
-    """No real string looks like a placeholder (each placeholder writes one `"\\u0000`)."""
-    return text.count('"\\u0000') == len(numbers)
+def _refuse(lexeme: str) -> Any:
+    raise ValueError(lexeme)  # NOTE: NaN, Infinity: the exact path names them
 
 
-def _fill(text: str, texts: list[str]) -> str:
-    """`text` with the i-th placeholder replaced by `texts[i]`."""
-    return _PLACEHOLDER.sub(lambda m: texts[int(m.group(1))], text)
+#: The C scanner with no hook per object: floats kept as lexemes, NaN and Infinity refused.
+_READER = json.JSONDecoder(parse_float=Lexeme, parse_constant=_refuse)
+#: orjson's options: a `Lexeme` goes to `default`.
+_SERVED = orjson.OPT_PASSTHROUGH_SUBCLASS
+_SORTED = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS
 
 
-def thaw(value: Any) -> Any:
-    """A value from `parse` with its wrapped numbers turned back into `jsonwire` numbers."""
-    if isinstance(value, Number):
-        return value.wire()
-    if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [thaw(v) for v in value]
-    return value
-
-
-def unit_jcs(value: Any, text: str, start: int, end: int) -> tuple[bytes, int] | None:
-    """The RFC 8785 bytes of a value scanned from `text[start:end]` by `plain.scanner(Number)`
-    and the whitespace between its source's tokens, or None when its source lost a member or
-    an escape, or holds NaN or Infinity (so the exact path must decide). The C encoder writes
-    it; odd numbers go through placeholders."""
-    encoded, numbers = _marked(value, sort_keys=True)
-    # NOTE: a placeholder is written `"\u0000<index>"`, 8 characters and the index's digits.
-    shift = sum(len(n.lexeme) - 8 - len(str(i)) for i, n in enumerate(numbers))
-    gaps = plain.lossless(text, start, end, encoded, shift)
-    if gaps is None:
+def read(data: bytes) -> Any:
+    """The value of a JSON document read by the C scanner (floats as `Lexeme`s), or None when
+    the exact decoder must read it: invalid UTF-8, a BOM, NaN, not JSON, nested beyond the
+    stack, or a digit run that may be an integer beyond 2^53-1 (`has_unsafe_integer`). What
+    else this reading loses is asked of the text written from it: a duplicate key
+    (`same_members`), a lone surrogate (orjson refuses to write it)."""
+    if has_unsafe_integer(data):
         return None
-    if numbers:
-        if not all(math.isfinite(float(n.lexeme)) for n in numbers):
+    try:
+        text = data.decode("utf-8")
+        if text.startswith("\ufeff"):
             return None
-        if not _unambiguous(encoded, numbers):
-            return _exact(value), gaps  # a string starts with NUL
-        encoded = _fill(encoded, [n.jcs() for n in numbers])
-    out = _utf8(encoded)
-    if out is None or jsonwire.utf16_order_may_differ(out):
-        return _exact(value), gaps
-    return out, gaps
+        return _READER.decode(text)
+    except (ValueError, RecursionError):
+        return None
 
 
-def _exact(value: Any) -> bytes:
-    return jsonwire.canonical(thaw(value)).encode("utf-8")
+def _lexeme(obj: Any) -> Any:
+    if type(obj) is Lexeme:
+        return orjson.Fragment(str.__str__(obj))
+    raise TypeError(type(obj).__name__)
 
 
-def unit_compact(value: Any) -> str:
-    """The compact served-order text of a value scanned by `plain.scanner(Number)`, odd numbers
-    written as their lexemes: what `jsonwire.compact` writes for the exact parse (and does
-    write, when a string starting with NUL makes the placeholders ambiguous)."""
-    encoded, numbers = _marked(value, sort_keys=False)
-    if not numbers:
-        return encoded
-    if not _unambiguous(encoded, numbers):
-        return jsonwire.compact(thaw(value))
-    return _fill(encoded, [n.lexeme for n in numbers])
+def _es6(obj: Any) -> Any:
+    """A `Lexeme` as RFC 8785 writes its double (section 3.2.2.3): `repr`'s shortest digits
+    are ECMAScript's in fixed notation, less an integral float's `.0`; `jcs_number` writes
+    the rest. Refuses what has no JCS form (1E400)."""
+    if type(obj) is not Lexeme:
+        raise TypeError(type(obj).__name__)
+    number = float(obj)
+    text = repr(number)
+    if "e" in text or "n" in text:
+        if number - number != 0:
+            raise TypeError(text)
+        return orjson.Fragment(jsonwire.jcs_number(number))
+    if text.endswith(".0"):
+        return orjson.Fragment("0" if text == "-0.0" else text[:-2])
+    return orjson.Fragment(text)
+
+
+def served(value: Any) -> bytes:
+    """`jsonwire.compact_utf8` of a value `read` gave: served key order, floats as lexemes.
+    Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate, 255 levels)."""
+    return orjson.dumps(value, default=_lexeme, option=_SERVED)
+
+
+def plain_jcs(value: Any, split: int = 0) -> bytes:
+    """`jcs_bytes` of a value `read` gave: orjson writes it with keys sorted and floats as
+    ECMAScript writes them, member by member where UTF-16 order may differ (and in the first
+    `split` levels anyway: a document's listings, so one such key costs one item written
+    twice). Raises `orjson.JSONEncodeError` as `served` does, and for a float beyond the double
+    range."""
+    kind = type(value)
+    if split <= 0 or (kind is not dict and kind is not list):
+        out = orjson.dumps(value, default=_es6, option=_SORTED)
+        if not jsonwire.utf16_order_may_differ(out):  # NOTE: never for a scalar
+            return out
+    if kind is list:
+        return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
+    keys = sorted(value, key=jsonwire.jcs_key)
+    pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
+    return b"{" + b",".join(pairs) + b"}"
+
+
+#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
+_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
+_NOT_INTEGER = frozenset(b".eE+")
+
+
+def has_unsafe_integer(data: str | bytes) -> bool:
+    """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
+    rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
+    in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
+    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
+    if not has_sixteen_digits(data):
+        return False
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    return any(
+        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
+        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
+        for m in _LONG_RUN.finditer(data)
+    )
+
+
+def same_members(data: bytes, colons: int) -> bool:
+    """Whether the compact text (any key order, RFC 8785 escapes) of what was read from `data`,
+    which holds `colons` colons, has as many members as `data`: False when a duplicate key was
+    dropped. Every member has one colon, and a string's colons are the same in both unless
+    escaped in `data` (`\\u003a`; a miscount there only says False)."""
+    escaped = data.count(b"\\u003a") + data.count(b"\\u003A") if b"\\u003" in data else 0
+    return data.count(b":") + escaped == colons

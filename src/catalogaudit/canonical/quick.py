@@ -1,147 +1,81 @@
 """`hash` of a one-page list result straight from its bytes, with no snapshot built (issue 14).
 
 Why: `hash big.json` built the whole snapshot (the wire-faithful parse, findings, readable
-items) to print three hashes per item. For the common input, one page of one listing as SDKs
-write it (other page fields allowed), an item's hashes need its source text and one C
-encoding (`canonical.plain`): when the source has no whitespace between tokens and no `\\u`
-escape, the served text is the source text itself, and the prompt text its kept members'
-source joined. Anything else (more than one listing, an item that is not an object or lacks
-or shares an identity, a lost member or escape, NaN, an integer beyond 2^53-1, invalid UTF-8
-or a BOM) gives None, and the caller builds the snapshot, which gives the same report:
+items) to print three hashes per item. For the common input, one page of one listing, the C
+scanner reads the page keeping each float's lexeme (`jcs.read`), and orjson writes each item:
+its served and prompt text with those lexemes (`jcs.served`), its RFC 8785 bytes
+(`jcs.plain_jcs`). What that reading loses is checked on the bytes: a duplicate key
+(`jcs.same_members`), `-0`, an integer beyond 2^53-1. Anything else (invalid UTF-8, a BOM,
+NaN, a lone surrogate, more than one listing, an item that is not an object or lacks or shares
+an identity) gives None, and the caller builds the snapshot, which gives the same report:
 `tests/canonical/test_quick_hash.py` proves it on real servers' pages and generated sources.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 from typing import Any
 
-from catalogaudit.canonical import hashes, plain
+import orjson
+
+from catalogaudit.canonical import hashes
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.model import jsonwire, names
 from catalogaudit.model import with_envelope as envelope
 
-
-class _Slow(Exception):
-    """This input needs the snapshot path."""
+#: `-0`, which the C scanner reads as 0 (in a string it only costs the exact path).
+_NEGATIVE_ZERO = re.compile(rb"-0(?![.0-9eE])")
 
 
 def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], str] | None:
     """The `hash` report of a one-page list result and the loader's note on it ("a tools/list
     result"), or None when the input needs the full path."""
-    text, invalid_utf8 = jsonwire.decode_utf8(data)
-    if invalid_utf8 or text.startswith("\ufeff") or plain.has_unsafe_integer(data):
+    if _NEGATIVE_ZERO.search(data):
         return None
-
-    listing: list[str] = []
-
-    def each(members: list[plain.Member], start: int, end: int) -> tuple[str, ...]:
-        if not listing:
-            raise _Slow  # NOTE: an array before the listing's key is known
-        return _item_hashes(listing[0], text, members, start, end)
-
-    page = _page(text, each, _ListingKey(listing))
-    if page is None or not plain.trailing_only_whitespace(text, page[1]):
-        return None
-    fields = _page_fields(text, page[0], listing)
-    found = next((m.elements for m in page[0] if m.elements is not None), None)
-    if fields is None or found is None:
-        return None
-    if len({ident for ident, *_ in found}) != len(found):
-        return None
-    return _report(name, listing[0], found, fields), names.result_note(listing[0])
-
-
-class _ListingKey:
-    """Splits only the listing's array (the first of `LISTINGS` met) and notes its name."""
-
-    def __init__(self, listing: list[str]) -> None:
-        self.listing = listing
-
-    def __call__(self, key: str) -> bool:
-        if key in names.LISTINGS and not self.listing:
-            self.listing.append(key)
-            return True
-        return False
-
-
-def _page_fields(text: str, top: list[plain.Member], listing: list[str]) -> str | None:
-    """The page's fields (everything but the listing) written compactly, or None when a
-    field's source lost a member or an escape, or two top-level keys are the same."""
-    if not listing or len({m.key for m in top}) != len(top):
-        return None
-    parts: list[str] = []
-    for m in top:
-        if m.key == listing[0]:
-            if m.elements is None:
-                return None
-            continue
-        if m.key in names.LISTINGS:
-            return None  # several listings: the loader's error
-        encoded = canonical.unit_compact(m.value)
-        if plain.lossless(text, m.start, m.end, encoded) is None:
-            return None
-        parts.append(jsonwire.dump_string(m.key) + ":" + encoded)
-    return "{" + ",".join(parts) + "}"
-
-
-def _page(
-    text: str, each: Callable[[Any, int, int], Any], split: Callable[[str], bool]
-) -> tuple[list[plain.Member], int] | None:
-    """The page object's members and its end, each item of the array `split` picks scanned
-    member by member and handed to `each`; None when the text is not such an object (or
-    `each` gave up)."""
-    scan, _ = plain.scanner(canonical.Number)
-
-    def item(text: str, pos: int) -> tuple[Any, int]:
-        return plain.members(text, pos, scan)
-
-    start = len(text) - len(text.lstrip(" \t\n\r"))
     with canonical.gc_paused():
+        page = canonical.read(data)
         try:
-            return plain.members(text, start, scan, each, item, split)
-        except (StopIteration, ValueError, RecursionError, _Slow):
+            return None if page is None else _checked(name, data, page)
+        except (orjson.JSONEncodeError, RecursionError):
             return None
 
 
-def _item_hashes(
-    listing: str, text: str, members: list[plain.Member], start: int, end: int
-) -> tuple[str, str, str, str]:
-    """(identity, served, prompt, canonical) of one item, or `_Slow`."""
-    ident = next((m.value for m in members if m.key == names.IDENTITY[listing]), None)
-    if not isinstance(ident, str):
-        raise _Slow
-    return (ident, *_item_texts(listing, text, members, start, end))
+def _checked(name: str, data: bytes, page: Any) -> tuple[dict[str, Any], str] | None:
+    if type(page) is not dict:
+        return None
+    found = [key for key in page if key in names.LISTINGS]
+    if len(found) != 1 or type(page[found[0]]) is not list:
+        return None
+    listing = found[0]
+    items: list[Any] = page[listing]
+    ident = names.IDENTITY[listing]
+    if not all(type(i) is dict and type(i.get(ident)) is str for i in items):
+        return None
+    if len({i[ident] for i in items}) != len(items):
+        return None
+    fields = canonical.served({k: v for k, v in page.items() if k != listing})
+    hashed = [_item(listing, item) for item in items]
+    if not canonical.same_members(data, fields.count(b":") + 1 + sum(h[4] for h in hashed)):
+        return None
+    return _report(name, listing, hashed, fields.decode()), names.result_note(listing)
 
 
-def _item_texts(
-    listing: str, text: str, members: list[plain.Member], start: int, end: int
-) -> tuple[str, str, str]:
-    """(served, prompt, canonical) hashes of one item scanned member by member, or `_Slow`."""
-    item = {m.key: m.value for m in members}
-    if len(item) != len(members):
-        raise _Slow
-    unit = canonical.unit_jcs(item, text, start, end)
-    if unit is None:
-        raise _Slow
-    jcs, gaps = unit
-    fields = names.PROMPT_FIELDS[listing]
-    kept = [m for m in members if m.key in fields]
-    verbatim = not gaps and text.find("\\u", start, end) < 0
-    if verbatim:
-        served = text[start:end].encode("utf-8")
-        if len(kept) == len(members):
-            prompt = served
-        else:
-            prompt = ("{" + ",".join(text[m.key_start : m.end] for m in kept) + "}").encode()
-    else:
-        served = canonical.unit_compact(item).encode("utf-8")
-        prompt = canonical.unit_compact({m.key: m.value for m in kept}).encode("utf-8")
-    return canonical.sha256(served), canonical.sha256(prompt), canonical.sha256(jcs)
+def _item(listing: str, item: dict[str, Any]) -> tuple[str, str, str, str, int]:
+    """(identity, served, prompt, canonical) hashes of one item, and its served text's colons."""
+    served = canonical.served(item)
+    projected = hashes.prompt_projection(listing, item)
+    prompt = served if len(projected) == len(item) else canonical.served(projected)
+    return (
+        item[names.IDENTITY[listing]],
+        canonical.sha256(served),
+        canonical.sha256(prompt),
+        canonical.sha256(canonical.plain_jcs(item)),
+        served.count(b":"),
+    )
 
 
 def _report(
-    name: str, listing: str, found: list[tuple[str, str, str, str]], fields: str
+    name: str, listing: str, found: list[tuple[str, str, str, str, int]], fields: str
 ) -> dict[str, Any]:
     order = sorted(range(len(found)), key=lambda i: jsonwire.jcs_key(found[i][0]))
     canonical_order = sorted(names.identity_sort_key(f[0], f[3]) for f in found)

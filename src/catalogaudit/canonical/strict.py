@@ -1,6 +1,6 @@
 """`canonicalize --jcs`: the RFC 8785 bytes of any JSON document, or an error naming what RFC
-8785 (or I-JSON, RFC 7493) cannot hold. Plain documents take a C-speed path (`_quick_jcs`,
-proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
+8785 (or I-JSON, RFC 7493) cannot hold. What the C scanner reads exactly orjson writes
+(`_orjson_jcs`, proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,17 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical import plain
-from catalogaudit.canonical.jcs import Number, gc_paused, jcs_bytes, unit_jcs
+import orjson
+
+from catalogaudit.canonical.jcs import (
+    gc_paused,
+    jcs_bytes,
+    plain_jcs,
+    read,
+    same_members,
+)
 from catalogaudit.errors import InputError
-from catalogaudit.model import SIXTEEN_DIGITS, jsonwire
+from catalogaudit.model import jsonwire
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,6 @@ class Problem:
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
@@ -72,22 +78,18 @@ def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
 
 def strict_jcs(data: bytes, name: str) -> bytes:
     """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold."""
+    quick = _orjson_jcs(data)
+    if quick is not None:
+        return quick
     text, invalid_utf8 = jsonwire.decode_utf8(data)
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise InputError(f"{name}: empty input")
-    quick = None if invalid_utf8 else _quick_jcs(text, data)
-    if quick is not None:
-        return quick
     try:
-        value, plain_parse = jsonwire.loads_plain(text)
+        value = jsonwire.loads(text)
     except jsonwire.WireDecodeError as exc:
         raise InputError(f"{name}: not JSON ({exc})") from None
-    # NOTE: a plain parse has no duplicate key and no NaN/Infinity; valid UTF-8 without a
-    # surrogate escape has no lone surrogate; without 16 digits in a row, no unsafe integer.
-    # Then `problems` has nothing to find and its walk is skipped.
-    clean = plain_parse and not invalid_utf8 and not _SURROGATE_ESCAPE.search(text)
-    found = [] if clean and not SIXTEEN_DIGITS.search(text) else problems(value, invalid_utf8)
+    found = problems(value, invalid_utf8)
     if found:
         where = found[0].pointer or "the document root"
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
@@ -97,58 +99,16 @@ def strict_jcs(data: bytes, name: str) -> bytes:
     return jcs_bytes(value)
 
 
-def _quick_jcs(text: str, data: bytes) -> bytes | None:
-    """`strict_jcs` at C speed (`canonical.plain`): top-level members one by one, arrays element
-    by element, each written by the C encoder; None when the document needs the exact path (a
-    lost member or escape, an integer beyond 2^53-1, NaN, a lone surrogate, or not JSON)."""
-    if plain.has_unsafe_integer(data):
-        return None
-    scan, _ = plain.scanner(Number)
-    start = len(text) - len(text.lstrip(" \t\n\r"))
+def _orjson_jcs(data: bytes) -> bytes | None:
+    """`strict_jcs` at C speed (`jcs.read`, `jcs.plain_jcs`): RFC 8785 depends on values only;
+    None when the exact path must read the document (it says what RFC 8785 cannot hold), or
+    a duplicate key was dropped."""
     with gc_paused():
-        if not text.startswith("{", start):
-            try:
-                value, end = scan(text, start)
-                whole = unit_jcs(value, text, start, end)
-            except (StopIteration, ValueError, RecursionError):
-                return None
-            if whole is None or not plain.trailing_only_whitespace(text, end):
-                return None
-            return whole[0]
-
-        # NOTE: each element is written as it is scanned, so the parsed listing is never held.
+        value = read(data)
+        if value is None:
+            return None
         try:
-            page = plain.members(text, start, scan, lambda v, s, e: unit_jcs(v, text, s, e))
-        except (StopIteration, ValueError, RecursionError):
-            return None
-        if not plain.trailing_only_whitespace(text, page[1]):
-            return None
-        found = page[0]
-        keys = {m.key for m in found}
-        if len(keys) != len(found) or _SURROGATE.search("".join(keys)):
-            return None  # the exact path names the duplicate key or the lone surrogate
-        # NOTE: one join of every piece: joining each array, then each member, then the
-        # document copied the 10 MB three times more (15 ms).
-        pieces: list[bytes] = [b"{"]
-        for m in sorted(found, key=lambda m: jsonwire.jcs_key(m.key)):
-            pieces += (b",", jsonwire.dump_string(m.key).encode("utf-8"), b":")
-            if m.elements is None:
-                whole = unit_jcs(m.value, text, m.start, m.end)
-                if whole is None:
-                    return None
-                pieces.append(whole[0])
-                continue
-            if None in m.elements:
-                return None
-            first = len(pieces)
-            for element in m.elements:
-                pieces += (b",", element[0])
-            if len(pieces) == first:
-                pieces.append(b"[]")
-            else:
-                pieces[first] = b"["  # NOTE: in place of the first element's comma
-                pieces.append(b"]")
-    if len(pieces) > 1:
-        del pieces[1]  # NOTE: the first member's comma
-    pieces.append(b"}")
-    return b"".join(pieces)
+            out = plain_jcs(value, split=2)
+        except (orjson.JSONEncodeError, RecursionError):
+            return None  # NOTE: a lone surrogate, 1E400, 255 levels
+    return out if same_members(data, out.count(b":")) else None

@@ -23,52 +23,22 @@ from catalogaudit.model._fast import (
     raw_decode_whole,
 )
 from catalogaudit.model.jsonwrite import (
-    NumberText as NumberText,
-)
-from catalogaudit.model.jsonwrite import (
-    _written_number as _written_number,
-)
-from catalogaudit.model.jsonwrite import (
-    canonical as canonical,
-)
-from catalogaudit.model.jsonwrite import (
-    canonical_utf8 as canonical_utf8,
-)
-from catalogaudit.model.jsonwrite import (
-    compact as compact,
-)
-from catalogaudit.model.jsonwrite import (
-    compact_utf8 as compact_utf8,
-)
-from catalogaudit.model.jsonwrite import (
-    dump_string as dump_string,
-)
-from catalogaudit.model.jsonwrite import (
-    dumps as dumps,
-)
-from catalogaudit.model.jsonwrite import (
-    exact_dumps as exact_dumps,
-)
-from catalogaudit.model.jsonwrite import (
-    is_integer_lexeme as is_integer_lexeme,
-)
-from catalogaudit.model.jsonwrite import (
-    jcs_key as jcs_key,
-)
-from catalogaudit.model.jsonwrite import (
-    jcs_number as jcs_number,
-)
-from catalogaudit.model.jsonwrite import (
-    lexeme as lexeme,
-)
-from catalogaudit.model.jsonwrite import (
-    utf16_order_may_differ as utf16_order_may_differ,
-)
-from catalogaudit.model.jsonwrite import (
-    write_written as write_written,
-)
-from catalogaudit.model.jsonwrite import (
-    written as written,
+    NumberText,
+    _written_number,
+    canonical,
+    canonical_utf8,
+    compact,
+    compact_utf8,
+    dump_string,
+    dumps,
+    exact_dumps,
+    is_integer_lexeme,
+    jcs_key,
+    jcs_number,
+    lexeme,
+    utf16_order_may_differ,
+    write_written,
+    written,
 )
 from catalogaudit.model.wiretypes import (
     INTEGER_LEXEME,
@@ -85,15 +55,32 @@ from catalogaudit.model.wiretypes import (
 __all__ = [
     "INTEGER_LEXEME",
     "MAX_INT_DIGITS",
-    "WireLimitError",
     "MAX_SAFE_INTEGER",
+    "NON_FINITE",
+    "NumberText",
     "WireDecodeError",
     "WireFloat",
     "WireInt",
+    "WireLimitError",
     "WireObject",
+    "_written_number",
+    "canonical",
+    "canonical_utf8",
+    "compact",
+    "compact_utf8",
+    "dump_string",
+    "dumps",
+    "exact_dumps",
+    "is_integer_lexeme",
+    "jcs_key",
+    "jcs_number",
+    "lexeme",
     "loads_whole",
     "raw_decode_plain",
     "raw_decode_whole",
+    "utf16_order_may_differ",
+    "write_written",
+    "written",
 ]
 
 
@@ -107,22 +94,13 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
 
 def loads(text: str) -> Any:
     """Parse one JSON document wire-faithfully."""
-    return loads_plain(text)[0]
-
-
-def loads_plain(text: str) -> tuple[Any, bool]:
-    """`loads`, and whether the document is plain (see `raw_decode_plain`)."""
-    value, end, plain = raw_decode_plain(text, _WS.match(text, 0).end())  # type: ignore[union-attr]
-    return ended(text, value, end), plain
+    return loads_whole(text)
 
 
 def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
     """Parse one value starting at `idx`; return it and the offset just past it. `compared`:
     a value only compared with `==`, faster (`_fast.raw_decode_compared`)."""
-    if compared:
-        return raw_decode_compared(text, idx)
-    value, end, _ = raw_decode_plain(text, idx)
-    return value, end
+    return raw_decode_compared(text, idx) if compared else raw_decode_whole(text, idx)
 
 
 @dataclass(frozen=True)
