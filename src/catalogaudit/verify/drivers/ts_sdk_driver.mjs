@@ -53,14 +53,16 @@ async function one(target, timeoutMs) {
       const [method, attr] = METHODS[name];
       const items = [];
       try {
+        // Every cursor the server gives is sent back, "" included (a loop on its truthiness
+        // would ask for the first page again, forever).
         let cursor;
         do {
-          const page = await client[method](cursor ? { cursor } : undefined, {
+          const page = await client[method](cursor === undefined ? undefined : { cursor }, {
             timeout: timeoutMs,
           });
           items.push(...page[attr]);
           cursor = page.nextCursor;
-        } while (cursor !== undefined);
+        } while (cursor !== undefined && cursor !== null);
         out.push({ listing: name, items });
       } catch (err) {
         out.push({ listing: name, error: message(err) });
