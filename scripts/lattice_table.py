@@ -30,7 +30,8 @@ Legend, per client version:
 - a rule id after the verdict is the profile rule whose prediction equals it (nothing: the
   profile predicts the same verdict without a rule, i.e. `kept`); `≠ predicted X` marks a
   shape the profile gets wrong;
-- `·`: not observed (Codex never reads prompts and never negotiates 2026-07-28; the Claude
+- `·`: not observed (Codex never reads prompts; Codex and the TS SDK v1 never negotiate
+  2026-07-28, so their modern era is the one shape `base@modern`; the Claude
   Code driver observes the tool list only).
 
 """

@@ -99,9 +99,12 @@ def run(
     only: str | None,
     redo: str | None,
     missing: bool = False,
+    timeout: float | None = None,
 ) -> int:
     module = importlib.import_module(f"catalogaudit.verify.drivers.{client.replace('-', '_')}")
     driver = module.driver(client_path)
+    if timeout is not None:
+        driver.timeout = timeout
     version = driver.version()
     chosen = [s for s in shapes() if only is None or re.search(only, s.id)]
     todo = [s for s in chosen if applicable(client, s)]
@@ -163,6 +166,12 @@ def main() -> int:
     r.add_argument(
         "--ledger", type=Path, help="record into this file instead (observations to keep apart)"
     )
+    r.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds the client waits for each answer (default the driver's): a shape whose "
+        "answer the client drops costs this much",
+    )
     t = sub.add_parser("table")
     t.add_argument("--check", action="store_true")
     args = parser.parse_args()
@@ -178,6 +187,7 @@ def main() -> int:
             args.only,
             args.redo,
             args.missing,
+            args.timeout,
         )
     text = render(load())
     if args.check:

@@ -132,7 +132,7 @@ OBSERVES: dict[str, tuple[str, ...]] = {
 }
 #: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
 #: is one verdict for them (the handshake), observed on `base@modern` only.
-LEGACY_ONLY = ("codex",)
+LEGACY_ONLY = ("codex", "ts-sdk")
 
 
 def applicable(client: str, shape: Shape) -> bool:

@@ -7,6 +7,8 @@ registers here, so a typo in a profile file fails at load, not silently at audit
 
 from __future__ import annotations
 
+import calendar
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -210,6 +212,55 @@ def is_type(value: Any, wanted: str) -> bool:
     """JSON Schema type test (integers are numbers; booleans are not)."""
     actual = json_type(value)
     return actual == wanted or (wanted == "number" and actual == "integer")
+
+
+#: RFC 3339 date-time with seconds and a `Z` or numeric offset (what zod's
+#: `z.iso.datetime({offset: true})` accepts); the day is checked against the month separately.
+DATE_TIME = re.compile(
+    r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
+    r":[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+)
+
+
+def is_date_time(value: Any) -> bool:
+    """Whether a string is an RFC 3339 date-time as zod's offset-aware `iso.datetime` reads it
+    (uppercase `T` and `Z`, seconds required, the day valid for its month and year)."""
+    found = DATE_TIME.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        return False
+    year, month, day = (int(found.group(n)) for n in (1, 2, 3))
+    return day <= (29 if month == 2 and calendar.isleap(year) else MONTH_DAYS[month - 1])
+
+
+MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+#: The strings pydantic's lax mode reads as a boolean (case and surrounding space ignored).
+LAX_BOOLEANS = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"})
+
+
+def lax_is_type(value: Any, wanted: str) -> bool:
+    """`is_type` as pydantic's lax mode reads a JSON value (the Python SDK's models): a
+    boolean, a whole float or a numeric string is an integer, any of them a number; 0, 1 and
+    the words of `LAX_BOOLEANS` are booleans. Strings, arrays and objects are never coerced."""
+    if is_type(value, wanted):
+        return True
+    actual = json_type(value)
+    if wanted in ("integer", "number"):
+        if actual == "boolean":
+            return True
+        if actual == "number":
+            return wanted == "number" or float(value).is_integer()
+        if actual == "string":
+            try:
+                (int if wanted == "integer" else float)(value.strip())
+            except ValueError:
+                return False
+            return True
+    if wanted == "boolean":
+        if actual in ("integer", "number"):
+            return bool(value in (0, 1))
+        return actual == "string" and value.strip().lower() in LAX_BOOLEANS
+    return False
 
 
 # --- JSON Schema traversal ---------------------------------------------------------------------

@@ -17,7 +17,13 @@ from catalogaudit.model import (
 )
 from catalogaudit.model import lexeme as jsonwire_lexeme
 from catalogaudit.rules.base import Context, Hit
-from catalogaudit.rules.checks.common import LISTINGS_PARAM, check, field_targets, json_type
+from catalogaudit.rules.checks.common import (
+    LISTINGS_PARAM,
+    check,
+    field_targets,
+    json_type,
+    lax_is_type,
+)
 
 PRIORITY = "/annotations/priority"
 ANNOTATED = ("resources", "resourceTemplates")
@@ -154,7 +160,10 @@ def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
     {
         "listings": LISTINGS_PARAM,
         "revisions": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        "result_type": {"type": "boolean", "description": "Also require resultType."},
+        "result_type": {
+            "enum": [True, False, "string"],
+            "description": 'Also require resultType: "complete" (true), or any string.',
+        },
         "integer": {
             "type": "boolean",
             "description": "ttlMs must be an integer within JavaScript's safe range (zod int()).",
@@ -162,6 +171,11 @@ def listing_absent(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "present_only": {
             "type": "boolean",
             "description": "Check only the fields a page has (a missing one is tolerated).",
+        },
+        "lax": {
+            "type": "boolean",
+            "description": "ttlMs as pydantic's lax int reads it (a boolean or a whole float "
+            "passes, no safe-range bound), a negative one floored to 0 first (the Python SDK).",
         },
     },
 )
@@ -171,7 +185,8 @@ def cache_fields_required(
     """On a catalog negotiated at one of `revisions` (default 2026-07-28), every page of every
     listing needs `ttlMs` (a number >= 0) and `cacheScope` (`public` or `private`), and with
     `result_type` a `resultType` of `complete`, with `integer` a whole ttlMs no larger than
-    2^53 - 1; with `present_only`, a field the page lacks is not a hit. Page-level hits. A
+    2^53 - 1 (with `lax`, pydantic's reading); with `present_only`, a field the page lacks is
+    not a hit. Page-level hits. A
     handshake-era session is skipped even when its `initialize` named 2026-07-28: the cache
     hints belong to the stateless era."""
     if catalog.revision not in params.get("revisions", ("2026-07-28",)):
@@ -194,8 +209,13 @@ def _page_hits(
         # A missing field reads as a good one: only the fields sent are judged.
         fields = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete", **fields}
     ttl = fields.get("ttlMs")
-    number = isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0
-    whole = isinstance(ttl, (int, float)) and float(ttl).is_integer() and ttl < 2**53
+    if params.get("lax"):
+        # The client floors a negative number before its model reads it.
+        number = "ttlMs" in fields and lax_is_type(ttl, "integer")
+        whole = True
+    else:
+        number = isinstance(ttl, (int, float)) and not isinstance(ttl, bool) and ttl >= 0
+        whole = isinstance(ttl, (int, float)) and float(ttl).is_integer() and ttl < 2**53
     if not number or (params.get("integer") and not whole):
         shown = "missing" if "ttlMs" not in fields else compact(ttl)
         yield Hit(
@@ -217,11 +237,15 @@ def _page_hits(
             listing=listing,
             page=page,
         )
-    if params.get("result_type") and fields.get("resultType") != "complete":
+    wanted = params.get("result_type")
+    kind = fields.get("resultType")
+    if wanted and (not isinstance(kind, str) if wanted == "string" else kind != "complete"):
         yield Hit(
             None,
             "/resultType",
-            f'{where}: resultType is not "complete"',
+            f"{where}: resultType is not a string"
+            if wanted == "string"
+            else f'{where}: resultType is not "complete"',
             excerpt="resultType",
             listing=listing,
             page=page,

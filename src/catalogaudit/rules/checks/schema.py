@@ -13,9 +13,11 @@ from catalogaudit.rules.checks.common import (
     LISTINGS_PARAM,
     check,
     field_targets,
+    is_date_time,
     is_type,
     items,
     json_type,
+    lax_is_type,
     select,
 )
 
@@ -44,6 +46,7 @@ def era_of(catalog: Catalog) -> str:
     {
         "field": SCHEMA_FIELD,
         "missing": {"enum": ["hit", "skip"]},
+        "nullable": {"type": "boolean", "description": "null reads as absent (pydantic)."},
         "eras": ERAS_PARAM,
     },
 )
@@ -52,13 +55,15 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
     `"object"` (what the TS SDK's zod and the Python SDK's pydantic models demand). `missing:
     hit` also reports a tool without the field (default: `hit` for inputSchema, `skip` for
     outputSchema, which is optional). `eras` narrows it to one era's result schemas (the TS
-    SDK v2 checks `outputSchema.type` in the handshake era only)."""
+    SDK v2 checks `outputSchema.type` in the handshake era only); `nullable`: null is absent."""
     if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
         return
     field = params.get("field", "/inputSchema")
     missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
     for item in catalog.items("tools"):
         found = list(select(item.value, field))
+        if params.get("nullable"):
+            found = [(at, schema) for at, schema in found if schema is not None]
         if not found:
             if missing == "hit":
                 yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=field[1:])
@@ -133,27 +138,46 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             "description": "null passes (an optional field decoded as Rust's Option<T>).",
         },
         "minimum": {"type": "number", "description": "A number must be at least this."},
+        "lax": {
+            "type": "boolean",
+            "description": "Types as pydantic's lax mode reads them (a boolean or a whole "
+            "float is an integer, 0 and 1 are booleans).",
+        },
+        "format": {
+            "enum": ["date-time"],
+            "description": "A string must be an RFC 3339 date-time with seconds and an offset.",
+        },
         "eras": ERAS_PARAM,
     },
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
     `enum`, one of those values, with `minimum` at least that (typed decoders such as rmcp's
-    serde structs fail on anything else; `nullable`: they read null as absent); with `eras`,
-    only on a catalog of those eras."""
+    serde structs fail on anything else; `nullable`: they read null as absent; `lax`: the
+    coercions pydantic's models allow pass; `format`: a string must be a date-time); with
+    `eras`, only on a catalog of those eras."""
     if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
         return
     wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
+    typed = lax_is_type if params.get("lax") else is_type
     for field in params.get("fields") or [params["field"]]:
         for item, at, value in field_targets(catalog, {**params, "field": field}):
             if value is None and params.get("nullable"):
                 continue
-            if wanted and not is_type(value, wanted):
+            if wanted and not typed(value, wanted):
                 yield Hit(
                     item,
                     at,
                     f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
                     excerpt=json_type(value),
+                )
+            elif params.get("format") and isinstance(value, str) and not is_date_time(value):
+                shown = jsonwire.compact(value)
+                yield Hit(
+                    item,
+                    at,
+                    f"{item.label}: {at[1:]} {quote(shown)} is not a date-time",
+                    excerpt=shown,
                 )
             elif allowed is not None and value not in allowed:
                 shown = compact(value)

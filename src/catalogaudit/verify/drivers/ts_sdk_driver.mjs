@@ -11,6 +11,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
+import { runJob } from "./ts_sdk_job.mjs";
+
 const modules = process.argv[2];
 const sdk = join(modules, "@modelcontextprotocol", "sdk");
 const version = JSON.parse(readFileSync(join(sdk, "package.json"), "utf8")).version;
@@ -26,59 +28,9 @@ const { StreamableHTTPClientTransport } = await import(
   pathToFileURL(join(sdk, "dist/esm/client/streamableHttp.js")).href
 );
 
-const METHODS = {
-  tools: ["listTools", "tools"],
-  prompts: ["listPrompts", "prompts"],
-  resources: ["listResources", "resources"],
-  resourceTemplates: ["listResourceTemplates", "resourceTemplates"],
-};
-
-function message(err) {
-  return `${err?.name ?? "Error"}: ${String(err?.message ?? err).replace(/\s+/g, " ").trim()}`;
-}
-
-async function one(target, timeoutMs) {
-  let transport;
-  if (target.url) {
-    transport = new StreamableHTTPClientTransport(new URL(target.url));
-  } else {
-    const [command, ...args] = target.argv;
-    transport = new StdioClientTransport({ command, args, stderr: "ignore" });
-  }
-  const client = new Client({ name: "catalogaudit-verify", version: "0" });
-  const out = [];
-  try {
-    await client.connect(transport, { timeout: timeoutMs });
-    for (const name of target.listings) {
-      const [method, attr] = METHODS[name];
-      const items = [];
-      try {
-        let cursor;
-        do {
-          const page = await client[method](cursor ? { cursor } : undefined, {
-            timeout: timeoutMs,
-          });
-          items.push(...page[attr]);
-          cursor = page.nextCursor;
-        } while (cursor !== undefined);
-        out.push({ listing: name, items });
-      } catch (err) {
-        out.push({ listing: name, error: message(err) });
-      }
-    }
-  } catch (err) {
-    const done = new Set(out.map((o) => o.listing));
-    for (const name of target.listings) {
-      if (!done.has(name)) out.push({ listing: name, error: message(err) });
-    }
-  } finally {
-    await client.close().catch(() => {});
-  }
-  return out;
-}
-
-const job = JSON.parse(readFileSync(0, "utf8"));
-const timeoutMs = 1000 * (job.timeout ?? 60);
-const results = [];
-for (const target of job.targets) results.push(await one(target, timeoutMs));
-process.stdout.write(JSON.stringify(results) + "\n");
+await runJob({
+  client: () => new Client({ name: "catalogaudit-verify", version: "0" }),
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
+  listOptions: {},
+});
