@@ -172,7 +172,7 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                     excerpt=json_type(value),
                 )
             elif params.get("format") and isinstance(value, str) and not is_date_time(value):
-                shown = jsonwire.compact(value)
+                shown = compact(value)
                 yield Hit(
                     item,
                     at,
