@@ -130,10 +130,12 @@ def predict_all(
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
     "claude-code": ("tools",),
+    # opencode lists templates but exposes them on no route (its driver's docstring).
+    "opencode": ("tools", "resources", "prompts"),
 }
 #: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
 #: is one verdict for them (the handshake), observed on `base@modern` only.
-LEGACY_ONLY = ("codex",)
+LEGACY_ONLY = ("codex", "opencode", "inspector")
 
 
 def applicable(client: str, shape: Shape) -> bool:

@@ -3,6 +3,7 @@ subsets and the OpenAI schema rules."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -21,6 +22,11 @@ from catalogaudit.rules.checks.common import (
 )
 
 JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
+#: An ISO 8601 date-time with a time zone, as the MCP TS SDK's zod schema takes it
+#: (`z.iso.datetime({ offset: true })`: seconds and fraction optional, Z or an offset).
+DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)", re.ASCII
+)
 SCHEMA_FIELD: dict[str, Any] = {"enum": ["/inputSchema", "/outputSchema"]}
 ERAS_PARAM: dict[str, Any] = {
     "type": "array",
@@ -134,14 +140,16 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             "description": "null passes (an optional field decoded as Rust's Option<T>).",
         },
         "minimum": {"type": "number", "description": "A number must be at least this."},
+        "format": {"enum": ["date-time"], "description": "A string must be of this format."},
         "eras": ERAS_PARAM,
     },
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
-    `enum`, one of those values, with `minimum` at least that (typed decoders such as rmcp's
-    serde structs fail on anything else; `nullable`: they read null as absent); with `eras`,
-    only on a catalog of those eras."""
+    `enum`, one of those values, with `minimum` at least that, with `format` a string of that
+    format (typed decoders such as rmcp's serde structs or the TS SDK's zod schemas fail on
+    anything else; `nullable`: they read null as absent); with `eras`, only on a catalog of
+    those eras."""
     if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
         return
     wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
@@ -164,6 +172,15 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                 yield Hit(
                     item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown
                 )
+            elif params.get("format") and isinstance(value, str):
+                if DATE_TIME.fullmatch(value) is None:
+                    shown = jsonwire.compact(value)
+                    yield Hit(
+                        item,
+                        at,
+                        f"{item.label}: {at[1:]} is {shown}, not a date-time",
+                        excerpt=shown,
+                    )
 
 
 def depth(value: Any) -> int:
