@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import observatory  # noqa: E402
 
 from catalogaudit.verify.lattice import shapes  # noqa: E402
-from catalogaudit.verify.observatory import VERDICTS, observe_all  # noqa: E402
+from catalogaudit.verify.observatory import VERDICTS, Verdict, observe_all  # noqa: E402
 
 #: Client -> (registry, package). The npm drivers take a node_modules directory; python-sdk
 #: takes a Python that has `mcp`.
@@ -112,19 +112,21 @@ def sample(observations: dict[str, Any], per_verdict: int) -> list[str]:
     ]
 
 
-def fresh(client: str, per_verdict: int, jobs: int) -> str:
-    """Compare the newest release with the pinned one; one line saying what was found."""
+def fresh(client: str, per_verdict: int, jobs: int, again: bool = False) -> str:
+    """Compare the newest release with the pinned one; one line saying what was found.
+
+    A shape whose verdict changed is driven again (twice at most, one shape per client
+    process), so a client slowed into a timeout on a shared machine is not taken for a
+    change; `again` re-drives only the changed shapes of the newest release's recorded run."""
     ledger = observatory.load()
     pin = pinned(client, ledger)
     latest = newest(*PACKAGES[client])
     if latest == pin:
         return f"{client}: the newest release is the pinned {pin}; nothing to compare"
-    base = next(
-        (r for r in ledger["runs"] if (r["client"], r["version"]) == (client, pin)), None
-    )
+    runs = {(r["client"], r["version"]): r for r in ledger["runs"]}
+    base = runs.get((client, pin))
     if base is None:
         raise SystemExit(f"error: {client}@{pin} has no run in the ledger to compare with")
-    ids = sample(base["observations"], per_verdict)
     module = __import__(
         f"catalogaudit.verify.drivers.{client.replace('-', '_')}", fromlist=["driver"]
     )
@@ -133,11 +135,25 @@ def fresh(client: str, per_verdict: int, jobs: int) -> str:
         raise SystemExit(f"error: {client}: installed {driver.version()}, wanted {latest}")
     by_id = {s.id: s for s in shapes()}
     start = time.monotonic()
-    got = observe_all(driver, [by_id[i] for i in ids], jobs=jobs)
+    old = runs.get((client, latest))
+    if again and old is not None:
+        got = {sid: Verdict(**v) for sid, v in old["observations"].items()}
+        ids = list(got)
+    else:
+        ids = sample(base["observations"], per_verdict)
+        got = observe_all(driver, [by_id[i] for i in ids], jobs=jobs)
+
+    def differs(sid: str) -> bool:
+        return got[sid].verdict != base["observations"][sid]["verdict"]
+
+    for _ in range(2):
+        redo = [by_id[sid] for sid in ids if differs(sid)]
+        if redo:
+            got.update(observe_all(driver, redo, batch=1, jobs=jobs))
     changed = [
         {"shape": sid, pin: base["observations"][sid]["verdict"], latest: got[sid].verdict}
         for sid in ids
-        if got[sid].verdict != base["observations"][sid]["verdict"]
+        if differs(sid)
     ]
     observatory.record(client, latest, got, replace=True)
     ledger = observatory.load()
@@ -148,7 +164,9 @@ def fresh(client: str, per_verdict: int, jobs: int) -> str:
     observatory.save(ledger)
     took = time.monotonic() - start
     what = "no verdict changed" if not changed else f"{len(changed)} verdicts changed"
-    return f"{client}: {latest} against the pinned {pin} over {len(ids)} shapes: {what} ({took:.0f} s)"
+    return (
+        f"{client}: {latest} against the pinned {pin} over {len(ids)} shapes: {what} ({took:.0f} s)"
+    )
 
 
 def main() -> int:
@@ -156,9 +174,12 @@ def main() -> int:
     parser.add_argument("--client", action="append", choices=sorted(PACKAGES), required=True)
     parser.add_argument("--sample", type=int, default=0, help="shapes per recorded verdict")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--again", action="store_true", help="only re-drive the changed shapes of the last run"
+    )
     args = parser.parse_args()
     for client in args.client:
-        print(fresh(client, args.sample, args.jobs))
+        print(fresh(client, args.sample, args.jobs, args.again))
     return 0
 
 
