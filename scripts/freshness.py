@@ -141,7 +141,13 @@ def fresh(client: str, per_verdict: int, jobs: int, again: bool = False) -> str:
         ids = list(got)
     else:
         ids = sample(base["observations"], per_verdict)
-        got = observe_all(driver, [by_id[i] for i in ids], jobs=jobs)
+        # Each batch is recorded as it ends, so an interrupted run keeps what it observed.
+        got = observe_all(
+            driver,
+            [by_id[i] for i in ids],
+            jobs=jobs,
+            keep=lambda part: observatory.record(client, latest, part),
+        )
 
     def differs(sid: str) -> bool:
         return got[sid].verdict != base["observations"][sid]["verdict"]
