@@ -30,9 +30,13 @@ Legend, per client version:
 - a rule id after the verdict is the profile rule whose prediction equals it (nothing: the
   profile predicts the same verdict without a rule, i.e. `kept`); `≠ predicted X` marks a
   shape the profile gets wrong;
-- `·`: not observed (Codex never reads prompts; Codex and the TS SDK v1 never negotiate
-  2026-07-28, so their modern era is the one shape `base@modern`; the Claude
-  Code driver observes the tool list only).
+- `·`: not observed (Codex never reads prompts; Codex, the TS SDK v1, opencode, the Inspector
+  and ContextForge never negotiate 2026-07-28, so their modern era is the one shape
+  `base@modern`; the Claude Code driver observes the tool list only, opencode's no resource
+  templates; a ContextForge release may have been driven over a sample only).
+
+The Inspector CLI lists each listing in a client process and a server of its own, so it is
+asked only the listing that holds the defect (every listing for the base shapes).
 
 """
 

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VERIFIED = ROOT / "src" / "catalogaudit" / "profiles" / "data" / "verified" / "verified.json"
 LEDGER = ROOT / "fixtures" / "oracle" / "ledger.json"
 DOC = ROOT / "docs" / "verification.md"
+LATTICE = ROOT / "fixtures" / "lattice" / "ledger.json"
 ABOUT = (
     "Written by scripts/refresh_verification.py from a `pytest -m oracle` run. One entry per "
     "verify run (profile, enforcer version) in which every observation equalled the profile's "
@@ -252,6 +253,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
                 f"| {_cell(change)} |"
             )
     lines += evidence_section(verified)
+    lines += freshness_section() + GEMINI_CLI
     lines += [
         "",
         "## Mismatches found and fixed",
@@ -389,6 +391,72 @@ REAL_SERVERS = [
     "`python scripts/refresh_real_servers.py --write` regenerates them on purpose. Those",
     "findings are the profiles' predictions, verified or from sources as the table above",
     "says; no client was run on these captures.",
+]
+
+
+def freshness_section() -> list[str]:
+    """What `scripts/freshness.py` found last: the newest releases' runs in the lattice ledger
+    (a run with `compared_with` is a newest release driven beside its pin)."""
+    runs = json.loads(LATTICE.read_text(encoding="utf-8"))["runs"] if LATTICE.is_file() else []
+    lines = [
+        "",
+        "## Freshness: the newest releases beside the pinned ones",
+        "",
+        "`python scripts/freshness.py --client claude-code --client codex` (any of claude-code,",
+        "codex, opencode, inspector, ts-sdk, ts-sdk-v2, python-sdk) asks the registry for each",
+        "client's newest release, installs it into `~/.cache/catalogaudit/freshness/` (never into",
+        "tests/node_modules), drives it over every lattice shape its pinned version has in",
+        "`fixtures/lattice/ledger.json` (`--sample N`: N shapes per recorded verdict) and records",
+        "its run there, with the pinned version it was compared with and the verdicts that",
+        "changed; the oracle suite then replays the newest release too. What it found last:",
+        "",
+    ]
+    fresh = [r for r in runs if "compared_with" in r]
+    if not fresh:
+        return [*lines, "Not run yet."]
+    lines += [
+        "| client | newest | pinned | date | shapes | verdicts changed |",
+        "| --- | --- | --- | --- | ---: | --- |",
+    ]
+    for r in fresh:
+        changed = r.get("changed") or []
+        what = (
+            "none"
+            if not changed
+            else "; ".join(
+                f"`{c['shape']}` {c[r['compared_with']]} -> {c[r['version']]}" for c in changed
+            )
+        )
+        lines.append(
+            f"| {r['client']} | {r['version']} | {r['compared_with']} | {r['date']} "
+            f"| {len(r['observations'])} | {_cell(what)} |"
+        )
+    return lines
+
+
+#: Whether Gemini CLI can be driven here (issue 32), as found on 2026-12-06.
+GEMINI_CLI = [
+    "",
+    "## Gemini CLI",
+    "",
+    "npm `@google/gemini-cli` 0.61.0 (2026-12-06) can be driven here for listing verdicts, but",
+    "not by `gemini mcp list`: that command only connects (`✓ c0: ... (stdio) - Connected`)",
+    "and lists nothing, and in a folder it does not trust it starts no server at all",
+    "('MCP servers are configured but disabled because this folder is untrusted';",
+    "`GEMINI_CLI_TRUST_WORKSPACE=true` trusts it). A headless start does list: with servers",
+    'in `$HOME/.gemini/settings.json` (`"trust": true` each, or non-interactive mode leaves',
+    "their tools out), `security.auth.selectedType` `gemini-api-key`, a dummy `GEMINI_API_KEY`",
+    "and `GOOGLE_GEMINI_BASE_URL` pointing at a loopback stand-in of the Gemini API,",
+    "`gemini -m gemini-2.5-flash -p hi --output-format json` discovers every server and sends",
+    "one `streamGenerateContent` request whose `functionDeclarations` hold the MCP tools it",
+    "kept (`mcp_<server>_<tool>`); `--debug` prints each failure on stderr (`[MCP error] Error",
+    "discovering tools from c1: [zod issues]`, `Error during discovery for MCP server 'c1'`).",
+    "`-m` is needed: without it the model router's classifier request (to",
+    "`gemini-3.5-flash-lite`) comes first and wants an answer of its own. First observations:",
+    "a tool without `name` fails the tool list with the TS SDK's zod issue; a resource with",
+    "`mimeType: 3` fails its resources/list, and that failure takes the server's tools with it",
+    "(no `mcp_c2_*` declaration was sent). No verify driver exists for it yet, so",
+    "the `gemini-cli` profile stays unverified.",
 ]
 
 

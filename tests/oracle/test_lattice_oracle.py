@@ -31,7 +31,12 @@ RUNS = {f"{r['client']}@{r['version']}": r for r in LEDGER["runs"]}
 BY_ID = {s.id: s for s in shapes()}
 MODULES = ROOT / "tests" / "node_modules"
 #: Pinned clients driven live on a sample: run id -> the executable under node_modules/.bin.
-LIVE = {"codex@0.169.0": "codex", "claude-code@2.1.328": "claude"}
+LIVE = {
+    "codex@0.169.0": "codex",
+    "claude-code@2.1.328": "claude",
+    "opencode@1.18.33": "opencode",
+    "inspector@2.12.0": "mcp-inspector",
+}
 
 
 def _mismatches(run: dict[str, Any], ids: list[str]) -> list[str]:

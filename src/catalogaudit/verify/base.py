@@ -73,11 +73,17 @@ class Target:
     #: `verify --transport http`: the Streamable HTTP URL `serve --http` listens on (None:
     #: the client spawns `serve` over stdio).
     url: str | None = None
+    #: Only these listings are asked for (None: every listing the snapshot captured).
+    only: tuple[str, ...] | None = None
 
     @property
     def listings(self) -> list[str]:
         """The listings the snapshot captured (absent ones are not asked for)."""
-        return [name for name in LISTINGS if self.catalog.present(name)]
+        return [
+            name
+            for name in LISTINGS
+            if self.catalog.present(name) and (self.only is None or name in self.only)
+        ]
 
     def serve_argv(self, max_seconds: float = 120) -> list[str]:
         """The server command the client spawns: this interpreter's `catalogaudit serve`.

@@ -38,9 +38,10 @@ class Verdict:
     message: str = ""
 
 
-def target(shape: Shape, workdir: Path) -> Target:
+def target(shape: Shape, workdir: Path, client: str = "") -> Target:
     """The shape as a verify target: a static snapshot of its JSONL (modern shapes negotiated
-    2026-07-28, so `serve` answers them as a 2026-only server would)."""
+    2026-07-28, so `serve` answers them as a 2026-only server would); for a client in
+    PER_LISTING, only the listing that holds the defect."""
     src = workdir / (shape.id.replace("/", "~") + ".jsonl")
     src.write_text(jsonl(shape), encoding="utf-8")
     got = read_merged([str(src)], protocol="2026-07-28" if shape.era == "modern" else "auto")
@@ -48,12 +49,18 @@ def target(shape: Shape, workdir: Path) -> Target:
     from catalogaudit.snapshots import render
 
     path.write_text(render(got.doc), encoding="utf-8")
-    return Target(shape.id, path, Catalog(got.doc, source=shape.id))
+    only = (_listing(shape),) if client in PER_LISTING and shape.pointer else None
+    return Target(shape.id, path, Catalog(got.doc, source=shape.id), only=only)
+
+
+def _listing(shape: Shape) -> str:
+    """The listing that holds the shape's defect (tools for the base)."""
+    return shape.pointer.split("/")[1] if shape.pointer else "tools"
 
 
 def reduce(shape: Shape, rows: Sequence[Observation]) -> Verdict:
     """One verdict for a shape from its per-list and per-item rows."""
-    listing = shape.pointer.split("/")[1] if shape.pointer else "tools"
+    listing = _listing(shape)
     lists = {r.listing: r for r in rows if r.index is None}
     failed = [r for r in lists.values() if r.verdict == FAILED]
     if failed and len(failed) == len(lists) and len(lists) > 1:
@@ -91,7 +98,7 @@ def observe_all(
     out: dict[str, Verdict] = {}
     lock = threading.Lock()
     with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
-        found = [target(s, Path(tmp)) for s in shapes]
+        found = [target(s, Path(tmp), driver.id) for s in shapes]
         chunks = [list(range(i, min(i + batch, len(found)))) for i in range(0, len(found), batch)]
 
         def one(chunk: list[int]) -> None:
@@ -119,8 +126,9 @@ def predict_all(
     out: dict[str, Verdict] = {}
     with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
         for shape in shapes:
-            t = target(shape, Path(tmp))
-            rows = [r for r in predict(t, profile) if listings is None or r.listing in listings]
+            t = target(shape, Path(tmp), profile.partition("@")[0])
+            chosen = t.listings if t.only else listings
+            rows = [r for r in predict(t, profile) if chosen is None or r.listing in chosen]
             out[shape.id] = reduce(shape, rows)
     return out
 
@@ -129,15 +137,21 @@ def predict_all(
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
     "claude-code": ("tools",),
+    # opencode lists templates but exposes them on no route (its driver's docstring).
+    "opencode": ("tools", "resources", "prompts"),
 }
 #: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
 #: is one verdict for them (the handshake), observed on `base@modern` only.
-LEGACY_ONLY = ("codex", "ts-sdk")
+LEGACY_ONLY = ("codex", "ts-sdk", "opencode", "inspector", "context-forge")
+#: Clients whose every list call is a client process and a server of its own (the Inspector
+#: CLI): a defect in one listing cannot cost another, so only the defect's listing is asked
+#: (the base shapes are asked every listing).
+PER_LISTING = ("inspector",)
 
 
 def applicable(client: str, shape: Shape) -> bool:
     """Whether the client's driver can observe the shape's defect."""
     if shape.era == "modern" and client in LEGACY_ONLY:
         return shape.id == "base@modern"
-    listing = shape.pointer.split("/")[1] if shape.pointer else "tools"
+    listing = _listing(shape)
     return listing in OBSERVES.get(client, (listing,))

@@ -323,18 +323,20 @@ def _uri_hits(
         "allowed": {"type": "array", "items": {"type": "string"}},
         "prefixes": {"type": "array", "items": {"type": "string"}},
         "allow_suffix": {"type": "boolean", "description": "Accept any type containing '+'."},
+        "empty_absent": {"type": "boolean", "description": "An empty mimeType reads as none."},
     },
     required=["allowed"],
 )
 def mime_allowlist(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """`mimeType` (parameters after `;` ignored, case-insensitive) must be syntactically a
     type/subtype and be listed, start with an allowed prefix, or (with `allow_suffix`)
-    contain `+` (structured syntax suffixes such as `+json`)."""
+    contain `+` (structured syntax suffixes such as `+json`); with `empty_absent`, "" passes
+    (ContextForge tests the value's truth before validating it)."""
     allowed = {a.lower() for a in params["allowed"]}
     prefixes = tuple(p.lower() for p in params.get("prefixes", ()))
     syntax = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
     for item, at, value in field_targets(catalog, {"field": "/mimeType", **params}, ("resources",)):
-        if not isinstance(value, str):
+        if not isinstance(value, str) or (value == "" and params.get("empty_absent")):
             continue
         base = value.split(";", 1)[0].strip().lower()
         ok = syntax.fullmatch(base) is not None and (

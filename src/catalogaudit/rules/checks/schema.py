@@ -153,9 +153,9 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
     `enum`, one of those values, with `minimum` at least that (typed decoders such as rmcp's
-    serde structs fail on anything else; `nullable`: they read null as absent; `lax`: the
-    coercions pydantic's models allow pass; `format`: a string must be a date-time); with
-    `eras`, only on a catalog of those eras."""
+    serde structs or the TS SDK's zod schemas fail on anything else; `nullable`: they read
+    null as absent; `lax`: the coercions pydantic's models allow pass; `format`: a string must
+    be a date-time); with `eras`, only on a catalog of those eras."""
     if era_of(catalog) not in params.get("eras", ("legacy", "modern")):
         return
     wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
