@@ -55,9 +55,10 @@ def test_a_late_answer_to_the_probe_is_a_modern_answer(tmp_path: Path) -> None:
 
 
 def test_a_server_that_dies_on_the_probe_is_captured_in_the_legacy_era(tmp_path: Path) -> None:
-    """A server that exits on a method it does not know (as chroma-mcp 0.2.6 on mcp 1.6.0
-    does on `server/discover`; here the raw JSON-RPC fixture with --exit-on-unknown) is
-    started again and captured with `initialize`, and CA520 says so. Before the fix: exit 2,
+    """A server that exits on a method it does not know (the raw JSON-RPC fixture with
+    --exit-on-unknown; mcp 1.6.0, chroma-mcp 0.2.6's SDK, exits only on its next line: see
+    test_probe_real_mcp16.py) is started again and captured with `initialize`, and CA520 says
+    so. Before the fix: exit 2,
     `server/discover: the server exited with status 1`, no word of `--protocol legacy`."""
     pid_file = tmp_path / "pids"
     server = raw("--era", "legacy", "--exit-on-unknown", "--pid-file", str(pid_file))
