@@ -3,7 +3,7 @@
 --exit-on-unknown (tests/wire/test_probe_eras.py), mcp 1.6.0 does not exit on the probe: its
 session fails (a traceback on stderr), stdout stays silent, and the process exits with status 1
 only when it reads its next line. So the probe times out, the fallback `initialize` is what it
-dies of, and the capture fails."""
+dies of, and the capture starts it again without the probe (CA520 says so)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ PINS = ("mcp==1.6.0", "pydantic==2.10.6")
 SERVER = str(SERVERS / "mcp16_server.py")
 TOOLS = {"add", "echo", "count_words"}
 PROBE = b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}\n'
-NOT_CAPTURED = (
-    "main's fallback restarts only a server that exits while the probe is pending; mcp 1.6.0 "
-    "stays alive and silent, so the probe times out and it dies of the fallback `initialize`"
-)
 
 
 def _cache() -> Path:
@@ -87,10 +83,9 @@ def test_mcp16_fails_its_session_on_the_probe_and_lingers(mcp16: str) -> None:
     assert b"input_value='server/discover'" in err
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_CAPTURED)
 def test_mcp16_is_captured_by_default_in_the_legacy_era(mcp16: str, tmp_path: Path) -> None:
     """What issue 33 asks: captured without `--protocol legacy`, with CA520 saying why, and
-    no server left behind. Today: exit 2, `initialize: the server exited with status 1`."""
+    no server left behind. Before: exit 2, `initialize: the server exited with status 1`."""
     pid_file = tmp_path / "pids"
     doc, _ = snapshot_ok(tmp_path, "--", mcp16, SERVER, "--pid-file", str(pid_file))
     proto = doc["capture"]["protocol"]
@@ -101,7 +96,6 @@ def test_mcp16_is_captured_by_default_in_the_legacy_era(mcp16: str, tmp_path: Pa
     assert_gone(read_pids(pid_file))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_CAPTURED)
 def test_mcp16_audit_live_by_default(mcp16: str, tmp_path: Path) -> None:
     """`audit --live` shares the capture: the same server, the same default."""
     pid_file = tmp_path / "pids"

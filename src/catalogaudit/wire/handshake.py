@@ -123,7 +123,17 @@ def negotiate(
     if not budget.silent_probe:
         session = _initialize(transport, choice, caps, budget, offered)
     else:
-        session = _after_silent_probe(transport, choice, caps, budget, offered, version)
+        try:
+            session = _after_silent_probe(transport, choice, caps, budget, offered, version)
+        except ServerExited as exc:
+            # NOTE: a server on mcp 1.6.0 (chroma-mcp 0.2.6) fails its session on a method it
+            # does not know, stays silent, and exits on the next line it reads: our
+            # `initialize`. It is legacy and dies of the probe, so it is started again too.
+            if not exc.read:
+                raise
+            silent = fallback_reason.removeprefix("server/discover ")
+            story = f"{silent}, then {exc.story} on initialize"
+            raise ExitedOnProbe(str(exc), story, True) from None
         if session.era == "modern":
             return session
     session.findings.append(
