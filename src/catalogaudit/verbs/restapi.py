@@ -26,7 +26,7 @@ import httpcore
 from catalogaudit._version import __version__
 from catalogaudit.errors import ServerError
 from catalogaudit.model import visible
-from catalogaudit.wire import ACCEPT_ENCODING, codings, decoded
+from catalogaudit.wire import ACCEPT_ENCODING, Clock, DeadlineBackend, codings, decoded
 
 #: GitHub's limit on an issue comment's body (characters); longer bodies get HTTP 422.
 COMMENT_LIMIT = 65536
@@ -73,71 +73,14 @@ def mask(text: str, token: str) -> str:
     return re.sub(r"(?i)\b(bearer|token)\s+[A-Za-z0-9_.~+/=-]{8,}", r"\1 ***", text)
 
 
-class _Stream(httpcore.NetworkStream):
-    """A socket whose every read and write waits no longer than the shared deadline."""
-
-    def __init__(self, inner: httpcore.NetworkStream, deadline: float) -> None:
-        self.inner, self.deadline = inner, deadline
-
-    def _left(self, timeout: float | None) -> float:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise httpcore.ReadTimeout("the API's time is up")
-        return left if timeout is None else min(timeout, left)
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self.inner.read(max_bytes, self._left(timeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self.inner.write(buffer, self._left(timeout))
-
-    def close(self) -> None:
-        self.inner.close()
-
-    def start_tls(
-        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
-    ) -> httpcore.NetworkStream:
-        inner = self.inner.start_tls(ssl_context, server_hostname, self._left(timeout))
-        return _Stream(inner, self.deadline)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self.inner.get_extra_info(info)
-
-
-class _Backend(httpcore.NetworkBackend):
-    """httpcore's own sockets, each wrapped in `_Stream` (connecting is bounded too)."""
-
-    def __init__(self, deadline: float) -> None:
-        self.inner, self.deadline = httpcore.SyncBackend(), deadline
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Any = None,
-    ) -> httpcore.NetworkStream:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise httpcore.ConnectTimeout("the API's time is up")
-        stream = self.inner.connect_tcp(
-            host, port, min(timeout or left, left), local_address, socket_options
-        )
-        return _Stream(stream, self.deadline)
-
-    def sleep(self, seconds: float) -> None:
-        self.inner.sleep(seconds)
-
-
 class _Session:
     """One run's conversation with the API: one deadline, one connection pool."""
 
     def __init__(self, api: Api) -> None:
         self.api = api
-        self.pool = httpcore.ConnectionPool(
-            network_backend=_Backend(time.monotonic() + api.seconds)
-        )
+        clock = Clock()
+        clock.until = time.monotonic() + api.seconds
+        self.pool = httpcore.ConnectionPool(network_backend=DeadlineBackend(clock))
         self.headers = {
             "Authorization": f"Bearer {api.token}",
             "Accept": "application/vnd.github+json",

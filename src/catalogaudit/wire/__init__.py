@@ -14,12 +14,14 @@ if TYPE_CHECKING:
     from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX, Target
     from catalogaudit.wire.capture import capture as capture_server
     from catalogaudit.wire.encoding import ACCEPT_ENCODING, codings, decoded
+    from catalogaudit.wire.sockets import Clock, DeadlineBackend
     from catalogaudit.wire.transport import Budget, Limits
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
 __getattr__ = lazy(
     globals(),
     {
+        "sockets": "Clock DeadlineBackend",
         "encoding": "ACCEPT_ENCODING codings decoded",
         "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
         "transport": "Budget Limits",
@@ -30,6 +32,8 @@ __getattr__ = lazy(
 __all__ = [
     "ACCEPT_ENCODING",
     "Budget",
+    "Clock",
+    "DeadlineBackend",
     "ENV_VALUE_ALLOW",
     "ENV_VALUE_PREFIX",
     "Limits",

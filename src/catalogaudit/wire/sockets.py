@@ -59,7 +59,9 @@ class _Stream(httpcore.NetworkStream):
         return self._inner.get_extra_info(info)
 
 
-class _Backend(httpcore.NetworkBackend):
+class DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's sockets, every connect, read and write cut to what `clock` leaves."""
+
     def __init__(self, clock: Clock) -> None:
         self._inner = httpcore.SyncBackend()
         self._clock = clock
@@ -96,6 +98,6 @@ def client(clock: Clock) -> httpx.Client:
         max_connections=100,
         max_keepalive_connections=20,
         keepalive_expiry=5.0,
-        network_backend=_Backend(clock),
+        network_backend=DeadlineBackend(clock),
     )
     return httpx.Client(transport=transport, follow_redirects=False, trust_env=False)
