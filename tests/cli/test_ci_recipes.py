@@ -155,7 +155,8 @@ def test_pre_commit_recipe(tmp_path: Path) -> None:
     )
     config["repos"][0].update(repo=str(hooks), rev=rev)
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
-    toml = DOC.split("```toml\n", 1)[1].split("```", 1)[0]
+    hooks_section = DOC.split("## pre-commit hooks", 1)[1]
+    toml = hooks_section.split("```toml\n", 1)[1].split("```", 1)[0]
     (repo / "pyproject.toml").write_text(toml)
     (repo / ".gitignore").write_text(".venv/\n")
     git(repo, "add", "-A")
