@@ -254,6 +254,20 @@ def test_another_users_marked_comment_is_never_edited(repo: Path, tmp_path: Path
         assert patched == [f"/repos/octo/server/issues/comments/{ours[0]['id']}"]
 
 
+def test_the_api_is_reached_through_the_environments_proxy(repo: Path, tmp_path: Path) -> None:
+    """A self-hosted runner reaches GitHub through HTTP(S)_PROXY: the stand-in is the proxy
+    here (it reads absolute-form requests), and the API's own host does not resolve."""
+    with GitHubStandIn(TOKEN) as api:
+        env = {**_env(tmp_path, "http://api.github.invalid"), "HTTP_PROXY": api.url}
+        got = _gate(repo, {**env, "NO_PROXY": ""})
+        assert not [line for line in got.stderr.splitlines() if line.startswith("warning:")]
+        assert [c["user"]["login"] for c in api.comments[7]] == [BOT]
+        seen = len(api.requests)
+        got = _gate(repo, {**env, "NO_PROXY": "api.github.invalid"})
+        assert len(api.requests) == seen  # bypassed: the API itself was asked, and is not there
+    _one_warning(got, "comment not posted")
+
+
 @pytest.mark.parametrize(
     "echo",
     [

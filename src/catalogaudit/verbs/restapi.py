@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +75,17 @@ def mask(text: str, token: str) -> str:
     return re.sub(r"(?i)\b(bearer|token)\s+[A-Za-z0-9_.~+/=-]{8,}", r"\1 ***", text)
 
 
+def proxy_for(url: str) -> str | None:
+    """The proxy the environment names for `url` (`HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY`
+    covers the host), as httpx and curl read them: self-hosted runners often reach GitHub only
+    through one."""
+    proxies = urllib.request.getproxies_environment()
+    parts = urllib.parse.urlsplit(url)
+    if urllib.request.proxy_bypass(parts.hostname or ""):
+        return None
+    return proxies.get(parts.scheme) or None
+
+
 class _Session:
     """One run's conversation with the API: one deadline, one connection pool."""
 
@@ -80,7 +93,13 @@ class _Session:
         self.api = api
         clock = Clock()
         clock.until = time.monotonic() + api.seconds
-        self.pool = httpcore.ConnectionPool(network_backend=DeadlineBackend(clock))
+        backend = DeadlineBackend(clock)
+        proxy = proxy_for(api.url)
+        self.pool: httpcore.ConnectionPool = (
+            httpcore.HTTPProxy(proxy, network_backend=backend)
+            if proxy
+            else httpcore.ConnectionPool(network_backend=backend)
+        )
         self.headers = {
             "Authorization": f"Bearer {api.token}",
             "Accept": "application/vnd.github+json",
