@@ -1,5 +1,6 @@
 """The opencode and inspector drivers' parsing, without the clients: opencode's logfmt warnings
-and command names, Inspector's JSON output and error lines, and how each finds its client."""
+and command names, Inspector's JSON output and error lines, and how each finds its client; and
+the real Inspector on a page it never answers."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import ROOT, cli
 
 from catalogaudit.verify import base
 from catalogaudit.verify.base import ClientNotFound
 from catalogaudit.verify.drivers import inspector, opencode
+from catalogaudit.verify.lattice import shapes
+from catalogaudit.verify.observatory import target
 
 PROMPTS = [{"name": "git:commit"}, {"name": "git_commit"}, {"name": "dup"}, {"name": "dup"}]
 
@@ -95,3 +98,21 @@ def test_inspector_client_path(tmp_path: Path) -> None:
         f.write_text("#!/bin/sh\n", encoding="utf-8")
         f.chmod(0o755)
     assert inspector.command(str(tmp_path)) == [str(node.resolve()), str(script.resolve())]
+
+
+@pytest.mark.skipif(
+    not (ROOT / "tests" / "node_modules" / ".bin" / "mcp-inspector").is_file(),
+    reason="npm ci --prefix tests",
+)
+def test_inspector_no_answer_fails_that_list_and_the_run_goes_on(tmp_path: Path) -> None:
+    """Inspector 2.12.0 never answers a tools page whose `_meta` is a string: that list fails
+    with the timeout, like an SDK client's request timeout, and the other target is listed."""
+    chosen = {s.id: s for s in shapes() if s.id in ("tools.page._meta/string", "base")}
+    driver = inspector.InspectorDriver(str(ROOT / "tests" / "node_modules"), timeout=15)
+    silent, base_ = driver.run(
+        [target(chosen[i], tmp_path, "inspector") for i in ("tools.page._meta/string", "base")]
+    )
+    assert [(o.listing, o.items, o.error) for o in silent] == [
+        ("tools", None, "no answer in 15 s (request timed out)")
+    ]
+    assert base_ and all(o.items for o in base_)

@@ -89,6 +89,7 @@ class InspectorDriver:
         return home_env(env, home, MCP_CATALOG_PATH=str(home / "mcp.json"), NO_COLOR="1")
 
     def _inspector(self, args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
+        """One Inspector call; `subprocess.TimeoutExpired` when it gives no answer in time."""
         try:
             return subprocess.run(
                 [*self.argv, *args],
@@ -101,15 +102,16 @@ class InspectorDriver:
             )
         except OSError as exc:
             raise ClientNotFound(f"inspector: cannot run {self.argv[-1]}: {exc.strerror}") from None
-        except subprocess.TimeoutExpired:
-            raise CatalogauditError(
-                f"inspector: `{' '.join(args[:3])}` gave no answer in {self.timeout:.0f} s"
-            ) from None
 
     def version(self) -> str:
         """`mcp-inspector --version` prints `2.12.0`."""
         with tempfile.TemporaryDirectory(prefix="catalogaudit-inspector-") as tmp:
-            proc = self._inspector(["--version"], Path(tmp))
+            try:
+                proc = self._inspector(["--version"], Path(tmp))
+            except subprocess.TimeoutExpired:
+                raise CatalogauditError(
+                    f"inspector: --version gave no answer in {self.timeout:.0f} s"
+                ) from None
         found = re.search(r"(\d+\.\d+\.\d+\S*)\s*$", proc.stdout.strip())
         if proc.returncode != 0 or found is None:
             tail = (proc.stdout + proc.stderr).strip()[:120]
@@ -129,7 +131,14 @@ class InspectorDriver:
                     where = ["--server-url", url, "--transport", "http"]
                 else:
                     where = ["--", *server_argv(targets[n], self.timeout * 2)]
-                proc = self._inspector(["--cli", "--method", METHODS[listing], *where], home)
+                try:
+                    proc = self._inspector(["--cli", "--method", METHODS[listing], *where], home)
+                except subprocess.TimeoutExpired:
+                    # As an SDK client's request timeout: this list failed, the run goes on
+                    # (2.12.0 never answers a page whose `_meta` is not an object).
+                    return ListOutcome(
+                        listing, None, f"no answer in {self.timeout:g} s (request timed out)"
+                    )
                 return _outcome(listing, proc)
 
             with ThreadPoolExecutor(max_workers=POOL) as pool:
