@@ -1,9 +1,8 @@
 """Protocol eras: `server/discover` or `initialize`, and what the handshake established.
 
 Era detection follows P:2026-07-28/basic/versioning and transports: probe `server/discover`
-at 2026-07-28; a -32022 naming a modern version means retry; any other error or silence means
-a legacy server, so `initialize`. Listing the catalog is `wire.listing`.
-"""
+at 2026-07-28; a -32022 naming a modern version means retry; any other error or silence (or
+an exit) means a legacy server, so `initialize`. Listing the catalog is `wire.listing`."""
 
 from __future__ import annotations
 
@@ -123,17 +122,7 @@ def negotiate(
     if not budget.silent_probe:
         session = _initialize(transport, choice, caps, budget, offered)
     else:
-        try:
-            session = _after_silent_probe(transport, choice, caps, budget, offered, version)
-        except ServerExited as exc:
-            # NOTE: a server on mcp 1.6.0 (chroma-mcp 0.2.6) fails its session on a method it
-            # does not know, stays silent, and exits on the next line it reads: our
-            # `initialize`. It is legacy and dies of the probe, so it is started again too.
-            if not exc.read:
-                raise
-            silent = fallback_reason.removeprefix("server/discover ")
-            story = f"{silent}, then {exc.story} on initialize"
-            raise ExitedOnProbe(str(exc), story, True) from None
+        session = _after_silent_probe(transport, choice, caps, budget, offered, version)
         if session.era == "modern":
             return session
     session.findings.append(
@@ -147,21 +136,23 @@ def negotiate(
 
 
 def _after_silent_probe(
-    transport: Transport,
-    choice: ProtocolChoice,
-    caps: dict[str, Any],
-    budget: _Budget,
-    offered: list[str],
-    version: str,
-) -> Session:
+    transport: Transport, choice: ProtocolChoice, caps: dict[str, Any], budget: _Budget,
+    offered: list[str], version: str,
+) -> Session:  # fmt: skip
     """`initialize` after a probe that got no answer in time: a modern session when the probe's
     answer came late or `initialize` was refused with -32022 (a slow modern server), else the
-    legacy session.
+    legacy session; `ExitedOnProbe` when the server exits on it (servers on mcp 1.6.0 fail
+    their session on the probe and exit on the next line they read).
 
     What is recorded is what the probe would have recorded had it been answered in time, so a
     cold start and a warm one give the same snapshot."""
     try:
         session = _initialize(transport, choice, caps, budget, offered)
+    except ServerExited as exc:
+        if not exc.read:
+            raise
+        story = f"no answer, then {exc.story} on initialize"
+        raise ExitedOnProbe(str(exc), story, True) from None
     except (ServerTimeout, ProtocolError) as exc:
         late = _late_modern(transport, version)
         if late is not None:
