@@ -71,7 +71,11 @@ def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Itera
         done = True
     finally:
         _WORK = None
-        pool.shutdown(wait=done, cancel_futures=not done)
+        # NOTE: after an error too, the chunks in flight are waited for (the rest cancelled):
+        # a pool left running at exit races the interpreter's shutdown, and CPython 3.11's
+        # exit hook then prints a traceback ("Bad file descriptor"). Ctrl-C does not wait.
+        stop = isinstance(sys.exc_info()[1], KeyboardInterrupt)
+        pool.shutdown(wait=not stop, cancel_futures=not done)
 
 
 def _child() -> None:
