@@ -455,8 +455,10 @@ GEMINI_CLI = [
     "`gemini-3.5-flash-lite`) comes first and wants an answer of its own. First observations:",
     "a tool without `name` fails the tool list with the TS SDK's zod issue; a resource with",
     "`mimeType: 3` fails its resources/list, and that failure takes the server's tools with it",
-    "(no `mcp_c2_*` declaration was sent). No verify driver exists for it yet, so",
-    "the `gemini-cli` profile stays unverified.",
+    "(no `mcp_c2_*` declaration was sent). `verify --client gemini-cli` drives it this way",
+    "(`catalogaudit.verify.drivers.gemini_cli`; it observes the tool list only, since prompts",
+    "and resources reach no model request); no clean run is recorded yet, so the",
+    "`gemini-cli` profile stays unverified.",
 ]
 
 

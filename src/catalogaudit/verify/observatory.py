@@ -137,6 +137,8 @@ def predict_all(
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
     "claude-code": ("tools",),
+    # Prompts and resources reach no model request (its driver's docstring).
+    "gemini-cli": ("tools",),
     # opencode lists templates but exposes them on no route (its driver's docstring).
     "opencode": ("tools", "resources", "prompts"),
 }
