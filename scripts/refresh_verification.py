@@ -457,8 +457,16 @@ GEMINI_CLI = [
     "`mimeType: 3` fails its resources/list, and that failure takes the server's tools with it",
     "(no `mcp_c2_*` declaration was sent). `verify --client gemini-cli` drives it this way",
     "(`catalogaudit.verify.drivers.gemini_cli`; it observes the tool list only, since prompts",
-    "and resources reach no model request); no clean run is recorded yet, so the",
-    "`gemini-cli` profile stays unverified.",
+    "and resources reach no model request). One lattice run over its 575 tool shapes",
+    "(2026-12-06, not recorded in the ledger: the profile predicts none of it yet): of the 274",
+    "legacy shapes 137 kept, 131 failed the tool list (the TS SDK's zod issues: a wrong type",
+    "for name, title, description, inputSchema, outputSchema, annotations or a hint, icons,",
+    "`_meta`, the page's `nextCursor` or `_meta`), 6 lost the subject tool (an empty name; a",
+    "second page, which it never fetched, behind a string or empty `nextCursor`; and, in that",
+    "run only, `annotations` null, a string or a number, which failed the list when driven",
+    "again alone or in a smaller batch: not yet explained); every 2026-07-28 shape failed",
+    "with `MCP error -32022: Unsupported protocol version` (it sends no `server/discover`).",
+    "No clean run is recorded yet, so the `gemini-cli` profile stays unverified.",
 ]
 
 
