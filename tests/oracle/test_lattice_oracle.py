@@ -36,6 +36,7 @@ LIVE = {
     "claude-code@2.1.328": "claude",
     "opencode@1.18.33": "opencode",
     "inspector@2.12.0": "mcp-inspector",
+    "gemini-cli@0.61.0": "gemini",
 }
 
 

@@ -20,6 +20,7 @@ DRIVER_IDS: tuple[str, ...] = (
     "context-forge",
     "opencode",
     "inspector",
+    "gemini-cli",
 )
 #: Verdicts. A list is `kept` (the call succeeded) or `failed`; an item is `kept` or `dropped`.
 KEPT, DROPPED, FAILED = "kept", "dropped", "failed"

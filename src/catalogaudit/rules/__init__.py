@@ -10,6 +10,7 @@ TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its mo
 if TYPE_CHECKING:
     from catalogaudit.rules.base import Context, Hit, Rule
     from catalogaudit.rules.checks import CHECKS, PARAMS
+    from catalogaudit.rules.checks.names import TRANSFORMS
     from catalogaudit.rules.examples import of, why_none
     from catalogaudit.rules.registry import SPEC_RULES, spec_meta
     from catalogaudit.rules.spec.common import forget
@@ -21,6 +22,7 @@ __getattr__ = lazy(
     {
         "base": "Context Hit Rule",
         "checks": "CHECKS PARAMS",
+        "checks.names": "TRANSFORMS",
         "examples": "of why_none",
         "registry": "SPEC_RULES spec_meta",
         "spec.common": "forget",
@@ -39,6 +41,7 @@ __all__ = [
     "PARAMS",
     "Rule",
     "SPEC_RULES",
+    "TRANSFORMS",
     "forget",
     "of",
     "spec_meta",

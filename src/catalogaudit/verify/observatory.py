@@ -137,12 +137,14 @@ def predict_all(
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
     "claude-code": ("tools",),
+    # Prompts and resources reach no model request (its driver's docstring).
+    "gemini-cli": ("tools",),
     # opencode lists templates but exposes them on no route (its driver's docstring).
     "opencode": ("tools", "resources", "prompts"),
 }
 #: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
 #: is one verdict for them (the handshake), observed on `base@modern` only.
-LEGACY_ONLY = ("codex", "ts-sdk", "opencode", "inspector", "context-forge")
+LEGACY_ONLY = ("codex", "ts-sdk", "opencode", "inspector", "context-forge", "gemini-cli")
 #: Clients whose every list call is a client process and a server of its own (the Inspector
 #: CLI): a defect in one listing cannot cost another, so only the defect's listing is asked
 #: (the base shapes are asked every listing).

@@ -6,6 +6,7 @@ __all__ = [
     "codex",
     "context_forge",
     "context_forge_install",
+    "gemini_cli",
     "inspector",
     "opencode",
     "python_sdk",

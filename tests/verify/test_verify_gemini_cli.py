@@ -1,0 +1,52 @@
+"""The gemini-cli driver against the real Gemini CLI (tests/package.json pins 0.61.0): one
+headless session over two served snapshots, its model request read from the loopback stand-in.
+
+Observations are asserted, not predictions: the gemini-cli profile has no rules for these
+shapes yet, so this checks the driver (kept tools from the request, a failed list from
+`--debug`), and the oracle suite checks the profile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import cli, npm_bin
+from helpers.oracle_common import observed, verify_json
+
+from catalogaudit.verify.drivers.gemini_cli import qualified
+
+GOOD = {"name": "get weather", "inputSchema": {"type": "object"}}
+
+
+def _snapshot(tmp_path: Path, name: str, tools: list[dict[str, object]]) -> Path:
+    raw = tmp_path / f"{name}.txt"
+    raw.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    out = tmp_path / f"{name}.json"
+    assert cli("snapshot", "--from", str(raw), "-o", str(out)).code == 0
+    return out
+
+
+def test_qualified_names_follow_gemini_cli() -> None:
+    assert qualified("c0", "get weather") == "mcp_c0_get_weather"
+    long = qualified("c0", "x" * 40 + "y" * 40)
+    assert long == "mcp_c0_" + "x" * 23 + "..." + "y" * 30
+    assert len(long) == 63
+
+
+def test_gemini_cli_keeps_good_tools_and_fails_a_nameless_one(tmp_path: Path) -> None:
+    npm_bin("gemini")
+    good = _snapshot(tmp_path, "good", [GOOD, {"name": "b.c", "inputSchema": {"type": "object"}}])
+    bad = _snapshot(tmp_path, "bad", [GOOD, {"inputSchema": {"type": "object"}}])
+    client = str(Path(npm_bin("gemini")).parents[1])
+    _, doc = verify_json("gemini-cli", [good, bad], client_path=client, timeout=300)
+    assert doc["client"] == {"id": "gemini-cli", "version": "0.61.0"}
+    verdicts = {
+        path.stem: [(o["index"], o["verdict"]) for o in observed(doc, path)] for path in (good, bad)
+    }
+    assert verdicts == {
+        "good": [(None, "kept"), (0, "kept"), (1, "kept")],
+        "bad": [(None, "failed"), (0, "dropped"), (1, "dropped")],
+    }
+    (failed,) = (o for o in observed(doc, bad) if o["index"] is None)
+    assert failed["message"].startswith("tools: ")
+    assert '"path":["tools",1,"name"]' in failed["message"]
