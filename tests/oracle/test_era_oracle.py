@@ -84,6 +84,7 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool], tuple[str, ...]]] 
     "python-sdk": ("python-sdk@2.3.0", None, lambda: True, ALL),
     "opencode": ("opencode@1.18.33", str(MODULES), _bin("opencode"), ("tools", "resources")),
     "inspector": ("inspector@2.12.0", str(MODULES), _bin("mcp-inspector"), ALL),
+    "gemini-cli": ("gemini-cli@0.61.0", str(MODULES), _bin("gemini"), ("tools",)),
 }
 #: (client, scenario) -> (measured verdict of every list it reads, quotes from its message).
 MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
@@ -124,8 +125,29 @@ MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("inspector", "H"): (FAILED, ()),
     ("inspector", "K"): (FAILED, ()),
     ("inspector", "R"): (KEPT, ()),
+    # Gemini CLI 0.61.0 never sends discover, and its bundled TS SDK speaks up to 2025-06-18
+    # (SUPPORTED_PROTOCOL_VERSIONS in its bundle): an initialize answered with 2025-11-25 fails.
+    ("gemini-cli", "G"): (FAILED, ("Server's protocol version is not supported: 2025-11-25",)),
+    ("gemini-cli", "H"): (FAILED, ("-32022",)),
+    ("gemini-cli", "K"): (FAILED, ()),
+    ("gemini-cli", "R"): (FAILED, ("Server's protocol version is not supported: 2025-11-25",)),
 }
-CASES = [(c, s) for c in CLIENTS if c in DRIVERS for s in sorted(SCENARIOS) if (c, s) in MEASURED]
+#: Observed, not yet predicted by the profile (it includes TSSDK-ERA-001, whose versions are
+#: the TS SDK 1.32.2's): strict, so the profile's fix must remove the mark.
+NOT_PREDICTED = {("gemini-cli", "G"), ("gemini-cli", "R")}
+CASES = [
+    pytest.param(
+        c,
+        s,
+        marks=[pytest.mark.xfail(strict=True, reason="gemini-cli refuses 2025-11-25")]
+        if (c, s) in NOT_PREDICTED
+        else [],
+    )
+    for c in CLIENTS
+    if c in DRIVERS
+    for s in sorted(SCENARIOS)
+    if (c, s) in MEASURED
+]
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +174,7 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]]:
     """Each installed client's `verify --format json` over G, H and K in one run."""
     out: dict[str, tuple[int, dict[str, Any]]] = {}
-    for cid in sorted({c for c, _ in CASES}):
+    for cid in sorted({case.values[0] for case in CASES}):
         spec, path, installed, _ = CLIENTS[cid]
         if not installed():
             not_installed(f"{cid} (npm ci --prefix tests)")
