@@ -130,6 +130,15 @@ def home_env(inherited: Mapping[str, str], home: Path, **extra: str) -> dict[str
     }
 
 
+def tools_only(targets: Sequence[Target], client: str) -> None:
+    """Refuse a catalog without a tool listing, for a driver that observes only tools."""
+    untooled = [t.label for t in targets if "tools" not in t.listings]
+    if untooled:
+        raise CatalogauditError(
+            f"{untooled[0]}: no tool listing; the {client} driver observes tools only"
+        )
+
+
 def executable(name: str, path: str | None, also: Sequence[str] = ()) -> str:
     """The client executable: `path` itself; in a node_modules directory `.bin/NAME` (or the
     first file matching one of the `also` globs); else NAME on PATH. ClientNotFound if none."""

@@ -32,6 +32,7 @@ from catalogaudit.verify.base import (
     executable,
     home_env,
     server_argv,
+    tools_only,
 )
 
 #: `Status: ✔ Connected` is the one healthy status; anything else failed the tool list.
@@ -96,11 +97,7 @@ class ClaudeCodeDriver:
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Configure every catalog as a server, health-check each, read its tool list verdict."""
-        untooled = [t.label for t in targets if "tools" not in t.listings]
-        if untooled:
-            raise CatalogauditError(
-                f"{untooled[0]}: no tool listing; the claude-code driver observes tools only"
-            )
+        tools_only(targets, "claude-code")
         results: list[list[ListOutcome]] = []
         with tempfile.TemporaryDirectory(prefix="catalogaudit-claude-") as tmp:
             home = Path(tmp)

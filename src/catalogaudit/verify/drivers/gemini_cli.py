@@ -41,6 +41,7 @@ from catalogaudit.verify.base import (
     executable,
     home_env,
     server_argv,
+    tools_only,
 )
 
 #: Gemini CLI's limit on a qualified tool name; longer ones are cut in the middle.
@@ -185,11 +186,7 @@ class GeminiCliDriver:
 
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Start every catalog in one headless session and read the model request it sends."""
-        untooled = [t.label for t in targets if "tools" not in t.listings]
-        if untooled:
-            raise CatalogauditError(
-                f"{untooled[0]}: no tool listing; the gemini-cli driver observes tools only"
-            )
+        tools_only(targets, "gemini-cli")
         api = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
         api.bodies = []  # type: ignore[attr-defined]
         threading.Thread(target=api.serve_forever, daemon=True).start()
