@@ -30,6 +30,7 @@ COMMANDS = [
     "canonicalize",
     "hash",
     "serve",
+    "proxy",
     "verify",
 ]
 #: What typer 0.29 printed before: Python types and a doubled ellipsis.

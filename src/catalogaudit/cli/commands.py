@@ -13,6 +13,7 @@ MODULES: tuple[str, ...] = (
     "profiles",
     "canonical",
     "serve",
+    "proxy",
     "verify",
     "ci",
 )

@@ -120,6 +120,23 @@ class Include:
 
 
 @dataclass(frozen=True)
+class ClientMatch:
+    """How a session's clientInfo names the enforcer (`proxy` fixes those sessions only)."""
+
+    name_prefix: str
+    title: str
+    versions: SpecifierSet
+    source: str
+
+    def matches(self, name: str, title: str, version: Version | None) -> bool:
+        """Name prefix or title (case-insensitive), at a version in range (an unknown
+        version only where the range is unconditional)."""
+        named = bool(self.name_prefix) and name.lower().startswith(self.name_prefix.lower())
+        titled = bool(self.title) and title.lower() == self.title.lower()
+        return (named or titled) and contains(self.versions, version)
+
+
+@dataclass(frozen=True)
 class Profile:
     """One enforcer's rules."""
 
@@ -132,6 +149,7 @@ class Profile:
     settings: Mapping[str, Setting]
     rules: tuple[Rule, ...]
     includes: tuple[Include, ...]
+    clients: tuple[ClientMatch, ...] = ()
 
     @property
     def newest(self) -> KnownVersion | None:
@@ -351,4 +369,13 @@ def _profile(doc: Mapping[str, Any], rules: Mapping[str, Rule]) -> Profile:
         settings=settings,
         rules=own,
         includes=tuple(includes),
+        clients=tuple(
+            ClientMatch(
+                c.get("name_prefix", ""),
+                c.get("title", ""),
+                specifier(c["versions"], pid),
+                c["source"],
+            )
+            for c in doc.get("clients") or ()
+        ),
     )

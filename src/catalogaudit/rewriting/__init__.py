@@ -2,6 +2,7 @@
 
 - `substitutions`: the ordered `old=new` list and its parser;
 - `derive`: the rewritten snapshot, its changes and refusals, before/after outcome;
+- `live`: one served list result rewritten the same way, and which fixes a client needs;
 - `suggest`: a substitution list proven to clear the prose findings (`audit --suggest`).
 """
 
@@ -12,6 +13,7 @@ from catalogaudit._faces import lazy
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.rewriting.derive import (
+        FIXES,
         GROWTH_RULE,
         PROFILE_FIXES,
         add_refusals,
@@ -20,7 +22,13 @@ if TYPE_CHECKING:
         compare,
     )
     from catalogaudit.rewriting.derive import derive as derive_catalog
-    from catalogaudit.rewriting.substitutions import ENV_VAR, parse, resolve
+    from catalogaudit.rewriting.live import (
+        PageRewrite,
+        client_profiles,
+        needed_fixes,
+        rewrite_result,
+    )
+    from catalogaudit.rewriting.substitutions import ENV_VAR, Substitutions, parse, resolve
     from catalogaudit.rewriting.suggest import Suggestion
     from catalogaudit.rewriting.suggest import suggest as suggest_substitutions
 
@@ -29,10 +37,11 @@ __getattr__ = lazy(
     globals(),
     {
         "derive": (
-            "GROWTH_RULE PROFILE_FIXES add_refusals audit_rewritten check_fixes compare "
+            "FIXES GROWTH_RULE PROFILE_FIXES add_refusals audit_rewritten check_fixes compare "
             "derive_catalog=derive"
         ),
-        "substitutions": "ENV_VAR parse resolve",
+        "live": "PageRewrite client_profiles needed_fixes rewrite_result",
+        "substitutions": "ENV_VAR Substitutions parse resolve",
         "suggest": "Suggestion suggest_substitutions=suggest",
     },
 )
@@ -40,15 +49,21 @@ __getattr__ = lazy(
 
 __all__ = [
     "ENV_VAR",
+    "FIXES",
     "GROWTH_RULE",
     "PROFILE_FIXES",
+    "PageRewrite",
+    "Substitutions",
     "Suggestion",
     "add_refusals",
     "audit_rewritten",
     "check_fixes",
+    "client_profiles",
     "compare",
     "derive_catalog",
+    "needed_fixes",
     "parse",
     "resolve",
+    "rewrite_result",
     "suggest_substitutions",
 ]

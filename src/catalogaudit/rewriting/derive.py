@@ -127,7 +127,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
             continue
         wire, wire_fields = _wire_items(catalog, name)
         served = [
-            _item(item, wire[item.served_index] if wire else item.value, subs, fixes, result)
+            fix_item(item, wire[item.served_index] if wire else item.value, subs, fixes, result)
             for item in catalog.items(name)
         ]
         new = dict(rec)
@@ -139,7 +139,7 @@ def derive(catalog: Catalog, subs: Substitutions | None, fixes: Sequence[str] = 
                 page["fields"] = fields
         if "cache-hints" in fixes and modern:
             for index, page in enumerate(pages):
-                page["fields"] = _backfill(name, index, page.get("fields") or {}, result)
+                page["fields"] = backfill(name, index, page.get("fields") or {}, result)
         new["pages"] = pages
         new["hashes"]["pageFields"] = page_fields_hash([p.get("fields") or {} for p in pages])
         listings[name] = new
@@ -181,7 +181,7 @@ def _other(name: str, value: Any, subs: Substitutions | None, fixes: Sequence[st
     """An item of another session's pages rewritten as the catalog's own (changes and refusals
     are counted once, on the catalog's items)."""
     item = Item(name, names_identity(name, value), value, -1, -1)
-    return _item(item, value, subs, fixes, Derived({}))
+    return fix_item(item, value, subs, fixes, Derived({}))
 
 
 def _wire_items(catalog: Catalog, name: str) -> tuple[list[Any] | None, list[Any] | None]:
@@ -210,9 +210,11 @@ def _wire_items(catalog: Catalog, name: str) -> tuple[list[Any] | None, list[Any
     return items, fields
 
 
-def _item(
+def fix_item(
     item: Item, value: Any, subs: Substitutions | None, fixes: Sequence[str], out: Derived
 ) -> Any:
+    """One served item rewritten by `subs` and the item fixes (`codex-app`); changes and
+    refusals go to `out`. The one home of the item rewrite: `derive` and `proxy` call it."""
     if subs is not None:
 
         def rewrite(visit: walker.Visit) -> str | None:
@@ -274,8 +276,9 @@ def _integer_priority(item: Item, value: Any, out: Derived) -> Any:
     return {**value, "annotations": {**ann, "priority": new}}
 
 
-def _backfill(name: str, index: int, fields: dict[str, Any], out: Derived) -> dict[str, Any]:
-    """2026-07-28 pages must carry the cache fields; some clients drop the listing without."""
+def backfill(name: str, index: int, fields: dict[str, Any], out: Derived) -> dict[str, Any]:
+    """2026-07-28 pages must carry the cache fields; some clients drop the listing without
+    (`--fix cache-hints`, in `derive` and in `proxy`)."""
     missing = [(key, value) for key, value in CACHE_HINTS if key not in fields]
     if not missing:
         return fields

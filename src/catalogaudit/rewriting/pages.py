@@ -108,6 +108,11 @@ def rewritten_texts(name: str, texts: Sequence[Any], rewrite: Callable[[Any], An
     return out
 
 
+def page_items(name: str, text: str) -> list[str] | None:
+    """The exact texts of a page's items (None: not an object with the item array)."""
+    return _page(name, text)[1]
+
+
 def _page(name: str, text: str) -> tuple[list[tuple[str, str]] | None, list[str] | None]:
     """A page's members and the exact texts of its items, or (None, None)."""
     try:

@@ -14,14 +14,16 @@ TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its mo
 if TYPE_CHECKING:
     from catalogaudit.serve.http import serve_http
     from catalogaudit.serve.instances import instance
+    from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
     from catalogaudit.serve.replay import (
         CACHE_HINTS,
         NO_WIRE_WARNING,
         PROTOCOLS,
         Replay,
         ServeOptions,
+        error_text,
     )
-    from catalogaudit.serve.stdio import serve_stdio
+    from catalogaudit.serve.stdio import each_line, serve_stdio
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
 __getattr__ = lazy(
@@ -29,8 +31,9 @@ __getattr__ = lazy(
     {
         "http": "serve_http",
         "instances": "instance",
-        "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions",
-        "stdio": "serve_stdio",
+        "lifecycle": "Stopped install_sigterm stopped",
+        "replay": "CACHE_HINTS NO_WIRE_WARNING PROTOCOLS Replay ServeOptions error_text",
+        "stdio": "each_line serve_stdio",
     },
 )
 
@@ -41,7 +44,12 @@ __all__ = [
     "PROTOCOLS",
     "Replay",
     "ServeOptions",
+    "Stopped",
+    "each_line",
+    "error_text",
+    "install_sigterm",
     "instance",
     "serve_http",
     "serve_stdio",
+    "stopped",
 ]

@@ -1,4 +1,4 @@
-"""TODO docstring."""
+"""Clean ends of a long-running verb (`serve`, `proxy`): SIGTERM, a deadline, stdin EOF."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def install_sigterm() -> None:
         pass  # not the main thread (embedded use)
 
 
-def stopped(reason: str) -> int:
+def stopped(reason: str, verb: str = "serve") -> int:
     """Say why serving ended (stderr; stdout belongs to the protocol) and exit 0."""
-    sys.stderr.write(f"catalogaudit serve: {reason}\n")
+    sys.stderr.write(f"catalogaudit {verb}: {reason}\n")
     sys.stderr.flush()
     return 0

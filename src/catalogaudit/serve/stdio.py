@@ -11,6 +11,7 @@ import os
 import select
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
 from catalogaudit.model import WireDecodeError, decode_utf8, loads
@@ -51,40 +52,65 @@ def parse_line(line: bytes) -> tuple[object, str | None]:
 def serve_stdio(replay: Replay, options: ServeOptions) -> int:
     """Answer lines until stdin EOF, SIGTERM or the deadline."""
     deadline = None if options.max_seconds is None else time.monotonic() + options.max_seconds
-    fd_in = sys.stdin.fileno()
     out = sys.stdout.buffer
-    # NOTE: one growing bytearray, searched for a newline only in what arrived since the last
-    # search: a long line costs linear time (bytes `+=` and re-scans were quadratic).
-    buf = bytearray()
-    scanned = 0
     try:
         install_sigterm()
-        while True:
-            timeout = None if deadline is None else deadline - time.monotonic()
-            if timeout is not None and timeout <= 0:
-                raise Stopped(f"--max-seconds {options.max_seconds:g} reached")
-            if not select.select([fd_in], [], [], timeout)[0]:
-                continue
-            chunk = os.read(fd_in, 1 << 20)
-            if not chunk:
-                if buf.strip():
-                    _answer(replay, bytes(buf), out)
-                return stopped("stdin closed")
-            buf += chunk
-            start = 0
-            while (nl := buf.find(b"\n", max(start, scanned))) >= 0:
-                _answer(replay, bytes(buf[start:nl]), out)
-                start = scanned = nl + 1
-            del buf[:start]
-            scanned = len(buf)
-            if len(buf) > MAX_LINE:
-                buf.clear()
-                scanned = 0
-                _write(out, error_text(None, -32700, "Parse error: line too long"))
+        why = each_line(
+            lambda line: _answer(replay, line, out),
+            lambda: _write(out, error_text(None, -32700, "Parse error: line too long")),
+            deadline=deadline,
+            limit=f"--max-seconds {options.max_seconds or 0:g}",
+        )
+        return stopped(why)
     except Stopped as exc:
         return stopped(str(exc))
     except BrokenPipeError:
         return stopped("the client closed stdout")
+
+
+def each_line(
+    handle: Callable[[bytes], None],
+    too_long: Callable[[], None],
+    *,
+    deadline: float | None = None,
+    limit: str = "",
+    wake: int | None = None,
+    max_line: int = MAX_LINE,
+) -> str:
+    """Hand every line of our stdin to `handle` (also `proxy`'s client side) until stdin
+    closes or `wake` (a pipe) becomes readable; say which. A line over `max_line` bytes is
+    dropped and `too_long` called; Stopped when the monotonic `deadline` passes."""
+    fd_in = sys.stdin.fileno()
+    watched = [fd_in] if wake is None else [fd_in, wake]
+    # NOTE: one growing bytearray, searched for a newline only in what arrived since the last
+    # search: a long line costs linear time (bytes `+=` and re-scans were quadratic).
+    buf = bytearray()
+    scanned = 0
+    while True:
+        timeout = None if deadline is None else deadline - time.monotonic()
+        if timeout is not None and timeout <= 0:
+            raise Stopped(f"{limit} reached")
+        ready = select.select(watched, [], [], timeout)[0]
+        if wake is not None and wake in ready:
+            return "woken"
+        if not ready:
+            continue
+        chunk = os.read(fd_in, 1 << 20)
+        if not chunk:
+            if buf.strip():
+                handle(bytes(buf))
+            return "stdin closed"
+        buf += chunk
+        start = 0
+        while (nl := buf.find(b"\n", max(start, scanned))) >= 0:
+            handle(bytes(buf[start:nl]))
+            start = scanned = nl + 1
+        del buf[:start]
+        scanned = len(buf)
+        if len(buf) > max_line:
+            buf.clear()
+            scanned = 0
+            too_long()
 
 
 def _answer(replay: Replay, line: bytes, out: BinaryIO) -> None:

@@ -5,7 +5,7 @@ and the environment read and stdout, stderr and files written.
 - `live`: the one live capture (`snapshot`, `audit --live`, `diff --live`);
 - `config`: `[tool.catalogaudit]` / catalogaudit.toml;
 - `snapshot`, `audit`, `canonicalize` (and `hash`), `diff` (and `stability`), `rewrite`,
-  `profiles`, `serve`, `verify`: the verbs.
+  `profiles`, `serve`, `proxy`, `verify`: the verbs.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     )
     from catalogaudit.verbs.live import SnapshotOptions, capture, limits_of, target_of
     from catalogaudit.verbs.profiles import run as run_profiles
+    from catalogaudit.verbs.proxy import ProxyOptions
+    from catalogaudit.verbs.proxy import run as run_proxy
     from catalogaudit.verbs.repository import repository as git_repository
     from catalogaudit.verbs.rewrite import RewriteOptions
     from catalogaudit.verbs.rewrite import run as run_rewrite
@@ -51,6 +53,7 @@ __getattr__ = lazy(
         "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
         "live": "SnapshotOptions capture limits_of target_of",
         "profiles": "run_profiles=run",
+        "proxy": "ProxyOptions run_proxy=run",
         "repository": "git_repository=repository",
         "rewrite": "RewriteOptions run_rewrite=run",
         "rule": "run_rule=run",
@@ -65,6 +68,7 @@ __all__ = [
     "AuditRunOptions",
     "CiOptions",
     "ModelOptions",
+    "ProxyOptions",
     "RewriteOptions",
     "ServeOptions",
     "SnapshotOptions",
@@ -83,6 +87,7 @@ __all__ = [
     "run_diff",
     "run_hash",
     "run_profiles",
+    "run_proxy",
     "run_rewrite",
     "run_rule",
     "run_serve",

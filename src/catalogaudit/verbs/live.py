@@ -200,11 +200,12 @@ def _url_shape(url: str) -> str:
 
 def secrets_of(o: SnapshotOptions, target: Target) -> Masker:
     """Everything to mask in what this capture's server says."""
-    marked = [_env_value(v) for v in o.secrets]
+    marked = [secret_value(v) for v in o.secrets]
     return masker_for(target.argv, target.env, target.headers, target.url, marked)
 
 
-def _env_value(value: str) -> str:
+def secret_value(value: str) -> str:
+    """A `--secret` value: itself, or the variable `env:VAR` names."""
     if value.startswith("env:"):
         var = value[4:]
         if var not in os.environ:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from catalogaudit.wire.capture import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX, Target
     from catalogaudit.wire.capture import capture as capture_server
     from catalogaudit.wire.encoding import ACCEPT_ENCODING, codings, decoded
+    from catalogaudit.wire.relay import RelayTransport
     from catalogaudit.wire.sockets import Clock, DeadlineBackend
     from catalogaudit.wire.transport import Budget, Limits
 
@@ -24,6 +25,7 @@ __getattr__ = lazy(
         "sockets": "Clock DeadlineBackend",
         "encoding": "ACCEPT_ENCODING codings decoded",
         "capture": "ENV_VALUE_ALLOW ENV_VALUE_PREFIX Target capture_server=capture",
+        "relay": "RelayTransport",
         "transport": "Budget Limits",
     },
 )
@@ -37,6 +39,7 @@ __all__ = [
     "ENV_VALUE_ALLOW",
     "ENV_VALUE_PREFIX",
     "Limits",
+    "RelayTransport",
     "Target",
     "capture_server",
     "codings",

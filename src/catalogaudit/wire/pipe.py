@@ -37,7 +37,8 @@ class Pipe:
     def write(self, line: str, until: float) -> str | None:
         """Write `line` and a newline before the monotonic `until`; None when written, else
         why not: `timeout` (no room in time, or closing), `cut` or `closed`."""
-        data = memoryview((line + "\n").encode("utf-8"))
+        # NOTE: surrogateescape: a relayed line keeps invalid UTF-8 as it came (`proxy`).
+        data = memoryview((line + "\n").encode("utf-8", "surrogateescape"))
         whole = len(data)
         if not self._lock.acquire(timeout=max(0.0, until - time.monotonic())):
             return "timeout"

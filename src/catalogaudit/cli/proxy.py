@@ -1,0 +1,68 @@
+"""The `proxy` command: typer options in, `verbs.proxy` does the rest.
+
+Exit codes: 0 the client (stdin EOF) or SIGTERM ended the session; 1 the server ended first;
+2 usage errors and a server that cannot be started (one `error:` line).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+List = list[str] | None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the verb to the app."""
+    app.command(name="proxy")(proxy_command)
+
+
+def proxy_command(
+    command: Annotated[
+        List, typer.Argument(help="The stdio server command, after --.", show_default=False)
+    ] = None,
+    fix: Annotated[
+        List,
+        typer.Option("--fix", help="codex-app or cache-hints for every client; repeatable."),
+    ] = None,
+    no_fix: Annotated[
+        List, typer.Option("--no-fix", help="A fix for no client; repeatable.")
+    ] = None,
+    substitutions: Annotated[
+        str | None,
+        typer.Option(
+            help="Ordered old=new pairs for every client, as rewrite's. "
+            "Default: $CATALOGAUDIT_SUBSTITUTIONS."
+        ),
+    ] = None,
+    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
+    request_timeout: Annotated[
+        float, typer.Option(help="Seconds a message may wait for the server to read it.")
+    ] = 30.0,
+    max_message_size: Annotated[
+        int, typer.Option(help="Largest message either side may send, in bytes.")
+    ] = 64 * 1024 * 1024,
+    secret: Annotated[
+        List, typer.Option("--secret", help="A value never to print (env:VAR reads it).")
+    ] = None,
+) -> None:
+    """Relay a client to a stdio server, applying the fixes its client needs.
+
+    Every message passes untouched except list results, rewritten as `rewrite` would for
+    the fixes on for the session's client (its profile's, --fix, not --no-fix) and
+    --substitutions. The active fixes are said once on stderr at start.
+    """
+    from catalogaudit.verbs import ProxyOptions, run_proxy
+
+    options = ProxyOptions(
+        command=tuple(command or ()),
+        fixes=tuple(fix or ()),
+        no_fixes=tuple(no_fix or ()),
+        substitutions=substitutions,
+        cwd=cwd,
+        request_timeout=request_timeout,
+        max_message_size=max_message_size,
+        secrets=tuple(secret or ()),
+    )
+    raise typer.Exit(run_proxy(options))

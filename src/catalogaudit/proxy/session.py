@@ -1,0 +1,188 @@
+"""One proxied session: who the client is, which of its requests are list calls, and the one
+change made on the way back, the list result rewritten by `rewriting.rewrite_result`.
+
+Every other line passes as it came, byte for byte: requests, notifications, the server's own
+requests and the client's answers to them, errors, batches and lines that are not JSON. The
+client names itself in `initialize` (`clientInfo`) or, at 2026-07-28, in the `_meta` of every
+request (P:2026-07-28/basic/index "_meta"); the fixes its profile calls for apply from then on.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.model import (
+    LISTINGS,
+    METHODS,
+    MODERN_VERSIONS,
+    WireDecodeError,
+    compact,
+    decode_utf8,
+    loads,
+    parse_members,
+    visible,
+)
+from catalogaudit.rewriting import (
+    FIXES,
+    Substitutions,
+    client_profiles,
+    needed_fixes,
+    rewrite_result,
+)
+
+#: List requests waiting for their answer, at most (a client that never reads its answers
+#: must not grow us): the oldest is forgotten, and its answer then passes unchanged.
+MAX_PENDING = 4096
+LISTING_OF = {METHODS[name]: name for name in LISTINGS}
+_VERSION = "io.modelcontextprotocol/protocolVersion"
+_CLIENT = "io.modelcontextprotocol/clientInfo"
+
+
+@dataclass(frozen=True)
+class Client:
+    """What a client said it is (`Implementation`: name, title, version)."""
+
+    name: str
+    title: str
+    version: str
+
+    @classmethod
+    def of(cls, info: Any) -> Client | None:
+        """The client of a `clientInfo` value, or None when it is not an object."""
+        if not isinstance(info, dict):
+            return None
+        fields = [info.get(k) for k in ("name", "title", "version")]
+        name, title, version = (v if isinstance(v, str) else "" for v in fields)
+        return cls(name, title, version)
+
+    def describe(self) -> str:
+        """`claude-code 2.1.328` (control characters escaped: client text is untrusted)."""
+        return visible(" ".join(p for p in (self.name, self.version) if p) or "(unnamed)", keep="")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Which fixes a session gets: `--fix` for every client, `--no-fix` for none, the rest
+    where the client's profile needs them; substitutions for every client."""
+
+    forced: frozenset[str] = frozenset()
+    off: frozenset[str] = frozenset()
+    subs: Substitutions | None = None
+
+    def fixes_for(self, client: Client | None) -> tuple[str, ...]:
+        """The fixes for one client (FIXES order)."""
+        auto = needed_fixes(client.name, client.title, client.version) if client else ()
+        return tuple(f for f in FIXES if f not in self.off and (f in self.forced or f in auto))
+
+    def idle(self) -> bool:
+        """Nothing can ever change: every fix off and no substitutions (pure passthrough)."""
+        return self.subs is None and set(FIXES) <= self.off
+
+    def announce(self) -> list[str]:
+        """What is switched on, said once at start."""
+        lines = []
+        for fix in FIXES:
+            if fix in self.off:
+                lines.append(f"fix {fix}: off (--no-fix)")
+            elif fix in self.forced:
+                lines.append(f"fix {fix}: on for every client (--fix)")
+            else:
+                lines.append(f"fix {fix}: on for clients whose profile needs it")
+        if self.subs is not None:
+            lines.append(
+                f"substitutions: {len(self.subs.pairs)} pair(s) for every client "
+                f"({visible(self.subs.text, keep='')})"
+            )
+        return lines
+
+
+@dataclass(frozen=True)
+class _Pending:
+    listing: str
+    modern: bool
+    fixes: tuple[str, ...]
+
+
+class Session:
+    """The state of one client connection through the proxy (not thread-safe: one reader
+    per direction, and a dict's single operations are atomic under the GIL)."""
+
+    def __init__(self, policy: Policy, note: Callable[[str], None]) -> None:
+        self.policy = policy
+        self.client: Client | None = None
+        self._note = note
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+
+    def from_client(self, raw: bytes) -> None:
+        """Look at a line on its way to the server (it is sent unchanged)."""
+        if self.policy.idle():
+            return
+        try:
+            msg = loads(decode_utf8(raw)[0])
+        except (WireDecodeError, RecursionError):
+            return
+        if not isinstance(msg, dict) or "id" not in msg or not isinstance(msg.get("method"), str):
+            return
+        params: dict[str, Any] = _obj(msg.get("params"))
+        meta: dict[str, Any] = _obj(params.get("_meta"))
+        info = params.get("clientInfo") if msg["method"] == "initialize" else meta.get(_CLIENT)
+        client = Client.of(info)
+        if client is not None and client != self.client:
+            self.client = client
+            self._say_client(client)
+        listing = LISTING_OF.get(msg["method"])
+        if listing is None:
+            return
+        fixes = self.policy.fixes_for(self.client)
+        if not fixes and self.policy.subs is None:
+            return
+        modern = meta.get(_VERSION) in MODERN_VERSIONS
+        self._pending[compact(msg["id"])] = _Pending(listing, modern, fixes)
+        while len(self._pending) > MAX_PENDING:
+            self._pending.popitem(last=False)
+
+    def from_server(self, raw: bytes) -> bytes:
+        """A line on its way to the client: the answer to a pending list call rewritten, any
+        other line as it came."""
+        if not self._pending:
+            return raw
+        text, _ = decode_utf8(raw)
+        try:
+            members = parse_members(text)
+        except (WireDecodeError, RecursionError):
+            return raw
+        rid = members.get("id")
+        if rid is None or "method" in members:
+            return raw
+        pending = self._pending.pop(compact(rid.value), None)
+        result = members.get("result")
+        if pending is None or result is None:
+            return raw
+        served = text[result.start : result.end]
+        page = rewrite_result(
+            pending.listing, served, self.policy.subs, pending.fixes, pending.modern
+        )
+        if page.refused:
+            self._note(
+                f"{len(page.refused)} string(s) of a {METHODS[pending.listing]} answer left "
+                "as written: the substitutions would grow them past the bound"
+            )
+        if page.text == served:
+            return raw
+        new = text[: result.start] + page.text + text[result.end :]
+        return new.encode("utf-8", "surrogateescape")
+
+    def _say_client(self, client: Client) -> None:
+        profiles = client_profiles(client.name, client.title, client.version)
+        fixes = self.policy.fixes_for(client)
+        self._note(
+            f"client {client.describe()} (profile {', '.join(profiles) or 'none'}): "
+            f"fixes {', '.join(fixes) or 'none'}"
+        )
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,94 @@
+"""The rewrite of one served list result, and which fixes a client needs: what `proxy` applies
+to a live session, with the same item and page functions `derive` applies to a snapshot.
+
+A result page goes through `derive.fix_item` (substitutions, `codex-app`), `derive.backfill`
+(`cache-hints`, 2026-07-28 pages only) and `pages.rewritten_pages` (unchanged items and members
+kept byte for byte), so what a client receives through the proxy is what `rewrite` writes into
+the snapshot's page texts for the same fixes.
+
+Which sessions get a fix is profile data: a profile names its clients (`clients`: clientInfo
+name prefix or title, at versions), and a fix is needed where one of that profile's rules,
+resolved at the client's version, has the check the fix clears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from packaging.version import InvalidVersion, Version
+
+from catalogaudit.model import Finding, Item, WireDecodeError, loads
+from catalogaudit.model import identity as names_identity
+from catalogaudit.profiles import applicable, load_all, resolve_profile
+from catalogaudit.rewriting.derive import FIXES, Derived, backfill, fix_item
+from catalogaudit.rewriting.pages import page_items, rewritten_pages
+from catalogaudit.rewriting.substitutions import Substitutions
+
+#: The profile check each fix clears: a client whose rules hold that check needs the fix.
+CLEARS = {"codex-app": "priority-integer-lexeme", "cache-hints": "cache-fields-required"}
+
+
+@dataclass(frozen=True)
+class PageRewrite:
+    """One result page as rewritten: its text (the served text when nothing changed), how many
+    strings changed and the growth-bound refusals."""
+
+    text: str
+    changes: int
+    refused: tuple[Finding, ...]
+
+
+def rewrite_result(
+    listing: str, text: str, subs: Substitutions | None, fixes: Sequence[str], modern: bool
+) -> PageRewrite:
+    """A served list result page with `subs` and `fixes` applied as `rewrite` applies them;
+    `modern`: the request was made at 2026-07-28 (the cache hints belong to that era only)."""
+    elements = page_items(listing, text)
+    if elements is None:
+        return PageRewrite(text, 0, ())
+    try:
+        page = loads(text)
+        values = [loads(e) for e in elements]
+    except WireDecodeError:  # pragma: no cover - page_items read it already
+        return PageRewrite(text, 0, ())
+    out = Derived({})
+    served = [
+        fix_item(Item(listing, names_identity(listing, v), v, i, i), v, subs, fixes, out)
+        for i, v in enumerate(values)
+    ]
+    fields = {k: v for k, v in page.items() if k != listing}
+    if "cache-hints" in fixes and modern:
+        fields = backfill(listing, 0, fields, out)
+    new = rewritten_pages(listing, [text], served, [fields])
+    return PageRewrite(text if new is None else new[0], len(out.changes), tuple(out.refused))
+
+
+@cache
+def needed_fixes(name: str, title: str, version: str) -> tuple[str, ...]:
+    """The fixes whose check a profile naming this client holds at its version (FIXES order);
+    a check that only reads fields when present (`present_only`) needs no backfill."""
+    try:
+        at: Version | None = Version(version)
+    except InvalidVersion:
+        at = None
+    found: set[str] = set()
+    for profile in load_all().values():
+        if not any(c.matches(name, title, at) for c in profile.clients):
+            continue
+        spec = profile.id if at is None or not profile.versions else f"{profile.id}@{at}"
+        for _, clause, _ in applicable(resolve_profile(spec, {})):
+            for fix, check in CLEARS.items():
+                if clause.type == check and not clause.params.get("present_only"):
+                    found.add(fix)
+    return tuple(f for f in FIXES if f in found)
+
+
+def client_profiles(name: str, title: str, version: str) -> list[str]:
+    """The ids of the profiles that name this client (for the proxy's session note)."""
+    try:
+        at: Version | None = Version(version)
+    except InvalidVersion:
+        at = None
+    return [p.id for p in load_all().values() if any(c.matches(name, title, at) for c in p.clients)]
