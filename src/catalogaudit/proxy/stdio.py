@@ -71,7 +71,14 @@ def run_stdio(
         say(f"a client message exceeded {limits.max_message} bytes: dropped")
         _write(out, lock, error_text(None, -32700, "Parse error: line too long").encode())
 
-    transport = RelayTransport(argv, cwd=cwd, env=env, limits=limits, relay=relay)
+    def errors(line: bytes) -> None:
+        text = masked(decode_utf8(line)[0]).encode("utf-8", "surrogateescape")
+        with lock_err:
+            sys.stderr.buffer.write(text + b"\n")
+            sys.stderr.flush()
+
+    lock_err = threading.Lock()
+    transport = RelayTransport(argv, cwd=cwd, env=env, limits=limits, relay=relay, errors=errors)
     code = 0
     try:
         install_sigterm()
