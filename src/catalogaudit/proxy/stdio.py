@@ -62,6 +62,9 @@ def run_stdio(
             os.write(wake_w, b".")
 
     def handle(line: bytes) -> None:
+        if len(line) > limits.max_message:
+            too_long()
+            return
         session.from_client(line)
         why = transport.send_line(decode_utf8(line)[0])
         if why is not None:
