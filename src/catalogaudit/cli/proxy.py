@@ -22,6 +22,19 @@ def proxy_command(
     command: Annotated[
         List, typer.Argument(help="The stdio server command, after --.", show_default=False)
     ] = None,
+    listen: Annotated[
+        int | None,
+        typer.Option(
+            metavar="PORT", min=0, max=65535, help="Streamable HTTP on PORT (0 picks one)."
+        ),
+    ] = None,
+    url: Annotated[
+        str | None, typer.Option(help="With --listen: the Streamable HTTP server's URL.")
+    ] = None,
+    host: Annotated[str, typer.Option(help="Address to bind with --listen.")] = "127.0.0.1",
+    idle_timeout: Annotated[
+        float, typer.Option(help="With --listen: seconds a connection may stay quiet.")
+    ] = 300.0,
     fix: Annotated[
         List,
         typer.Option("--fix", help="codex-app or cache-hints for every client; repeatable."),
@@ -47,7 +60,7 @@ def proxy_command(
         List, typer.Option("--secret", help="A value never to print (env:VAR reads it).")
     ] = None,
 ) -> None:
-    """Relay a client to a stdio server, applying the fixes its client needs.
+    """Relay a client to a server, applying the fixes its client needs.
 
     Every message passes untouched except list results, rewritten as `rewrite` would for
     the fixes on for the session's client (its profile's, --fix, not --no-fix) and
@@ -57,6 +70,10 @@ def proxy_command(
 
     options = ProxyOptions(
         command=tuple(command or ()),
+        listen=listen,
+        url=url,
+        host=host,
+        idle_timeout=idle_timeout,
         fixes=tuple(fix or ()),
         no_fixes=tuple(no_fix or ()),
         substitutions=substitutions,

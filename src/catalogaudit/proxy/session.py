@@ -110,9 +110,12 @@ class Session:
     """The state of one client connection through the proxy (not thread-safe: one reader
     per direction, and a dict's single operations are atomic under the GIL)."""
 
-    def __init__(self, policy: Policy, note: Callable[[str], None]) -> None:
+    def __init__(
+        self, policy: Policy, note: Callable[[str], None], client: Client | None = None
+    ) -> None:
         self.policy = policy
-        self.client: Client | None = None
+        #: Who the client said it is (over HTTP: known by its Mcp-Session-Id already).
+        self.client = client
         self._note = note
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
 
@@ -143,6 +146,10 @@ class Session:
         self._pending[compact(msg["id"])] = _Pending(listing, modern, fixes)
         while len(self._pending) > MAX_PENDING:
             self._pending.popitem(last=False)
+
+    def waiting(self) -> bool:
+        """Whether an answer may need rewriting (a list call of a fixed session is pending)."""
+        return bool(self._pending)
 
     def from_server(self, raw: bytes) -> bytes:
         """A line on its way to the client: the answer to a pending list call rewritten, any

@@ -12,6 +12,7 @@ from catalogaudit._faces import lazy
 
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
+    from catalogaudit.serve.conns import Connections
     from catalogaudit.serve.http import serve_http
     from catalogaudit.serve.instances import instance
     from catalogaudit.serve.lifecycle import Stopped, install_sigterm, stopped
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
+        "conns": "Connections",
         "http": "serve_http",
         "instances": "instance",
         "lifecycle": "Stopped install_sigterm stopped",
@@ -40,6 +42,7 @@ __getattr__ = lazy(
 
 __all__ = [
     "CACHE_HINTS",
+    "Connections",
     "NO_WIRE_WARNING",
     "PROTOCOLS",
     "Replay",

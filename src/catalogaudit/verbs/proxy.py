@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 
 from catalogaudit.errors import UsageError
-from catalogaudit.proxy import Policy, run_stdio, say
+from catalogaudit.proxy import Policy, run_http, run_stdio, say
 from catalogaudit.rewriting import check_fixes, resolve
 from catalogaudit.verbs import live  # NOTE: so a signal ends the server (cli.entry -> live.abort)
 from catalogaudit.verbs.secrets import masker_for
@@ -23,6 +23,11 @@ class ProxyOptions:
     """Everything `catalogaudit proxy` was asked to do."""
 
     command: tuple[str, ...] = ()
+    #: `--listen PORT --url URL`: Streamable HTTP in front of an HTTP server.
+    listen: int | None = None
+    url: str | None = None
+    host: str = "127.0.0.1"
+    idle_timeout: float = 300.0
     fixes: tuple[str, ...] = ()
     no_fixes: tuple[str, ...] = ()
     substitutions: str | None = None
@@ -39,16 +44,31 @@ def run(o: ProxyOptions) -> int:
     both = [f for f in forced if f in off]
     if both:
         raise UsageError(f"--fix {both[0]} and --no-fix {both[0]} contradict each other")
-    if not o.command:
+    if (o.listen is None) != (o.url is None):
+        raise UsageError(
+            "--listen and --url go together: catalogaudit proxy --listen PORT --url URL"
+        )
+    if o.url is not None and o.command:
+        raise UsageError("give --url or a server command after --, not both")
+    if o.url is None and not o.command:
         raise UsageError("give the server command after --: catalogaudit proxy -- COMMAND")
+    if o.url is not None and not o.url.startswith(("http://", "https://")):
+        raise UsageError("--url must be an http:// or https:// URL")
     live.check_seconds("--request-timeout", o.request_timeout)
+    live.check_seconds("--idle-timeout", o.idle_timeout)
     if o.max_message_size < 1024:
         raise UsageError("--max-message-size must be at least 1024 bytes")
     subs = resolve(o.substitutions, os.environ)
     marked = [live.secret_value(v) for v in o.secrets]
-    masker = masker_for(o.command, {}, {}, None, marked)
+    masker = masker_for(o.command, {}, {}, o.url, marked)
     policy = Policy(frozenset(forced), frozenset(off), subs)
     for line in policy.announce():
         say(masker.text(line))
     limits = Limits(request_timeout=o.request_timeout, max_message=o.max_message_size)
+    if o.url is not None and o.listen is not None:
+
+        def note(line: str) -> None:
+            say(masker.text(line))
+
+        return run_http(o.url, o.host, o.listen, o.idle_timeout, policy, limits, note)
     return run_stdio(o.command, policy, limits, env=dict(os.environ), cwd=o.cwd, masked=masker.text)
