@@ -255,3 +255,17 @@ def test_secrets_in_the_command_are_never_said(tmp_path: Path) -> None:
     code, err = ended_first([PYTHON, str(script), "--token", token])
     assert code == 1
     assert "using ***" in err and token not in err
+
+
+def test_a_client_message_over_the_bound_is_dropped_and_answered(tmp_path: Path) -> None:
+    big = {"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": {"x": "a" * 2000}}
+    small = {"jsonrpc": "2.0", "id": 8, "method": "tools/list"}
+    out, err, code = session(tmp_path, [big, small], "--max-message-size", "1024")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert json.loads(lines[0])["error"]["code"] == -32700  # ours, for the dropped line
+    assert lines[1:] == [
+        b'{"jsonrpc":"2.0","id":8,"result":{"tools":[ ]}}',
+        b"not json \x00 at all",
+    ]
+    assert "exceeded 1024 bytes: dropped" in err

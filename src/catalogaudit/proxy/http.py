@@ -139,7 +139,9 @@ class _Handler(BaseHTTPRequestHandler):
             if key.lower() not in HOP:
                 self.send_header(key, value)
         kind = answer.headers.get("Content-Type", "").split(";")[0].strip().lower()
-        if not session.waiting():
+        if answer.status_code in (204, 304):  # no body, by definition (RFC 9110 15.3.5)
+            self.end_headers()
+        elif not session.waiting():
             self._chunks(answer.iter_bytes())
         elif kind == SSE:
             self._chunks(self._events(answer.iter_bytes(), session))
