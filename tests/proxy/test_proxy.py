@@ -5,7 +5,9 @@ profile does not need a fix gets the server's bytes; the server never outlives t
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import time
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import FIXTURES, PYTHON, cli, fixture, pid_alive
+from helpers.rawservers import assert_gone
 
 EXAMPLE = fixture("captures", "example-server.snapshot.json")
 PRIORITIES = FIXTURES / "oracle" / "C-priority-lexemes" / "resources.json"
@@ -269,3 +272,33 @@ def test_a_client_message_over_the_bound_is_dropped_and_answered(tmp_path: Path)
         b"not json \x00 at all",
     ]
     assert "exceeded 1024 bytes: dropped" in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_the_server_and_its_children_die_with_the_proxy(tmp_path: Path, sig: int) -> None:
+    pid_dir = tmp_path / "pids"
+    pid_dir.mkdir()
+    # a server with a grandchild in its group, as npm wrappers have
+    server = f"echo > {pid_dir}/$$; sleep 600 & echo > {pid_dir}/$!; wait"
+    proc = subprocess.Popen(
+        [*CA, "proxy", "--", "sh", "-c", server],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(os.listdir(pid_dir)) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        pids = [int(name) for name in os.listdir(pid_dir)]
+        proc.send_signal(sig)
+        proc.wait(15)
+        assert_gone(pids, within=5.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for name in os.listdir(pid_dir):
+            with contextlib.suppress(OSError):
+                os.kill(int(name), signal.SIGKILL)

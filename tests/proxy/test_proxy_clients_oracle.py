@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import PYTHON, ROOT, cli, fixture
+from helpers.listening import listening
 from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - asked_for: fixture
 
 from catalogaudit.verify import base
@@ -95,3 +96,39 @@ def test_real_clients_see_a_real_server_through_the_proxy_as_without_it(
     verdicts = [(o.listing, o.index, o.verdict) for o in direct]
     assert verdicts and all(v == "kept" for _, _, v in verdicts), direct
     assert [(o.listing, o.index, o.verdict) for o in proxied] == verdicts
+
+
+def test_ts_sdk_v2_over_http_lists_only_through_the_proxy(tmp_path: Path) -> None:
+    installed("ts-sdk-v2", MODULES / "@modelcontextprotocol" / "client" / "package.json")
+    example = fixture("captures", "example-server.snapshot.json")
+    (target,) = base.targets([str(example)], tmp_path)
+    serve = ["serve", "--http", "0", "--protocol", "dual", "--cache-hints", "absent"]
+    with (
+        listening(*serve, str(example)) as (upstream, _),
+        listening("proxy", "--listen", "0", "--url", upstream, "--fix", "cache-hints") as (
+            url,
+            _,
+        ),
+    ):
+        direct, proxied = ts_sdk_v2.driver(str(MODULES)).run(
+            [dataclasses.replace(target, url=upstream), dataclasses.replace(target, url=url)]
+        )
+    assert direct and all("missing required resultType" in o.error for o in direct), direct
+    assert proxied and all(o.items and not o.error for o in proxied), proxied
+
+
+def test_claude_code_sends_the_model_the_same_tools_and_calls_them_through_the_proxy() -> None:
+    installed("claude", MODULES / ".bin" / "claude")
+
+    def views(*server: str) -> list[tuple[str, ...]]:
+        args = ["--client-path", str(MODULES), "--model", "--format", "json"]
+        result = cli("verify", "--client", "claude-code", *args, "--", *server, timeout=600)
+        assert result.code == 0, str(result)
+        return [
+            (v["mode"], v["identity"], v["offered"], v["modelViewSha256"], v["call"])
+            for v in result.json()["modelViews"]
+        ]
+
+    direct = views(TIME)
+    assert direct and all(v[-1] == "reached" for v in direct), direct
+    assert views(*CA, "proxy", "--", TIME) == direct

@@ -6,38 +6,16 @@ JSON bodies and event streams alike; sessions of different clients get their own
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from helpers import FIXTURES, PYTHON, cli, fixture
+from helpers import FIXTURES, cli, fixture
+from helpers.listening import listening
 
 EXAMPLE = fixture("captures", "example-server.snapshot.json")
 PRIORITIES = FIXTURES / "oracle" / "C-priority-lexemes" / "resources.json"
-CA = [PYTHON, "-m", "catalogaudit"]
-
-
-@contextmanager
-def listening(*args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A `catalogaudit ARGS` that prints `listening on URL`: its URL, and it ends after."""
-    proc = subprocess.Popen([*CA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    try:
-        while True:
-            line = proc.stderr.readline().decode()
-            assert line, f"{args[0]} ended before listening"
-            if line.startswith("listening on "):
-                break
-        yield line.split()[-1], proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
 
 
 def snap(tmp_path: Path, name: str, url: str) -> dict[str, Any]:
