@@ -302,3 +302,33 @@ def test_the_server_and_its_children_die_with_the_proxy(tmp_path: Path, sig: int
         for name in os.listdir(pid_dir):
             with contextlib.suppress(OSError):
                 os.kill(int(name), signal.SIGKILL)
+
+
+def test_both_sessions_of_a_dual_era_server_are_what_rewrite_writes(tmp_path: Path) -> None:
+    # mcp-server-time answers server/discover and initialize: --legacy-probe captures both
+    # sessions, and rewrite rewrites the legacy session's pages (wire.legacy) too
+    time_server = str(Path(PYTHON).parent / "mcp-server-time")
+    sub = ("--substitutions", "Get current time in a specific timezone=Get the time in a zone")
+    out = tmp_path / "direct.json"
+    assert cli("snapshot", "--legacy-probe", "-o", str(out), "--", time_server).code == 0
+    direct = json.loads(out.read_text())
+    assert direct["wire"]["legacy"]["pages"]["tools"]
+    proxied_out = tmp_path / "proxied.json"
+    made = cli(
+        "snapshot",
+        "--legacy-probe",
+        "-o",
+        str(proxied_out),
+        "--",
+        *CA,
+        "proxy",
+        *sub,
+        "--",
+        time_server,
+    )
+    assert made.code == 0, str(made)
+    proxied = json.loads(proxied_out.read_text())
+    expected = rewritten(tmp_path, direct, *sub)
+    same_catalog(proxied, expected)
+    assert proxied["wire"]["legacy"]["pages"] == expected["wire"]["legacy"]["pages"]
+    assert "Get the time in a zone" in proxied["wire"]["legacy"]["pages"]["tools"][0]

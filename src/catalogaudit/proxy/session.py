@@ -9,6 +9,7 @@ request (P:2026-07-28/basic/index "_meta"); the fixes its profile calls for appl
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,8 +108,8 @@ class _Pending:
 
 
 class Session:
-    """The state of one client connection through the proxy (not thread-safe: one reader
-    per direction, and a dict's single operations are atomic under the GIL)."""
+    """The state of one client connection through the proxy (one reader per direction: the
+    pending calls are shared under a lock)."""
 
     def __init__(
         self, policy: Policy, note: Callable[[str], None], client: Client | None = None
@@ -118,6 +119,7 @@ class Session:
         self.client = client
         self._note = note
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
+        self._lock = threading.Lock()
 
     def from_client(self, raw: bytes) -> None:
         """Look at a line on its way to the server (it is sent unchanged)."""
@@ -143,9 +145,10 @@ class Session:
         if not fixes and self.policy.subs is None:
             return
         modern = meta.get(_VERSION) in MODERN_VERSIONS
-        self._pending[compact(msg["id"])] = _Pending(listing, modern, fixes)
-        while len(self._pending) > MAX_PENDING:
-            self._pending.popitem(last=False)
+        with self._lock:
+            self._pending[compact(msg["id"])] = _Pending(listing, modern, fixes)
+            while len(self._pending) > MAX_PENDING:
+                self._pending.popitem(last=False)
 
     def waiting(self) -> bool:
         """Whether an answer may need rewriting (a list call of a fixed session is pending)."""
@@ -164,7 +167,8 @@ class Session:
         rid = members.get("id")
         if rid is None or "method" in members:
             return raw
-        pending = self._pending.pop(compact(rid.value), None)
+        with self._lock:
+            pending = self._pending.pop(compact(rid.value), None)
         result = members.get("result")
         if pending is None or result is None:
             return raw

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
@@ -65,7 +65,11 @@ def rewrite_result(
     return PageRewrite(text if new is None else new[0], len(out.changes), tuple(out.refused))
 
 
-@cache
+#: Distinct clients remembered (clientInfo is the client's text: a hostile one varies it).
+KNOWN_CLIENTS = 256
+
+
+@lru_cache(maxsize=KNOWN_CLIENTS)
 def needed_fixes(name: str, title: str, version: str) -> tuple[str, ...]:
     """The fixes whose check a profile naming this client holds at its version (FIXES order);
     a check that only reads fields when present (`present_only`) needs no backfill."""
