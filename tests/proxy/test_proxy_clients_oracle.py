@@ -132,3 +132,21 @@ def test_claude_code_sends_the_model_the_same_tools_and_calls_them_through_the_p
     direct = views(TIME)
     assert direct and all(v[-1] == "reached" for v in direct), direct
     assert views(*CA, "proxy", "--", TIME) == direct
+
+
+def test_codex_over_http_sees_the_server_through_the_proxy_as_without_it(tmp_path: Path) -> None:
+    installed("codex", MODULES / ".bin" / "codex")
+    example = fixture("captures", "example-server.snapshot.json")
+    (target,) = base.targets([str(example)], tmp_path)
+    serve = ["serve", "--http", "0", "--protocol", "dual", "--cache-hints", "present"]
+    with (
+        listening(*serve, str(example)) as (upstream, _),
+        listening("proxy", "--listen", "0", "--url", upstream) as (url, _),
+    ):
+        targets = [dataclasses.replace(target, url=upstream), dataclasses.replace(target, url=url)]
+        runs = zip(targets, codex.driver(str(MODULES)).run(targets), strict=True)
+        direct, proxied = (
+            [(o.listing, o.index, o.verdict) for o in base.observe(t, r)] for t, r in runs
+        )
+    assert direct and all(v == "kept" for _, _, v in direct), direct
+    assert proxied == direct
