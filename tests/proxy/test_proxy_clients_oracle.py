@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from helpers import PYTHON, ROOT, cli, fixture
+from helpers import PYTHON, ROOT, cli, fixture, npm_bin
 from helpers.listening import listening
 from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - asked_for: fixture
 
@@ -76,20 +76,23 @@ def test_ts_sdk_v2_lists_a_server_without_cache_hints_only_through_the_proxy(
     assert kept == {n: len(target.catalog.listing(n)["items"]) for n in target.listings}
 
 
+@pytest.mark.parametrize("server", ["time", "everything"])
 @pytest.mark.parametrize(
     ("client", "exe"), [(codex, "codex"), (claude_code, "claude")], ids=["codex", "claude-code"]
 )
 def test_real_clients_see_a_real_server_through_the_proxy_as_without_it(
-    tmp_path: Path, client: object, exe: str
+    tmp_path: Path, client: object, exe: str, server: str
 ) -> None:
     installed(exe, MODULES / ".bin" / exe)
-    snapshot = tmp_path / "time.json"
-    made = cli("snapshot", "-o", str(snapshot), "--", TIME, timeout=180)
+    # server-everything also sends the client requests (roots/list) and notifications
+    argv = [TIME] if server == "time" else [npm_bin("mcp-server-everything")]
+    snapshot = tmp_path / "server.json"
+    made = cli("snapshot", "-o", str(snapshot), "--", *argv, timeout=180)
     assert made.code == 0, str(made)
     driver = client.driver(str(MODULES))  # type: ignore[attr-defined]
     targets = [
-        spawned(snapshot, tmp_path, [TIME], None),
-        spawned(snapshot, tmp_path, [TIME], []),
+        spawned(snapshot, tmp_path, argv, None),
+        spawned(snapshot, tmp_path, argv, []),
     ]
     runs = zip(targets, driver.run(targets), strict=True)
     direct, proxied = (base.observe(t, r) for t, r in runs)
