@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from helpers import FIXTURES, cli, fixture
+from helpers import FIXTURES, PYTHON, cli, fixture
 from helpers.listening import listening
 
 EXAMPLE = fixture("captures", "example-server.snapshot.json")
@@ -111,11 +111,33 @@ def test_an_unreachable_server_is_a_bad_gateway() -> None:
     assert answer.status_code == 502
 
 
-def test_listen_and_url_go_together() -> None:
+def test_listen_needs_url_and_url_takes_no_command() -> None:
     for args in (
         ["--listen", "0"],
-        ["--url", "http://x/mcp"],
+        ["--url", "http://127.0.0.1:9/mcp", "--", "server"],
         ["--url", "ftp://x", "--listen", "0"],
     ):
         result = cli("proxy", *args)
         assert result.code == 2 and result.stderr.count("error:") == 1, str(result)
+
+
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+def test_a_stdio_client_in_front_of_an_http_server(tmp_path: Path, era: str) -> None:
+    serve = ["serve", "--http", "0", "--protocol", "dual", "--cache-hints", "absent"]
+    with listening(*serve, str(EXAMPLE)) as (upstream, _):
+        out = tmp_path / "direct.json"
+        made = cli("snapshot", "--protocol", era, "--url", upstream, "-o", str(out))
+        assert made.code == 0, str(made)
+        proxied = tmp_path / "proxied.json"
+        argv = [PYTHON, "-m", "catalogaudit", "proxy", "--url", upstream, "--fix", "cache-hints"]
+        made = cli("snapshot", "--protocol", era, "-o", str(proxied), "--", *argv)
+        assert made.code == 0, str(made)
+    rewritten = tmp_path / "rewritten.json"
+    assert cli("rewrite", str(out), "--fix", "cache-hints", "-o", str(rewritten)).code in (0, 1)
+    got, expected = json.loads(proxied.read_text()), json.loads(rewritten.read_text())
+    assert got["wire"]["pages"] == expected["wire"]["pages"]
+    assert got["hashes"] == expected["hashes"]
+    direct = json.loads(out.read_text())
+    assert got["capture"]["protocol"]["negotiated"] == direct["capture"]["protocol"]["negotiated"]
+    # the fix is for 2026-07-28 results only
+    assert ("ttlMs" in got["wire"]["pages"]["tools"][0]) is (era == "modern")

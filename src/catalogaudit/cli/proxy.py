@@ -29,7 +29,8 @@ def proxy_command(
         ),
     ] = None,
     url: Annotated[
-        str | None, typer.Option(help="With --listen: the Streamable HTTP server's URL.")
+        str | None,
+        typer.Option(help="The Streamable HTTP server's URL (without --listen: stdio to it)."),
     ] = None,
     host: Annotated[str, typer.Option(help="Address to bind with --listen.")] = "127.0.0.1",
     idle_timeout: Annotated[

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 
 from catalogaudit.errors import UsageError
-from catalogaudit.proxy import Policy, run_http, run_stdio, say
+from catalogaudit.proxy import Policy, run_bridge, run_http, run_stdio, say
 from catalogaudit.rewriting import check_fixes, resolve
 from catalogaudit.verbs import live  # NOTE: so a signal ends the server (cli.entry -> live.abort)
 from catalogaudit.verbs.secrets import masker_for
@@ -44,10 +44,8 @@ def run(o: ProxyOptions) -> int:
     both = [f for f in forced if f in off]
     if both:
         raise UsageError(f"--fix {both[0]} and --no-fix {both[0]} contradict each other")
-    if (o.listen is None) != (o.url is None):
-        raise UsageError(
-            "--listen and --url go together: catalogaudit proxy --listen PORT --url URL"
-        )
+    if o.listen is not None and o.url is None:
+        raise UsageError("--listen needs --url: catalogaudit proxy --listen PORT --url URL")
     if o.url is not None and o.command:
         raise UsageError("give --url or a server command after --, not both")
     if o.url is None and not o.command:
@@ -65,10 +63,12 @@ def run(o: ProxyOptions) -> int:
     for line in policy.announce():
         say(masker.text(line))
     limits = Limits(request_timeout=o.request_timeout, max_message=o.max_message_size)
+
+    def note(line: str) -> None:
+        say(masker.text(line))
+
     if o.url is not None and o.listen is not None:
-
-        def note(line: str) -> None:
-            say(masker.text(line))
-
         return run_http(o.url, o.host, o.listen, o.idle_timeout, policy, limits, note)
+    if o.url is not None:
+        return run_bridge(o.url, policy, limits, note)
     return run_stdio(o.command, policy, limits, env=dict(os.environ), cwd=o.cwd, masked=masker.text)
