@@ -14,8 +14,15 @@ TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its mo
 if TYPE_CHECKING:
     from catalogaudit.profiles.describe import describe as describe_profile
     from catalogaudit.profiles.load import contains, load_all, raw_files
+    from catalogaudit.profiles.resolve import (
+        applicable,
+        bound_params,
+        rule_meta,
+        run_profile,
+        valid_ids,
+        verified_text,
+    )
     from catalogaudit.profiles.resolve import resolve as resolve_profile
-    from catalogaudit.profiles.resolve import rule_meta, run_profile, valid_ids, verified_text
     from catalogaudit.profiles.summary import ProfileSummary, profile_summaries
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -24,7 +31,10 @@ __getattr__ = lazy(
     {
         "describe": "describe_profile=describe",
         "load": "contains load_all raw_files",
-        "resolve": "resolve_profile=resolve rule_meta run_profile valid_ids verified_text",
+        "resolve": (
+            "resolve_profile=resolve applicable bound_params rule_meta run_profile valid_ids "
+            "verified_text"
+        ),
         "summary": "ProfileSummary profile_summaries",
     },
 )
@@ -32,6 +42,8 @@ __getattr__ = lazy(
 
 __all__ = [
     "ProfileSummary",
+    "applicable",
+    "bound_params",
     "contains",
     "describe_profile",
     "load_all",

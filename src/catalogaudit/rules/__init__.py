@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from catalogaudit.rules.checks.names import TRANSFORMS
     from catalogaudit.rules.examples import of, why_none
     from catalogaudit.rules.registry import SPEC_RULES, spec_meta
+    from catalogaudit.rules.registry_fleet import FLEET_RULES
     from catalogaudit.rules.spec.common import forget
     from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
@@ -25,6 +26,7 @@ __getattr__ = lazy(
         "checks.names": "TRANSFORMS",
         "examples": "of why_none",
         "registry": "SPEC_RULES spec_meta",
+        "registry_fleet": "FLEET_RULES",
         "spec.common": "forget",
         "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
     },
@@ -35,6 +37,7 @@ __all__ = [
     "CAPTURE_RULES",
     "CHECKS",
     "CONTRACT_RULES",
+    "FLEET_RULES",
     "Context",
     "GROWTH_RULE",
     "Hit",

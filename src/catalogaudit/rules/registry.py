@@ -7,6 +7,7 @@ from functools import cache
 from catalogaudit.model import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
 from catalogaudit.rules.registry_cache import CACHE_RULES
+from catalogaudit.rules.registry_fleet import FLEET_RULES
 from catalogaudit.rules.spec import items as spec_items
 from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import schema as spec_schema
@@ -350,4 +351,5 @@ def _spec_meta() -> dict[str, RuleMeta]:
         )
     out[GROWTH_RULE.id] = GROWTH_RULE
     out.update(CONTRACT_RULES)
+    out.update(FLEET_RULES)
     return out
