@@ -1,0 +1,74 @@
+"""`audit DIR [DIR...]`: a fleet's report, per server and per client.
+
+Each server's snapshot is audited as `audit FILE --server-name NAME` would (the name its
+configuration gives it, which qualified-name rules need); then the fleet rules judge every
+server together for each client (`auditing.fleet`). Rows and findings are in server-name order
+and sources are named relative to the fleet directory (`memory.snapshot.json`, `fleet.json`), so
+the shards of a fleet joined give the report the whole fleet gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from catalogaudit import intake
+from catalogaudit.auditing import (
+    AuditOptions,
+    FleetClient,
+    FleetMember,
+    audit,
+    fleet_client,
+    fleet_findings,
+    selected,
+)
+from catalogaudit.model import MANIFEST, Report
+from catalogaudit.verbs import output
+from catalogaudit.verbs.files import catalog_of
+from catalogaudit.verbs.fleet import read_fleet_dirs
+
+
+def clients(options: AuditOptions) -> list[FleetClient]:
+    """The clients the fleet rules judge for: the `--profile`s that have fleet facts, else
+    every profile that has some (naming or a tool-count limit)."""
+    from catalogaudit.profiles import load_all
+
+    asked = [p for p in options.profiles if p != "spec"]
+    specs = asked or sorted(load_all())
+    found = [fleet_client(s, options.settings) for s in specs]
+    return [c for c in found if c is not None]
+
+
+def audit_fleet(
+    dirs: tuple[str, ...], options: AuditOptions, revision: str | None, regions: bool
+) -> list[Report]:
+    """Every server's report, in name order, then the fleet's (its findings, rules, notes)."""
+    read = read_fleet_dirs(dirs)
+    members: list[FleetMember] = []
+    reports: list[Report] = []
+    for row in read.rows:
+        if row.path is None or row.file is None:
+            members.append(FleetMember(row.name, None, row.error, row.pointer))
+            continue
+        got = intake.read_catalog(row.path, protocol=revision or "auto")
+        output.say(got.warnings)
+        catalog = catalog_of(got, row.file, revision, None, regions)
+        named = options if options.server_name else replace(options, server_name=row.name)
+        reports.append(audit(catalog, named))
+        members.append(FleetMember(row.name, catalog, None, row.pointer))
+    judged = clients(options)
+    found, metas = fleet_findings(members, judged, MANIFEST)
+    fleet = Report(inputs=[MANIFEST], rules=metas, profiles=[c.label for c in judged])
+    fleet.revision = reports[0].revision if reports else ""
+    fleet.notes.extend(read.notes)
+    fleet.notes.append(
+        f"fleet: {len(read.rows)} server(s) from {read.client or 'a configuration'}; fleet rules "
+        f"for {', '.join(c.label for c in judged) or 'no client'}"
+    )
+    fleet.baseline_matched = {f.fingerprint for f in found} & options.baseline
+    kept = [f for f in found if selected(f, metas, options.select, options.ignore)]
+    fleet.findings = [f for f in kept if f.fingerprint not in options.baseline]
+    fleet.suppressed = len(kept) - len(fleet.findings)
+    return [*reports, fleet]
+
+
+__all__ = ["audit_fleet", "clients"]

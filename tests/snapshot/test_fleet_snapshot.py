@@ -1,0 +1,80 @@
+"""`snapshot --servers`: a Claude Desktop configuration naming five real servers (the pinned
+npm server-everything, server-filesystem and server-memory, the Python example server, and one
+that exits at start) gives four snapshots and one error row, exit 1 as documented; the
+credential given to one server is written nowhere; `audit DIR` gives one fleet report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import PYTHON, SERVERS, cli, npm_bin
+
+SECRET = "sk-fleet-0123456789abcdef"
+
+
+def _config(tmp_path: Path) -> Path:
+    config = {
+        "mcpServers": {
+            "everything": {"command": npm_bin("mcp-server-everything"), "args": ["stdio"]},
+            "files": {"command": npm_bin("mcp-server-filesystem"), "args": [str(tmp_path)]},
+            "memory": {
+                "command": npm_bin("mcp-server-memory"),
+                "env": {"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl"), "API_KEY": SECRET},
+            },
+            "example": {"command": PYTHON, "args": [str(SERVERS / "example_server.py"), "stdio"]},
+            "broken": {
+                "command": PYTHON,
+                "args": [
+                    "-c",
+                    "import sys; sys.stderr.write('no database configured\\n'); sys.exit(3)",
+                ],
+            },
+        }
+    }
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
+def test_five_servers_four_snapshots_and_one_error_row(tmp_path: Path) -> None:
+    out = tmp_path / "fleet"
+    got = cli("snapshot", "--servers", _config(tmp_path), "--jobs", "3", "-o", out, timeout=300)
+    assert got.code == 1, str(got)
+    manifest = json.loads((out / "fleet.json").read_text())
+    assert manifest["client"] == "claude-desktop" and manifest["servers"] == 5
+    rows = {r["name"]: r for r in manifest["rows"]}
+    assert sorted(rows) == ["broken", "everything", "example", "files", "memory"]
+    assert "no database configured" in rows["broken"]["error"] and "file" not in rows["broken"]
+    written = sorted(p.name for p in out.glob("*.snapshot.json"))
+    assert written == [f"{n}.snapshot.json" for n in ("everything", "example", "files", "memory")]
+    for name in ("everything", "example", "files", "memory"):
+        doc = json.loads((out / rows[name]["file"]).read_text())
+        assert len(doc["listings"]["tools"]["items"]) == rows[name]["tools"] > 0
+    assert rows["memory"]["env"] == ["API_KEY", "MEMORY_FILE_PATH"]
+    for path in out.iterdir():
+        assert SECRET not in path.read_text(), path
+    assert SECRET not in got.stderr
+    assert "fleet: 4 of 5 server(s) captured" in got.stderr
+
+    report = cli("audit", out, "--format", "json")
+    assert report.code == 1, str(report)
+    findings = report.json()["findings"]
+    (failed,) = [f for f in findings if f["ruleId"] == "CA930"]
+    assert failed["identity"] == "broken" and failed["location"]["file"] == "fleet.json"
+    files = {f["location"]["file"] for f in findings if "location" in f}
+    assert "memory.snapshot.json" in files or "everything.snapshot.json" in files
+    tokens = {f["identity"] for f in findings if f["ruleId"] == "CA932"}
+    assert {"codex@0.169.0", "claude-code@2.1.328"} <= tokens
+
+
+def test_bad_input_is_one_error_line_and_nothing_written(tmp_path: Path) -> None:
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text("{not json", encoding="utf-8")
+    got = cli("snapshot", "--servers", config, "-o", tmp_path / "out")
+    assert got.code == 2 and got.stderr.startswith("error: ") and got.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+    assert cli("snapshot", "--servers", _config(tmp_path)).code == 2  # no -o DIR
+    assert cli("snapshot", "--shard", "1/2", "--", "true").code == 2
+    got = cli("snapshot", "--servers", _config(tmp_path), "--shard", "3/2", "-o", tmp_path / "o")
+    assert got.code == 2 and "I/N" in got.stderr
