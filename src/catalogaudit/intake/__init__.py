@@ -267,6 +267,14 @@ def read_fleet(spec: str) -> Fleet:
     return read(spec)
 
 
+def server_json_entries(doc: Any) -> list[tuple[dict[str, Any], str]]:
+    """Each registry server.json in `doc` (one, a list, or a registry API answer) and its
+    JSON Pointer (`intake.registry`)."""
+    from catalogaudit.intake.registry import entries
+
+    return entries(doc)
+
+
 __all__ = [
     "Intake",
     "Loaded",
@@ -280,4 +288,5 @@ __all__ = [
     "read_fleet",
     "read_merged",
     "read_snapshot",
+    "server_json_entries",
 ]

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from catalogaudit.rules.examples import of, why_none
     from catalogaudit.rules.registry import SPEC_RULES, spec_meta
     from catalogaudit.rules.registry_fleet import FLEET_RULES
+    from catalogaudit.rules.serverjson import SERVER_JSON_RULES
+    from catalogaudit.rules.serverjson import lint as lint_server_json
     from catalogaudit.rules.spec.common import forget
     from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
@@ -27,6 +29,7 @@ __getattr__ = lazy(
         "examples": "of why_none",
         "registry": "SPEC_RULES spec_meta",
         "registry_fleet": "FLEET_RULES",
+        "serverjson": "SERVER_JSON_RULES lint_server_json=lint",
         "spec.common": "forget",
         "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
     },
@@ -43,9 +46,11 @@ __all__ = [
     "Hit",
     "PARAMS",
     "Rule",
+    "SERVER_JSON_RULES",
     "SPEC_RULES",
     "TRANSFORMS",
     "forget",
+    "lint_server_json",
     "of",
     "spec_meta",
     "why_none",

@@ -184,14 +184,15 @@ def run(o: AuditRunOptions) -> int:
         OutputFormat.JUNIT,
         OutputFormat.GITLAB,
     )
-    fleet = _fleet_dirs(o, subs)
-    streamed = _streamed(o, revision, options, ci) if subs is None and not fleet else None
-    if fleet:
-        from catalogaudit.verbs.fleet_audit import audit_fleet
+    from catalogaudit.verbs.fleet_audit import special
 
+    other = o.show_matrix or o.suggest or subs is not None
+    fleet = special(o.inputs, o.live or bool(o.snapshot.url), other, options, revision, ci)
+    streamed = _streamed(o, revision, options, ci) if subs is None and fleet is None else None
+    if fleet is not None:
         found: list[Catalog] = []
         specs: dict[str, str] = {}
-        reports = audit_fleet(fleet, options, revision, ci)
+        reports = fleet
     elif streamed is not None:
         found = []
         reports, specs = streamed
@@ -209,7 +210,7 @@ def run(o: AuditRunOptions) -> int:
         from catalogaudit.rewriting import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
-    elif streamed is None and not fleet:
+    elif streamed is None and fleet is None:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
@@ -233,20 +234,6 @@ def run(o: AuditRunOptions) -> int:
     if output_format is not OutputFormat.TEXT:
         _summary(report)
     return report.exit_code(fail_on)
-
-
-def _fleet_dirs(o: AuditRunOptions, subs: Any) -> tuple[str, ...]:
-    """The inputs when they are fleet directories (`snapshot --servers`), else ()."""
-    from catalogaudit.verbs.fleet import is_fleet
-
-    dirs = [i for i in o.inputs if is_fleet(i)]
-    if not dirs:
-        return ()
-    if len(dirs) != len(o.inputs) or o.live or o.snapshot.url:
-        raise UsageError("a fleet directory is audited alone (or with the other shards of it)")
-    if o.show_matrix or o.suggest or subs is not None:
-        raise UsageError("--matrix, --suggest and --substitutions audit files, not fleets")
-    return tuple(dirs)
 
 
 def _strict_baseline(report: Report, baseline: frozenset[str], text: str, file: str) -> None:

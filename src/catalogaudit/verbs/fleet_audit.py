@@ -21,10 +21,43 @@ from catalogaudit.auditing import (
     fleet_findings,
     selected,
 )
+from catalogaudit.errors import UsageError
 from catalogaudit.model import MANIFEST, Report
 from catalogaudit.verbs import output
 from catalogaudit.verbs.files import catalog_of
 from catalogaudit.verbs.fleet import read_fleet_dirs
+
+
+def special(
+    inputs: tuple[str, ...],
+    live: bool,
+    other: bool,
+    options: AuditOptions,
+    revision: str | None,
+    regions: bool,
+) -> list[Report] | None:
+    """The reports of inputs that are no catalogs: fleet directories (`snapshot --servers`)
+    or registry `server.json` files; None for catalogs. `live` and `other` (`--matrix`,
+    `--suggest`, `--substitutions`) apply to catalogs only."""
+    from catalogaudit.verbs import serverjson
+    from catalogaudit.verbs.fleet import is_fleet
+
+    for test, run in (
+        (is_fleet, lambda: audit_fleet(inputs, options, revision, regions)),
+        (serverjson.is_server_json, lambda: serverjson.audit(inputs, options)),
+    ):
+        hits = [i for i in inputs if test(i)]
+        if not hits:
+            continue
+        if len(hits) != len(inputs) or live:
+            raise UsageError(
+                "fleet directories and server.json files are audited alone, not with "
+                "catalogs or a live server"
+            )
+        if other:
+            raise UsageError("--matrix, --suggest and --substitutions audit catalogs")
+        return run()
+    return None
 
 
 def clients(options: AuditOptions) -> list[FleetClient]:
