@@ -78,3 +78,30 @@ def test_bad_input_is_one_error_line_and_nothing_written(tmp_path: Path) -> None
     assert cli("snapshot", "--shard", "1/2", "--", "true").code == 2
     got = cli("snapshot", "--servers", _config(tmp_path), "--shard", "3/2", "-o", tmp_path / "o")
     assert got.code == 2 and "I/N" in got.stderr
+
+
+def test_each_server_keeps_its_own_timeouts(tmp_path: Path) -> None:
+    """A Codex configuration gives one server a 1-second start-up: it hangs and fails its row
+    at once, on its own clock, while the other server (the command's 30 seconds) is captured."""
+    hang = tmp_path / "hang.py"
+    hang.write_text("import time\ntime.sleep(60)\n")
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"""
+[mcp_servers.slow]
+command = {json.dumps(PYTHON)}
+args = [{json.dumps(str(hang))}]
+startup_timeout_sec = 1
+
+[mcp_servers.example]
+command = {json.dumps(PYTHON)}
+args = [{json.dumps(str(SERVERS / "example_server.py"))}, "stdio"]
+""",
+        encoding="utf-8",
+    )
+    got = cli("snapshot", "--servers", config, "--jobs", "2", "-o", tmp_path / "out", timeout=120)
+    assert got.code == 1, str(got)
+    rows = {r["name"]: r for r in json.loads((tmp_path / "out" / "fleet.json").read_text())["rows"]}
+    assert "file" in rows["example"]
+    assert "1" in rows["slow"]["error"] and "time" in rows["slow"]["error"].lower()
+    assert got.seconds < 20

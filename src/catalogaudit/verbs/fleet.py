@@ -25,12 +25,13 @@ from catalogaudit.model import (
     fleet_id,
     parse_shard,
     shard_of,
+    with_envelope,
 )
 from catalogaudit.verbs import live, output
 from catalogaudit.verbs.live import SnapshotOptions
 
-#: The manifest's `kind` and `formatVersion`.
-KIND, VERSION = "fleet", 1
+#: The manifest's `kind` (`model.envelope`; schema `formatters/schemas/fleet.schema.json`).
+KIND = "fleet"
 
 
 def snapshot_fleet(o: SnapshotOptions, servers: str, shard: str | None) -> int:
@@ -78,16 +79,17 @@ def snapshot_fleet(o: SnapshotOptions, servers: str, shard: str | None) -> int:
 
     parallel(one, len(chosen), o.jobs)
     kept = [r for r in rows if r is not None]
-    manifest = {
-        "kind": KIND,
-        "formatVersion": VERSION,
-        "source": os.path.basename(servers),
-        "client": fleet.client,
-        "fleet": fleet_id(names),
-        "servers": len(names),
-        "shard": f"{index}/{count}",
-        "rows": sorted(kept, key=lambda r: r["name"]),
-    }
+    manifest = with_envelope(
+        KIND,
+        {
+            "source": os.path.basename(servers),
+            "client": fleet.client,
+            "fleet": fleet_id(names),
+            "servers": len(names),
+            "shard": f"{index}/{count}",
+            "rows": sorted(kept, key=lambda r: r["name"]),
+        },
+    )
     output.write_atomic(str(out / MANIFEST), json.dumps(manifest, indent=2) + "\n")
     failed = [r["name"] for r in kept if "error" in r]
     shard_note = f" (shard {index}/{count} of {len(names)})" if count > 1 else ""
