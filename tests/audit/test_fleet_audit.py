@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, PYTHON, cli
+from helpers import FIXTURES, PYTHON, ROOT, cli
 
 REAL = FIXTURES / "real-servers"
 FLEET = {
@@ -114,3 +114,14 @@ def test_one_shard_alone_says_so_and_bad_joins_are_refused(fleets: Path, tmp_pat
     (other / "fleet.json").write_text(json.dumps({**manifest, "fleet": "0" * 16}))
     got = cli("audit", fleets / "s1", other)
     assert got.code == 2 and "different fleets" in got.stderr
+
+
+def test_the_fleet_report_validates_as_an_audit_document(fleets: Path) -> None:
+    import jsonschema
+
+    schema = json.loads(
+        (ROOT / "src" / "catalogaudit" / "formatters" / "schemas" / "audit.schema.json").read_text()
+    )
+    doc = cli("audit", fleets / "all", "--format", "json").json()
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert doc["inputs"][-1] == "fleet.json"

@@ -108,3 +108,14 @@ def test_the_vendored_schema_names_its_source_and_licence() -> None:
     source = (VENDORED / "SOURCE.md").read_text()
     assert "github.com/modelcontextprotocol/registry at commit" in source and doc["$id"] in source
     assert (VENDORED / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_the_lint_report_validates_as_an_audit_document(tmp_path: Path) -> None:
+    import jsonschema
+
+    schema = json.loads(
+        (ROOT / "src" / "catalogaudit" / "formatters" / "schemas" / "audit.schema.json").read_text()
+    )
+    path = tmp_path / "server.json"
+    path.write_text(BAD)
+    jsonschema.Draft202012Validator(schema).validate(cli("audit", path, "--format", "json").json())

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import PYTHON, SERVERS, cli, npm_bin
+from helpers.rawservers import http_server
 
 SECRET = "sk-fleet-0123456789abcdef"
 
@@ -105,3 +107,31 @@ args = [{json.dumps(str(SERVERS / "example_server.py"))}, "stdio"]
     assert "file" in rows["example"]
     assert "1" in rows["slow"]["error"] and "time" in rows["slow"]["error"].lower()
     assert got.seconds < 20
+
+
+def test_a_remote_server_gets_its_header_and_the_value_is_written_nowhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Cursor configuration whose remote server needs `Authorization` from `${env:...}`:
+    the server accepts it (it answers 401 otherwise), the manifest names the header."""
+    token = "Bearer tok-4f1c2e9a7b3d5c6e"
+    monkeypatch.setenv("FLEET_TOKEN", token.split()[1])
+    with http_server(tmp_path, "--require-header", f"Authorization: {token}") as server:
+        servers = {
+            "remote": {
+                "url": server.url,
+                "headers": {"Authorization": "Bearer ${env:FLEET_TOKEN}"},
+            },
+            "unset": {"url": server.url, "headers": {"Authorization": "Bearer ${env:NOT_SET_X}"}},
+        }
+        config = tmp_path / ".cursor" / "mcp.json"
+        config.parent.mkdir()
+        config.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+        out = tmp_path / "fleet"
+        got = cli("snapshot", "--servers", config, "-o", out, timeout=120)
+    assert got.code == 1, str(got)
+    rows = {r["name"]: r for r in json.loads((out / "fleet.json").read_text())["rows"]}
+    assert rows["remote"]["headers"] == ["Authorization"] and "file" in rows["remote"]
+    assert "NOT_SET_X is not set" in rows["unset"]["error"]
+    for path in out.iterdir():
+        assert token.split()[1] not in path.read_text(), path
