@@ -110,10 +110,12 @@ def test_gemini_http_url_is_streamable_and_url_is_sse(tmp_path: Path) -> None:
         json.dumps(
             {
                 "theme": "Dracula",
+                "mcp": {"excluded": ["d"]},
                 "mcpServers": {
                     "a": {"httpUrl": "https://a.example/mcp", "timeout": 5000},
                     "b": {"url": "https://b.example/sse"},
                     "c": {"command": "uvx", "args": ["mcp-server-git"], "cwd": "./repo"},
+                    "d": {"command": "excluded-by-mcp-excluded"},
                 },
             }
         ),
@@ -122,6 +124,7 @@ def test_gemini_http_url_is_streamable_and_url_is_sse(tmp_path: Path) -> None:
     assert (got["a"].transport, got["a"].request_timeout) == ("streamable-http", 5.0)
     assert got["b"].transport == "sse"
     assert got["c"].cwd == "./repo"
+    assert "d" not in got
 
 
 def test_opencode_v1_and_v2(tmp_path: Path) -> None:

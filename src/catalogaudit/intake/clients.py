@@ -175,11 +175,31 @@ def read_fleet(spec: str) -> Fleet:
             if isinstance(local, dict):
                 notes.append(f"{spec}: the local scope of {os.getcwd()} overrides the user scope")
                 entries.update(_table(local, f"/projects/{os.getcwd()}/mcpServers", spec))
+        if client == "gemini-cli":
+            entries = _gemini_lists(doc.get("mcp"), entries, notes)
         servers = [_json_server(n, e, w, client, expand, notes) for n, (e, w) in entries.items()]
     kept = [s for s in servers if s is not None]
     if not kept:
         raise InputError(f"{spec}: the configuration names no enabled server")
     return Fleet(spec, client, tuple(kept), tuple(notes))
+
+
+def _gemini_lists(
+    mcp: Any, entries: dict[str, tuple[Any, str]], notes: list[str]
+) -> dict[str, tuple[Any, str]]:
+    """Gemini CLI's `mcp.allowed` (only these connect) and `mcp.excluded` (these do not)."""
+    if not isinstance(mcp, dict):
+        return entries
+    allowed, excluded = mcp.get("allowed"), mcp.get("excluded")
+    out = {}
+    for name, entry in entries.items():
+        if (isinstance(allowed, list) and name not in allowed) or (
+            isinstance(excluded, list) and name in excluded
+        ):
+            notes.append(f"{name}: not allowed by mcp.allowed / mcp.excluded; skipped")
+            continue
+        out[name] = entry
+    return out
 
 
 def _table(table: Any, where: str, spec: str) -> dict[str, tuple[Any, str]]:
