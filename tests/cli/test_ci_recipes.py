@@ -258,6 +258,11 @@ def test_fleet_recipe_and_its_matrix(tmp_path: Path) -> None:
     reports = [s["run"] for s in flow["jobs"]["report"]["steps"] if "run" in s]
     for line in script.splitlines()[3:]:
         assert line in reports, line
+    gitlab = yaml.safe_load((ROOT / "docs" / "examples" / "gitlab-ci-fleet.yml").read_text())
+    assert gitlab["fleet-snapshot"]["parallel"] == len(shards)
+    node = body.strip().replace(f'"$i{total}"', '"$CI_NODE_INDEX/$CI_NODE_TOTAL"')
+    assert node.replace("fleet-$i", "fleet-$CI_NODE_INDEX") in gitlab["fleet-snapshot"]["script"]
+    assert script.splitlines()[-1] in gitlab["fleet-report"]["script"]
     real = ROOT / "fixtures" / "real-servers"
     servers = {
         name: {"command": "python", "args": ["-m", "catalogaudit", "serve", str(real / stem)]}
