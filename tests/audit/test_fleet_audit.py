@@ -125,3 +125,10 @@ def test_the_fleet_report_validates_as_an_audit_document(fleets: Path) -> None:
     doc = cli("audit", fleets / "all", "--format", "json").json()
     jsonschema.Draft202012Validator(schema).validate(doc)
     assert doc["inputs"][-1] == "fleet.json"
+
+
+def test_worker_processes_give_the_one_process_report(fleets: Path) -> None:
+    one = cli("audit", fleets / "all", "--format", "json", "--jobs", "1")
+    forked = cli("audit", fleets / "all", "--format", "json", "--jobs", "3")
+    assert one.code == forked.code == 1
+    assert one.stdout == forked.stdout

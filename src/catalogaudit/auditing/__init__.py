@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from catalogaudit.auditing.fleet import Member as FleetMember
     from catalogaudit.auditing.fleet import client as fleet_client
     from catalogaudit.auditing.fleet import findings as fleet_findings
+    from catalogaudit.auditing.fleet import tools_of as fleet_tools
     from catalogaudit.auditing.matrix import matrix as profile_matrix
     from catalogaudit.auditing.selection import checked_selectors, selected
 
@@ -34,7 +35,8 @@ __getattr__ = lazy(
         "contract": "Contract WORDS check",
         "engine": "AuditOptions audit",
         "fleet": (
-            "FleetClient=Client FleetMember=Member fleet_client=client fleet_findings=findings"
+            "FleetClient=Client FleetMember=Member fleet_client=client fleet_findings=findings "
+            "fleet_tools=tools_of"
         ),
         "matrix": "profile_matrix=matrix",
         "selection": "checked_selectors selected",
@@ -54,6 +56,7 @@ __all__ = [
     "checked_selectors",
     "fleet_client",
     "fleet_findings",
+    "fleet_tools",
     "profile_matrix",
     "read_baseline",
     "selected",

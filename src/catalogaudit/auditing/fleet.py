@@ -29,13 +29,24 @@ UNQUALIFIED = {"docker-mcp-gateway": "DMG-COLL-001"}
 
 @dataclass(frozen=True)
 class Member:
-    """One server of a fleet: its configured name and catalog, or why it has none."""
+    """One server of a fleet: its configured name and the tools it lists (what the fleet
+    rules read of its catalog), or why it has none."""
 
     name: str
-    catalog: Catalog | None
+    tools: tuple[dict[str, Any], ...] | None
     error: str | None = None
     #: Where its row is in the manifest (`/rows/3`).
     pointer: str = ""
+
+
+def tools_of(catalog: Catalog) -> tuple[dict[str, Any], ...]:
+    """What the fleet rules read of a catalog: its tools' name, description and input
+    schema (small, so a worker process can hand them back)."""
+    return tuple(
+        {k: item.value[k] for k in ("name", "description", "inputSchema") if k in item.value}
+        for item in catalog.items("tools")
+        if isinstance(item.value, dict) and isinstance(item.value.get("name"), str)
+    )
 
 
 @dataclass(frozen=True)
@@ -104,16 +115,10 @@ def findings(
     out = [
         _finding("CA930", f"server {m.name!r}: {m.error}", m.name, manifest, m)
         for m in members
-        if m.catalog is None
+        if m.tools is None
     ]
-    tools = [
-        (m.name, item.value)
-        for m in members
-        if m.catalog is not None
-        for item in m.catalog.items("tools")
-        if isinstance(item.value, dict) and isinstance(item.value.get("name"), str)
-    ]
-    servers = sum(1 for m in members if m.catalog is not None)
+    tools = [(m.name, tool) for m in members for tool in m.tools or ()]
+    servers = sum(1 for m in members if m.tools is not None)
     for c in clients:
         metas.update(c.metas)
         for lim in c.limits:
@@ -220,4 +225,13 @@ def _tokens(c: Client, tools: Sequence[tuple[str, dict[str, Any]]], manifest: st
     )
 
 
-__all__ = ["UNQUALIFIED", "Client", "Limit", "Member", "client", "findings", "qualified"]
+__all__ = [
+    "UNQUALIFIED",
+    "Client",
+    "Limit",
+    "Member",
+    "client",
+    "findings",
+    "qualified",
+    "tools_of",
+]

@@ -187,7 +187,8 @@ def run(o: AuditRunOptions) -> int:
     from catalogaudit.verbs.fleet_audit import special
 
     other = o.show_matrix or o.suggest or subs is not None
-    fleet = special(o.inputs, o.live or bool(o.snapshot.url), other, options, revision, ci)
+    live = o.live or bool(o.snapshot.url)
+    fleet = special(o.inputs, live, other, options, revision, ci, o.jobs)
     streamed = _streamed(o, revision, options, ci) if subs is None and fleet is None else None
     if fleet is not None:
         found: list[Catalog] = []

@@ -10,6 +10,7 @@ the shards of a fleet joined give the report the whole fleet gives.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from catalogaudit import intake
 from catalogaudit.auditing import (
@@ -19,13 +20,14 @@ from catalogaudit.auditing import (
     audit,
     fleet_client,
     fleet_findings,
+    fleet_tools,
     selected,
 )
 from catalogaudit.errors import UsageError
 from catalogaudit.model import MANIFEST, Report
-from catalogaudit.verbs import output
+from catalogaudit.verbs import fanout, output
 from catalogaudit.verbs.files import catalog_of
-from catalogaudit.verbs.fleet import read_fleet_dirs
+from catalogaudit.verbs.fleet import Row, read_fleet_dirs
 
 
 def special(
@@ -35,6 +37,7 @@ def special(
     options: AuditOptions,
     revision: str | None,
     regions: bool,
+    jobs: int = 0,
 ) -> list[Report] | None:
     """The reports of inputs that are no catalogs: fleet directories (`snapshot --servers`)
     or registry `server.json` files; None for catalogs. `live` and `other` (`--matrix`,
@@ -43,7 +46,7 @@ def special(
     from catalogaudit.verbs.fleet import is_fleet
 
     for test, run in (
-        (is_fleet, lambda: audit_fleet(inputs, options, revision, regions)),
+        (is_fleet, lambda: audit_fleet(inputs, options, revision, regions, jobs)),
         (serverjson.is_server_json, lambda: serverjson.audit(inputs, options)),
     ):
         hits = [i for i in inputs if test(i)]
@@ -72,22 +75,38 @@ def clients(options: AuditOptions) -> list[FleetClient]:
 
 
 def audit_fleet(
-    dirs: tuple[str, ...], options: AuditOptions, revision: str | None, regions: bool
+    dirs: tuple[str, ...],
+    options: AuditOptions,
+    revision: str | None,
+    regions: bool,
+    jobs: int = 0,
 ) -> list[Report]:
-    """Every server's report, in name order, then the fleet's (its findings, rules, notes)."""
+    """Every server's report, in name order, then the fleet's (its findings, rules, notes).
+    Servers are read and audited one at a time, in `jobs` worker processes (`verbs.fanout`);
+    what the fleet rules need of each (its tools) is all that is kept."""
     read = read_fleet_dirs(dirs)
+    captured = [r for r in read.rows if r.path is not None and r.file is not None]
+
+    def work(row: Row) -> tuple[Report, tuple[dict[str, Any], ...], tuple[str, ...]]:
+        assert row.path is not None and row.file is not None
+        got = intake.read_catalog(row.path, protocol=revision or "auto")
+        catalog = catalog_of(got, row.file, revision, None, regions)
+        named = options if options.server_name else replace(options, server_name=row.name)
+        return audit(catalog, named), fleet_tools(catalog), got.warnings
+
+    workers = fanout.workers(jobs, [r.file or "" for r in captured])
+    done = fanout.fan_out(work, captured, workers) if workers > 1 else map(work, captured)
+    by_name = {row.name: result for row, result in zip(captured, done, strict=True)}
     members: list[FleetMember] = []
     reports: list[Report] = []
     for row in read.rows:
-        if row.path is None or row.file is None:
+        if row.name not in by_name:
             members.append(FleetMember(row.name, None, row.error, row.pointer))
             continue
-        got = intake.read_catalog(row.path, protocol=revision or "auto")
-        output.say(got.warnings)
-        catalog = catalog_of(got, row.file, revision, None, regions)
-        named = options if options.server_name else replace(options, server_name=row.name)
-        reports.append(audit(catalog, named))
-        members.append(FleetMember(row.name, catalog, None, row.pointer))
+        report, tools, warnings = by_name[row.name]
+        output.say(warnings)
+        reports.append(report)
+        members.append(FleetMember(row.name, tools, None, row.pointer))
     judged = clients(options)
     found, metas = fleet_findings(members, judged, MANIFEST)
     fleet = Report(inputs=[MANIFEST], rules=metas, profiles=[c.label for c in judged])
