@@ -80,6 +80,9 @@ def test_bad_input_is_one_error_line_and_nothing_written(tmp_path: Path) -> None
     assert cli("snapshot", "--shard", "1/2", "--", "true").code == 2
     got = cli("snapshot", "--servers", _config(tmp_path), "--shard", "3/2", "-o", tmp_path / "o")
     assert got.code == 2 and "I/N" in got.stderr
+    got = cli("snapshot", "--servers", _config(tmp_path), "--min-tools", "1", "-o", tmp_path / "o")
+    assert got.code == 2 and "one server" in got.stderr
+    assert not (tmp_path / "o").exists()
 
 
 def test_each_server_keeps_its_own_timeouts(tmp_path: Path) -> None:

@@ -46,6 +46,11 @@ def snapshot_fleet(o: SnapshotOptions, servers: str, shard: str | None) -> int:
         raise UsageError("--servers writes a directory: give -o DIR")
     if o.runs != 1:
         raise UsageError("--servers captures each server once; --runs is per server only")
+    if o.contract:
+        raise UsageError(
+            "--expect-tool, --min-tools, ... assert one server's catalog: give them to "
+            "`audit FILE` of that server's snapshot"
+        )
     index, count = _shard(shard)
     fleet = intake.read_fleet(servers)
     names = [s.name for s in fleet.servers]
