@@ -241,3 +241,49 @@ def test_gitlab_recipe(tmp_path: Path) -> None:
     assert breaking["severity"] == "critical"
     # new.snapshot.json is a scratch file of the job: the issue points at the committed snapshot
     assert breaking["location"]["path"] == "catalog.snapshot.json"
+
+
+def test_fleet_recipe_and_its_matrix(tmp_path: Path) -> None:
+    """The fleet recipe on five replayed real servers (two under names Codex sanitizes to
+    one); the example workflow's matrix runs the recipe's commands, shard by shard."""
+    flow = yaml.safe_load((ROOT / "docs" / "examples" / "catalogaudit-fleet.yml").read_text())
+    script = recipe("fleet")
+    loop, body = script.split("\n", 2)[:2]
+    shards = flow["jobs"]["snapshot"]["strategy"]["matrix"]["shard"]
+    assert loop == "for i in " + " ".join(map(str, shards)) + "; do"
+    runs = [s["run"] for s in flow["jobs"]["snapshot"]["steps"] if "run" in s]
+    total = f"/{len(shards)}"
+    assert body.strip().replace("$i", "${{ matrix.shard }}") in runs
+    assert total in body
+    reports = [s["run"] for s in flow["jobs"]["report"]["steps"] if "run" in s]
+    for line in script.splitlines()[3:]:
+        assert line in reports, line
+    gitlab = yaml.safe_load((ROOT / "docs" / "examples" / "gitlab-ci-fleet.yml").read_text())
+    assert gitlab["fleet-snapshot"]["parallel"] == len(shards)
+    node = body.strip().replace(f'"$i{total}"', '"$CI_NODE_INDEX/$CI_NODE_TOTAL"')
+    assert node.replace("fleet-$i", "fleet-$CI_NODE_INDEX") in gitlab["fleet-snapshot"]["script"]
+    assert script.splitlines()[-1] in gitlab["fleet-report"]["script"]
+    real = ROOT / "fixtures" / "real-servers"
+    servers = {
+        name: {"command": "python", "args": ["-m", "catalogaudit", "serve", str(real / stem)]}
+        for name, stem in {
+            "git": "mcp-server-git.snapshot.json",
+            "time": "mcp-server-time.snapshot.json",
+            "everything": "server-everything.snapshot.json",
+            "notes-a": "server-memory.snapshot.json",
+            "notes_a": "server-memory.snapshot.json",
+        }.items()
+    }
+    (tmp_path / ".vscode").mkdir()
+    (tmp_path / ".vscode" / "mcp.json").write_text(json.dumps({"servers": servers}))
+    got = sh(script, tmp_path)
+    assert got.returncode == 1, got.stderr  # Codex: mcp__notes_a__* twice (CA931, error)
+    assert sorted(p.name for p in (tmp_path / "shards").iterdir()) == [f"fleet-{i}" for i in shards]
+    sarif = json.loads((tmp_path / "fleet.sarif").read_text())
+    rules = {r["ruleId"] for run in sarif["runs"] for r in run["results"]}
+    assert {"CA931", "CA932"} <= rules
+    whole = sh("catalogaudit snapshot --servers .vscode/mcp.json -o whole", tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    one = sh("catalogaudit audit whole --format json --fail-on never", tmp_path)
+    joined = sh("catalogaudit audit shards/fleet-* --format json --fail-on never", tmp_path)
+    assert one.stdout == joined.stdout and one.stdout

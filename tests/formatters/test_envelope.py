@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from helpers import FIXTURES, ROOT, cli
+from helpers import FIXTURES, PYTHON, ROOT, cli
 
 import catalogaudit as api
 from catalogaudit.model.envelope import FIELDS, SCHEMA_BASE, VERSIONS, schema_file, schema_id
@@ -43,6 +43,7 @@ RUNS: dict[str, tuple[list[str], tuple[int, ...]]] = {
     ),
     "verify": (["verify", "--client", "python-sdk", "--format", "json", FS_NEW], (0,)),
     "baseline": (["audit", EVERYTHING, "--profile", "anthropic", "--write-baseline", "OUT"], (0,)),
+    "fleet": (["snapshot", "--servers", "CONFIG", "-o", "DIR"], (1,)),
 }
 
 
@@ -90,6 +91,14 @@ def test_no_schema_file_without_a_kind() -> None:
 def test_every_verb_json_carries_the_envelope_and_validates(kind: str, tmp_path: Path) -> None:
     args, codes = RUNS[kind]
     args = [str(tmp_path / "out.json") if a == "OUT" else a for a in args]
+    if kind == "fleet":  # one replayed real server, one whose command does not exist
+        servers = {
+            "time": {"command": PYTHON, "args": ["-m", "catalogaudit", "serve", TIME]},
+            "gone": {"command": str(tmp_path / "no-such-server")},
+        }
+        (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+        swap = {"CONFIG": str(tmp_path / "mcp.json"), "DIR": str(tmp_path / "fleet")}
+        args = [swap.get(a, a) for a in args]
     if kind == "suggest":
         args += ["--format", "json"]
     if kind == "rewrite":
@@ -101,6 +110,8 @@ def test_every_verb_json_carries_the_envelope_and_validates(kind: str, tmp_path:
         text = (tmp_path / "report.json").read_text()
     if kind == "baseline":
         text = (tmp_path / "out.json").read_text()
+    if kind == "fleet":
+        text = (tmp_path / "fleet" / "fleet.json").read_text()
     check(json.loads(text), kind)
 
 

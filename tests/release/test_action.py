@@ -39,7 +39,7 @@ def _offline() -> list[str]:
     [
         ("vendor.github-actions", ["action.yml"]),
         ("vendor.github-workflows", sorted(str(p) for p in EXAMPLES.glob("catalogaudit-*.yml"))),
-        ("vendor.gitlab-ci", ["docs/examples/gitlab-ci.yml"]),
+        ("vendor.gitlab-ci", ["docs/examples/gitlab-ci.yml", "docs/examples/gitlab-ci-fleet.yml"]),
     ],
 )
 def test_validates_offline(schema: str, files: list[str]) -> None:

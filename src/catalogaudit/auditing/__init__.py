@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     )
     from catalogaudit.auditing.contract import WORDS, Contract, check
     from catalogaudit.auditing.engine import AuditOptions, audit
+    from catalogaudit.auditing.fleet import Client as FleetClient
+    from catalogaudit.auditing.fleet import Member as FleetMember
+    from catalogaudit.auditing.fleet import client as fleet_client
+    from catalogaudit.auditing.fleet import findings as fleet_findings
+    from catalogaudit.auditing.fleet import tools_of as fleet_tools
     from catalogaudit.auditing.matrix import matrix as profile_matrix
     from catalogaudit.auditing.selection import checked_selectors, selected
 
@@ -29,6 +34,10 @@ __getattr__ = lazy(
         "baseline": "baseline_entries read_baseline stale_findings write_baseline",
         "contract": "Contract WORDS check",
         "engine": "AuditOptions audit",
+        "fleet": (
+            "FleetClient=Client FleetMember=Member fleet_client=client fleet_findings=findings "
+            "fleet_tools=tools_of"
+        ),
         "matrix": "profile_matrix=matrix",
         "selection": "checked_selectors selected",
     },
@@ -38,11 +47,16 @@ __getattr__ = lazy(
 __all__ = [
     "AuditOptions",
     "Contract",
+    "FleetClient",
+    "FleetMember",
     "WORDS",
     "audit",
     "baseline_entries",
     "check",
     "checked_selectors",
+    "fleet_client",
+    "fleet_findings",
+    "fleet_tools",
     "profile_matrix",
     "read_baseline",
     "selected",

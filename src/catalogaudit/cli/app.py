@@ -123,6 +123,19 @@ def snapshot(
     output: Annotated[
         str, typer.Option("-o", "--output", help="Output file ('-' for stdout).")
     ] = "-",
+    servers: Annotated[
+        str | None,
+        typer.Option(
+            "--servers",
+            metavar="FILE",
+            help="Every server a client configuration or registry server.json names, each "
+            "into -o DIR (--jobs at once).",
+        ),
+    ] = None,
+    shard: Annotated[
+        str | None,
+        typer.Option("--shard", metavar="I/N", help="With --servers: only shard I of N."),
+    ] = None,
     expect_tool: c.ExpectTool = None,
     forbid_tool: c.ForbidTool = None,
     min_tools: c.MinTools = None,
@@ -139,14 +152,14 @@ def snapshot(
     """Capture a server's four listings exactly as served into a snapshot file.
 
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
-    failed, 2 nothing written.
+    failed (with --servers: a server failed, the others written), 2 nothing written.
     """
     raise typer.Exit(_snapshot(dict(locals())))
 
 
 def _snapshot(o: dict[str, Any]) -> int:
     """The `snapshot` command's body: every option by its parameter name."""
-    from catalogaudit.verbs import from_parameters, run_snapshot
+    from catalogaudit.verbs import from_parameters, run_fleet_snapshot, run_snapshot
 
     options = server_options(
         o,
@@ -155,6 +168,12 @@ def _snapshot(o: dict[str, Any]) -> int:
         static_inputs=tuple(o["from_"] or ()),
         contract=from_parameters(o),
     )
+    if o["servers"] is not None:
+        return run_fleet_snapshot(options, o["servers"], o["shard"])
+    if o["shard"] is not None:
+        from catalogaudit.errors import UsageError
+
+        raise UsageError("--shard splits the servers of --servers FILE")
     return run_snapshot(options)
 
 

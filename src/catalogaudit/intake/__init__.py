@@ -20,7 +20,7 @@ from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names, input_name, read_bytes
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
-    from catalogaudit.model import Finder
+    from catalogaudit.model import Finder, Fleet
 
 
 @dataclass(frozen=True)
@@ -260,6 +260,21 @@ def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
     return {**doc, "wire": {**wire, "pages": unpacked}}
 
 
+def read_fleet(spec: str) -> Fleet:
+    """The servers of a client configuration or registry `server.json` (`intake.clients`)."""
+    from catalogaudit.intake.clients import read_fleet as read
+
+    return read(spec)
+
+
+def server_json_entries(doc: Any) -> list[tuple[dict[str, Any], str]]:
+    """Each registry server.json in `doc` (one, a list, or a registry API answer) and its
+    JSON Pointer (`intake.registry`)."""
+    from catalogaudit.intake.registry import entries
+
+    return entries(doc)
+
+
 __all__ = [
     "Intake",
     "Loaded",
@@ -270,6 +285,8 @@ __all__ = [
     "read_bytes",
     "read_catalog",
     "read_catalogs",
+    "read_fleet",
     "read_merged",
     "read_snapshot",
+    "server_json_entries",
 ]

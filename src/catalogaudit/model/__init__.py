@@ -44,6 +44,15 @@ if TYPE_CHECKING:
         Severity,
         normalize_excerpt,
     )
+    from catalogaudit.model.fleet import (
+        MANIFEST,
+        Fleet,
+        Server,
+        file_names,
+        fleet_id,
+        parse_shard,
+        shard_of,
+    )
     from catalogaudit.model.inert import inert as inert_text
     from catalogaudit.model.inert import visible
     from catalogaudit.model.jsonwire import (
@@ -133,6 +142,7 @@ __getattr__ = lazy(
         "capture": "Capture Listing Page anomaly_finding page_anomalies unsafe_integers",
         "catalog": "Catalog Item written_positions",
         "envelope": "with_envelope=envelope",
+        "fleet": "MANIFEST Fleet Server file_names fleet_id parse_shard shard_of",
         "findings": (
             "EXIT_ERROR EXIT_FINDINGS EXIT_OK Finding Location MatrixBreak MatrixRow "
             "Report RuleError RuleEvidence RuleMeta Severity normalize_excerpt"
@@ -183,6 +193,7 @@ __all__ = [
     "FAILED",
     "Finder",
     "Finding",
+    "Fleet",
     "HASH_KINDS",
     "IDENTITY",
     "INLINE",
@@ -193,6 +204,7 @@ __all__ = [
     "LISTINGS",
     "Listing",
     "Location",
+    "MANIFEST",
     "MAX_DEPTH",
     "MAX_INPUT",
     "MAX_INT_DIGITS",
@@ -218,6 +230,7 @@ __all__ = [
     "RuleMeta",
     "SEARCH_OFF",
     "SIXTEEN_DIGITS",
+    "Server",
     "Session",
     "Severity",
     "ToolView",
@@ -236,6 +249,8 @@ __all__ = [
     "decode_utf8",
     "dump_string",
     "escape_pointer",
+    "file_names",
+    "fleet_id",
     "has_sixteen_digits",
     "identity",
     "identity_sort_key",
@@ -252,6 +267,7 @@ __all__ = [
     "page_anomalies",
     "parse_members",
     "parse_protocol",
+    "parse_shard",
     "parse_written",
     "plain",
     "pointer_join",
@@ -259,6 +275,7 @@ __all__ = [
     "pointer_tokens",
     "replace_member",
     "result_note",
+    "shard_of",
     "unsafe_integers",
     "validator",
     "value_depth",

@@ -28,6 +28,7 @@ VERSIONS: dict[str, int] = {
     "rewrite": 1,
     "verify": 1,
     "baseline": 1,
+    "fleet": 1,
 }
 
 #: The envelope's own keys, in the order they are documented.

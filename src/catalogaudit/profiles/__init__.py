@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from catalogaudit.profiles.load import contains, load_all, raw_files
     from catalogaudit.profiles.resolve import (
         applicable,
+        bound_params,
         rule_meta,
         run_profile,
         valid_ids,
@@ -31,7 +32,8 @@ __getattr__ = lazy(
         "describe": "describe_profile=describe",
         "load": "contains load_all raw_files",
         "resolve": (
-            "applicable resolve_profile=resolve rule_meta run_profile valid_ids verified_text"
+            "resolve_profile=resolve applicable bound_params rule_meta run_profile valid_ids "
+            "verified_text"
         ),
         "summary": "ProfileSummary profile_summaries",
     },
@@ -41,6 +43,7 @@ __getattr__ = lazy(
 __all__ = [
     "ProfileSummary",
     "applicable",
+    "bound_params",
     "contains",
     "describe_profile",
     "load_all",

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from catalogaudit.rules.checks.names import TRANSFORMS
     from catalogaudit.rules.examples import of, why_none
     from catalogaudit.rules.registry import SPEC_RULES, spec_meta
+    from catalogaudit.rules.registry_fleet import FLEET_RULES
+    from catalogaudit.rules.serverjson import SERVER_JSON_RULES
+    from catalogaudit.rules.serverjson import lint as lint_server_json
     from catalogaudit.rules.spec.common import forget
     from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
@@ -25,6 +28,8 @@ __getattr__ = lazy(
         "checks.names": "TRANSFORMS",
         "examples": "of why_none",
         "registry": "SPEC_RULES spec_meta",
+        "registry_fleet": "FLEET_RULES",
+        "serverjson": "SERVER_JSON_RULES lint_server_json=lint",
         "spec.common": "forget",
         "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
     },
@@ -35,14 +40,17 @@ __all__ = [
     "CAPTURE_RULES",
     "CHECKS",
     "CONTRACT_RULES",
+    "FLEET_RULES",
     "Context",
     "GROWTH_RULE",
     "Hit",
     "PARAMS",
     "Rule",
+    "SERVER_JSON_RULES",
     "SPEC_RULES",
     "TRANSFORMS",
     "forget",
+    "lint_server_json",
     "of",
     "spec_meta",
     "why_none",

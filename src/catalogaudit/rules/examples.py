@@ -41,6 +41,13 @@ def why_none(rule_id: str) -> str:
         return "a contract assertion: it fails or passes on the options you give (--expect-tool)"
     if rule_id == "CA920":
         return "--strict-baseline: it fails on a baseline entry that matches no finding"
+    if rule_id.startswith("CA93"):
+        return (
+            "a fleet rule: it judges every server of a configuration together (audit DIR, "
+            "from snapshot --servers), never one catalog"
+        )
+    if rule_id.startswith("CA94"):
+        return "a server.json lint (audit server.json): it judges a registry entry, not a catalog"
     if rule_id == "PROFILE-VER-001":
         return "a note on the version asked for (--profile ID@VERSION), not on the catalog"
     return "no fixture holds an example of this rule"

@@ -7,6 +7,8 @@ from functools import cache
 from catalogaudit.model import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
 from catalogaudit.rules.registry_cache import CACHE_RULES
+from catalogaudit.rules.registry_fleet import FLEET_RULES
+from catalogaudit.rules.serverjson import SERVER_JSON_RULES
 from catalogaudit.rules.spec import items as spec_items
 from catalogaudit.rules.spec import pages as spec_pages
 from catalogaudit.rules.spec import schema as spec_schema
@@ -350,4 +352,6 @@ def _spec_meta() -> dict[str, RuleMeta]:
         )
     out[GROWTH_RULE.id] = GROWTH_RULE
     out.update(CONTRACT_RULES)
+    out.update(FLEET_RULES)
+    out.update(SERVER_JSON_RULES)
     return out

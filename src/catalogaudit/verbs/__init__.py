@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         run_diff,
         run_stability,
     )
+    from catalogaudit.verbs.fleet import snapshot_fleet as run_fleet_snapshot
     from catalogaudit.verbs.live import SnapshotOptions, capture, limits_of, target_of
     from catalogaudit.verbs.profiles import run as run_profiles
     from catalogaudit.verbs.proxy import ProxyOptions
@@ -51,6 +52,7 @@ __getattr__ = lazy(
         "ci": "CiOptions run_ci",
         "contract": "from_parameters",
         "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
+        "fleet": "run_fleet_snapshot=snapshot_fleet",
         "live": "SnapshotOptions capture limits_of target_of",
         "profiles": "run_profiles=run",
         "proxy": "ProxyOptions run_proxy=run",
@@ -85,6 +87,7 @@ __all__ = [
     "run_canonicalize",
     "run_ci",
     "run_diff",
+    "run_fleet_snapshot",
     "run_hash",
     "run_profiles",
     "run_proxy",

@@ -184,9 +184,18 @@ def run(o: AuditRunOptions) -> int:
         OutputFormat.JUNIT,
         OutputFormat.GITLAB,
     )
-    streamed = _streamed(o, revision, options, ci) if subs is None else None
-    if streamed is not None:
+    from catalogaudit.verbs.fleet_audit import special
+
+    other = o.show_matrix or o.suggest or subs is not None
+    live = o.live or bool(o.snapshot.url)
+    fleet = special(o.inputs, live, other, options, revision, ci, o.jobs)
+    streamed = _streamed(o, revision, options, ci) if subs is None and fleet is None else None
+    if fleet is not None:
         found: list[Catalog] = []
+        specs: dict[str, str] = {}
+        reports = fleet
+    elif streamed is not None:
+        found = []
         reports, specs = streamed
     else:
         found = catalogs(o, revision, regions=ci)
@@ -202,7 +211,7 @@ def run(o: AuditRunOptions) -> int:
         from catalogaudit.rewriting import audit_rewritten
 
         reports = [audit_rewritten(c, subs, options) for c in found]
-    elif streamed is None:
+    elif streamed is None and fleet is None:
         reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None

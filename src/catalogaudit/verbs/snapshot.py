@@ -101,7 +101,7 @@ def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
         def quiet(i: int) -> None:
             results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
 
-        _parallel(quiet, o.runs, o.jobs)
+        parallel(quiet, o.runs, o.jobs)
         return [r for r in results if r is not None]
     from rich.progress import Progress  # lazy: only runs on a terminal show a progress bar
 
@@ -114,11 +114,11 @@ def _runs(o: SnapshotOptions, limits: Any) -> list[dict[str, Any]]:
             results[i] = live.capture(o, limits=limits, meanwhile=_prepare)
             progress.advance(task)
 
-        _parallel(one, o.runs, o.jobs)
+        parallel(one, o.runs, o.jobs)
     return [r for r in results if r is not None]
 
 
-def _parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
+def parallel(fn: Callable[[int], None], count: int, jobs: int) -> None:
     """Run `fn(0..count-1)`, `jobs` at a time; the first error (or a signal) ends them all.
 
     The workers are daemon threads and nobody waits for them after a failure: `live.abort`

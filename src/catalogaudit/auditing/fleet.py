@@ -1,0 +1,237 @@
+"""The fleet rules: what one client makes of every server of a configuration together.
+
+A client sends the model one list of tools, every configured server's, under the names it
+qualifies them with. So its tool-count limits hold for the fleet's total (judged by the
+client's own count rule: `item-count` and `catalog-budget` clauses of its profile), names that
+differ per server can collide once qualified and sanitized (CA931), and every tool costs
+prompt tokens on every request (CA932). A server that could not be captured is CA930.
+
+Each client's qualification is its profile's: the `format` and `transform` of its
+`qualified-name-length` clause (`mcp__{prefix}__{tool}` and `codex` for Codex, ...). The Docker
+MCP gateway does not qualify (its `tool_names.go` refuses duplicates across all servers).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalogaudit.model import Catalog, Finding, Location, RuleMeta, Severity
+from catalogaudit.rules import FLEET_RULES, TRANSFORMS
+
+#: Profiles whose clients do not qualify tool names with the server's (tools keep their own
+#: names across every server), and the rule that says so.
+UNQUALIFIED = {"docker-mcp-gateway": "DMG-COLL-001"}
+
+
+@dataclass(frozen=True)
+class Member:
+    """One server of a fleet: its configured name and the tools it lists (what the fleet
+    rules read of its catalog), or why it has none."""
+
+    name: str
+    tools: tuple[dict[str, Any], ...] | None
+    error: str | None = None
+    #: Where its row is in the manifest (`/rows/3`).
+    pointer: str = ""
+
+
+def tools_of(catalog: Catalog) -> tuple[dict[str, Any], ...]:
+    """What the fleet rules read of a catalog: its tools' name, description and input
+    schema (small, so a worker process can hand them back)."""
+    return tuple(
+        {k: item.value[k] for k in ("name", "description", "inputSchema") if k in item.value}
+        for item in catalog.items("tools")
+        if isinstance(item.value, dict) and isinstance(item.value.get("name"), str)
+    )
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A tool-count limit of one client, from one clause of its profile."""
+
+    rule_id: str
+    severity: Severity
+    max: int
+    reserved: int
+    budget: bool  # catalog-budget (shared with the client's own tools) or item-count
+
+
+@dataclass(frozen=True)
+class Client:
+    """What the fleet rules need of one client's profile at its resolved version."""
+
+    label: str
+    profile: str
+    #: (`format` with `{prefix}` and `{tool}`, transform name), or None when unknown.
+    naming: tuple[str, str] | None
+    limits: tuple[Limit, ...]
+    metas: Mapping[str, RuleMeta]
+
+
+def client(spec: str, settings: Mapping[str, str]) -> Client | None:
+    """The fleet facts of profile `spec` (`codex`, `windsurf@...`), None when it has none."""
+    from catalogaudit.profiles import applicable, bound_params, resolve_profile, rule_meta
+
+    resolved = resolve_profile(spec, settings)
+    naming: tuple[str, str] | None = None
+    limits: list[Limit] = []
+    for rule, clause, severity in applicable(resolved):
+        params = bound_params(clause, resolved)
+        if clause.type == "qualified-name-length" and naming is None:
+            if params.get("prefix", "server") == "server" and "unknown_upto" not in params:
+                naming = (str(params["format"]), str(params.get("transform", "none")))
+        elif clause.type == "item-count" and params.get("listing") == "tools" and "max" in params:
+            limits.append(Limit(rule.id, severity, int(params["max"]), 0, False))
+        elif clause.type == "catalog-budget" and list(params.get("listings") or ["tools"]) == [
+            "tools"
+        ]:
+            reserved = int(params.get("reserved", 0))
+            limits.append(Limit(rule.id, severity, int(params["max"]), reserved, True))
+    if resolved.id in UNQUALIFIED and naming is None:
+        naming = ("{tool}", "none")
+    if naming is None and not limits:
+        return None
+    ids = {lim.rule_id for lim in limits}
+    metas = {m.id: m for m in rule_meta() if m.origin == resolved.id and m.id in ids}
+    return Client(resolved.label, resolved.id, naming, tuple(limits), metas)
+
+
+def qualified(naming: tuple[str, str], server: str, tool: str) -> str:
+    """The name the client gives `tool` of `server`."""
+    fmt, transform = naming
+    fn = TRANSFORMS[transform]
+    return fmt.replace("{prefix}", fn(server)).replace("{tool}", fn(tool))
+
+
+def findings(
+    members: Sequence[Member], clients: Sequence[Client], manifest: str
+) -> tuple[list[Finding], dict[str, RuleMeta]]:
+    """The fleet's findings and the metadata of the rules behind them."""
+    metas: dict[str, RuleMeta] = dict(FLEET_RULES)
+    out = [
+        _finding("CA930", f"server {m.name!r}: {m.error}", m.name, manifest, m)
+        for m in members
+        if m.tools is None
+    ]
+    tools = [(m.name, tool) for m in members for tool in m.tools or ()]
+    servers = sum(1 for m in members if m.tools is not None)
+    for c in clients:
+        metas.update(c.metas)
+        for lim in c.limits:
+            out.extend(_over(c, lim, len(tools), servers, manifest))
+        if c.naming is not None:
+            out.extend(_collisions(c, c.naming, tools, manifest))
+        out.append(_tokens(c, tools, manifest))
+    return out, metas
+
+
+def _finding(
+    rule_id: str,
+    message: str,
+    identity: str,
+    manifest: str,
+    member: Member | None = None,
+    *,
+    meta: RuleMeta | None = None,
+    severity: Severity | None = None,
+    profile: str = "spec",
+    excerpt: str = "",
+) -> Finding:
+    rule = meta or FLEET_RULES[rule_id]
+    return Finding(
+        rule_id=rule_id,
+        severity=severity or rule.severity,
+        message=message,
+        kind="fleet",
+        identity=identity,
+        excerpt=excerpt,
+        hint=rule.hint,
+        source=rule.source,
+        profile=profile,
+        location=Location(manifest, member.pointer if member else ""),
+    )
+
+
+def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Finding]:
+    room = lim.max - lim.reserved
+    if n <= room:
+        return []
+    share = f" ({lim.max} minus {lim.reserved} the client holds itself)" if lim.reserved else ""
+    meta = c.metas.get(lim.rule_id)
+    return [
+        _finding(
+            lim.rule_id,
+            f"{c.label}: the fleet's {servers} server(s) serve {n} tools, over the client's "
+            f"limit of {room}{share}",
+            c.label,
+            manifest,
+            meta=meta,
+            severity=lim.severity,
+            profile=c.label,
+            excerpt=str(n),
+        )
+    ]
+
+
+def _collisions(
+    c: Client, naming: tuple[str, str], tools: Sequence[tuple[str, dict[str, Any]]], manifest: str
+) -> list[Finding]:
+    seen: dict[str, list[tuple[str, str]]] = {}
+    for server, tool in tools:
+        seen.setdefault(qualified(naming, server, tool["name"]), []).append((server, tool["name"]))
+    out = []
+    for name, owners in sorted(seen.items()):
+        if len({s for s, _ in owners}) < 2:
+            continue  # duplicates within one server are that server's own findings
+        who = ", ".join(f"{t!r} of {s!r}" for s, t in owners)
+        out.append(
+            _finding(
+                "CA931",
+                f"{c.label}: {len(owners)} tools are named {name!r} once qualified: {who}",
+                c.label,
+                manifest,
+                profile=c.label,
+                excerpt=name,
+            )
+        )
+    return out
+
+
+def _tokens(c: Client, tools: Sequence[tuple[str, dict[str, Any]]], manifest: str) -> Finding:
+    per: dict[str, int] = {}
+    for server, tool in tools:
+        name = qualified(c.naming, server, tool["name"]) if c.naming else tool["name"]
+        sent = {
+            "name": name,
+            "description": tool.get("description", ""),
+            "input_schema": tool.get("inputSchema", {}),
+        }
+        size = len(json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode())
+        per[server] = per.get(server, 0) + size
+    total = math.ceil(sum(per.values()) / 4)
+    top = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+    most = ", ".join(f"{s} ~{math.ceil(b / 4)}" for s, b in top)
+    return _finding(
+        "CA932",
+        f"{c.label}: {len(tools)} tools, about {total} tokens on every request"
+        + (f" (most: {most})" if most else ""),
+        c.label,
+        manifest,
+        profile=c.label,
+    )
+
+
+__all__ = [
+    "UNQUALIFIED",
+    "Client",
+    "Limit",
+    "Member",
+    "client",
+    "findings",
+    "qualified",
+    "tools_of",
+]

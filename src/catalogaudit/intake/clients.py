@@ -1,0 +1,389 @@
+"""The servers of a client configuration, each under the name the configuration gives it.
+
+Formats, as each client documents them:
+
+- `mcpServers` (Claude Desktop `claude_desktop_config.json`, Claude Code `.mcp.json` and
+  `~/.claude.json`, Cursor `.cursor/mcp.json`, Gemini CLI `settings.json`): `command`, `args`,
+  `env`, `cwd`, or `url` with `headers` (`type` `http`/`sse` for Claude Code; Gemini CLI's
+  `httpUrl` is Streamable HTTP, its `url` SSE; its `timeout` is milliseconds per request).
+  `~/.claude.json` holds the user scope at its top and the local scope under
+  `projects.<directory>`, which wins for the current directory (Claude Code's precedence:
+  local, project, user).
+- `servers` (VS Code `.vscode/mcp.json`): `type` `stdio`/`http`/`sse`, `command`, `args`,
+  `env`, `cwd`, `url`, `headers`; comments allowed.
+- `mcp` (opencode `opencode.json`): `type` `local` (`command` as a list, `environment`) or
+  `remote` (`url`, `headers`), `enabled`, `timeout` (ms); its v2 nests them in `mcp.servers`
+  with `disabled`.
+- `[mcp_servers.NAME]` (Codex `config.toml`): `command`, `args`, `env`, `env_vars`, `cwd`,
+  `url`, `bearer_token_env_var`, `http_headers`, `env_http_headers`, `enabled`,
+  `startup_timeout_sec`, `tool_timeout_sec`.
+- a registry `server.json` (`intake.registry`).
+
+Variables are expanded as the client expands them (`${env:X}` in VS Code and Cursor, `${X}`
+and `${X:-default}` in Claude Code, `$X` and `${X}` in Gemini CLI, `{env:X}` in opencode; none
+in Claude Desktop). A variable that is not set fails that server's row, not the fleet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from catalogaudit.errors import InputError
+from catalogaudit.model import Fleet, Server
+
+_ENV = re.compile(r"\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+_BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_BARE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_OPENCODE = re.compile(r"\{env:([A-Za-z_][A-Za-z0-9_]*)\}")
+_INPUT = re.compile(r"\$\{input:([^}]*)\}")
+
+
+class Unresolved(Exception):
+    """A value names what we cannot supply (an unset variable, a VS Code input prompt)."""
+
+
+def _expander(client: str, root: Path) -> Callable[[str], str]:
+    """How `client` expands variables in its configuration's strings."""
+    environ = os.environ
+
+    def var(name: str, default: str | None = None) -> str:
+        if name in environ:
+            return environ[name]
+        if default is not None:
+            return default
+        raise Unresolved(f"environment variable {name} is not set")
+
+    def expand(text: str) -> str:
+        if client == "claude-desktop" or not isinstance(text, str):
+            return text
+        if client in ("vscode", "cursor"):
+            m = _INPUT.search(text)
+            if m:
+                raise Unresolved(f"${{input:{m[1]}}} is asked of the user by VS Code")
+            text = _ENV.sub(lambda m: var(m[1]), text)
+            for name, value in (
+                ("workspaceFolder", str(root)),
+                ("userHome", str(Path.home())),
+            ):
+                text = text.replace("${" + name + "}", value)
+            return text
+        if client == "opencode":
+            return _OPENCODE.sub(lambda m: var(m[1]), text)
+        text = _BRACED.sub(lambda m: var(m[1], m[2]), text)
+        if client == "gemini-cli":
+            text = _BARE.sub(lambda m: var(m[1]), text)
+        return text
+
+    return expand
+
+
+def _strip_jsonc(text: str) -> str:
+    """JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON;
+    strings are copied as they are."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        else:
+            if c in "}]":
+                k = len(out) - 1
+                while k >= 0 and out[k].isspace():
+                    k -= 1
+                if k >= 0 and out[k] == ",":
+                    del out[k]
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _client_of(path: Path, doc: Mapping[str, Any]) -> str:
+    name, parent = path.name, path.parent.name
+    if "mcpServers" in doc:
+        if name == "claude_desktop_config.json":
+            return "claude-desktop"
+        if name in (".mcp.json", ".claude.json"):
+            return "claude-code"
+        if parent == ".cursor":
+            return "cursor"
+        if parent == ".gemini" or name == "settings.json":
+            return "gemini-cli"
+        return "mcp-servers"
+    if isinstance(doc.get("servers"), dict):
+        return "vscode"
+    if isinstance(doc.get("mcp"), dict):
+        return "opencode"
+    raise InputError(
+        f"{path}: no servers found (expected mcpServers, servers, mcp, mcp_servers, or a "
+        "registry server.json)"
+    )
+
+
+def read_fleet(spec: str) -> Fleet:
+    """The servers of the configuration at `spec`, in its order; bad input is an InputError."""
+    from catalogaudit.intake.loader import read_bytes
+
+    path = Path(spec)
+    raw = read_bytes(spec)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{spec}: not UTF-8") from None
+    if path.suffix == ".toml":
+        return _codex(spec, _toml(text, spec))
+    try:
+        doc = json.loads(_strip_jsonc(text))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{spec}: not JSON: {exc.msg} (line {exc.lineno})") from None
+    from catalogaudit.intake import registry
+
+    if registry.is_registry(doc):
+        return registry.fleet(spec, doc)
+    if not isinstance(doc, dict):
+        raise InputError(f"{spec}: expected a JSON object")
+    client = _client_of(path, doc)
+    root = path.resolve().parent
+    if root.name in (".vscode", ".cursor", ".gemini"):
+        root = root.parent
+    expand = _expander(client, root)
+    notes: list[str] = []
+    if client == "opencode":
+        servers = _opencode(doc["mcp"], expand, notes)
+    else:
+        table = doc["servers"] if client == "vscode" else doc["mcpServers"]
+        key = "servers" if client == "vscode" else "mcpServers"
+        entries = _table(table, f"/{key}", spec)
+        if path.name == ".claude.json":
+            local = doc.get("projects", {}).get(os.getcwd(), {}).get("mcpServers")
+            if isinstance(local, dict):
+                notes.append(f"{spec}: the local scope of {os.getcwd()} overrides the user scope")
+                entries.update(_table(local, f"/projects/{os.getcwd()}/mcpServers", spec))
+        if client == "gemini-cli":
+            entries = _gemini_lists(doc.get("mcp"), entries, notes)
+        servers = [_json_server(n, e, w, client, expand, notes) for n, (e, w) in entries.items()]
+    kept = [s for s in servers if s is not None]
+    if not kept:
+        raise InputError(f"{spec}: the configuration names no enabled server")
+    return Fleet(spec, client, tuple(kept), tuple(notes))
+
+
+def _gemini_lists(
+    mcp: Any, entries: dict[str, tuple[Any, str]], notes: list[str]
+) -> dict[str, tuple[Any, str]]:
+    """Gemini CLI's `mcp.allowed` (only these connect) and `mcp.excluded` (these do not)."""
+    if not isinstance(mcp, dict):
+        return entries
+    allowed, excluded = mcp.get("allowed"), mcp.get("excluded")
+    out = {}
+    for name, entry in entries.items():
+        if (isinstance(allowed, list) and name not in allowed) or (
+            isinstance(excluded, list) and name in excluded
+        ):
+            notes.append(f"{name}: not allowed by mcp.allowed / mcp.excluded; skipped")
+            continue
+        out[name] = entry
+    return out
+
+
+def _table(table: Any, where: str, spec: str) -> dict[str, tuple[Any, str]]:
+    if not isinstance(table, dict):
+        raise InputError(f"{spec}: {where} must be an object of servers by name")
+    return {str(k): (v, f"{where}/{k}") for k, v in table.items()}
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Unresolved(f"{what} must be a list of strings")
+    return list(value)
+
+
+def _pairs(value: Any, what: str, expand: Callable[[str], str]) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise Unresolved(f"{what} must be an object")
+    return {str(k): expand(str(v)) for k, v in value.items()}
+
+
+def _json_server(
+    name: str,
+    entry: Any,
+    where: str,
+    client: str,
+    expand: Callable[[str], str],
+    notes: list[str],
+) -> Server | None:
+    """One `mcpServers`/`servers` entry (Claude Desktop, Claude Code, Cursor, Gemini, VS Code)."""
+    if not isinstance(entry, dict):
+        return Server(name, problem=f"{where} is not an object", where=where)
+    if entry.get("disabled") is True or entry.get("enabled") is False:
+        notes.append(f"{name}: disabled in the configuration; skipped")
+        return None
+    try:
+        kind = str(entry.get("type", "")).lower()
+        url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
+        timeout = entry.get("timeout")
+        request = float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout else None
+        if url:
+            if client == "gemini-cli":
+                transport = "streamable-http" if entry.get("httpUrl") else "sse"
+            else:
+                transport = "sse" if kind == "sse" else "auto"
+            return Server(
+                name,
+                url=expand(str(url)),
+                transport=transport,
+                headers=_pairs(entry.get("headers"), f"{where}/headers", expand),
+                request_timeout=request,
+                where=where,
+            )
+        command = entry.get("command")
+        if not isinstance(command, str) or not command:
+            raise Unresolved("neither a command nor a url")
+        args = [expand(a) for a in _strings(entry.get("args"), f"{where}/args")]
+        if "envFile" in entry:
+            notes.append(f"{name}: envFile is not read; only env is passed")
+        return Server(
+            name,
+            command=(expand(command), *args),
+            cwd=expand(str(entry["cwd"])) if entry.get("cwd") else None,
+            env=_pairs(entry.get("env"), f"{where}/env", expand),
+            request_timeout=request,
+            where=where,
+        )
+    except Unresolved as exc:
+        return Server(name, problem=str(exc), where=where)
+
+
+def _opencode(mcp: dict[str, Any], expand: Callable[[str], str], notes: list[str]) -> list[Any]:
+    v2 = isinstance(mcp.get("servers"), dict) and "type" not in mcp["servers"]
+    table = mcp["servers"] if v2 else mcp
+    base = "/mcp/servers" if v2 else "/mcp"
+    out: list[Server | None] = []
+    for name, entry in table.items():
+        where = f"{base}/{name}"
+        if not isinstance(entry, dict):
+            out.append(Server(name, problem=f"{where} is not an object", where=where))
+            continue
+        if entry.get("enabled") is False or entry.get("disabled") is True:
+            notes.append(f"{name}: disabled in the configuration; skipped")
+            continue
+        timeout = entry.get("timeout")
+        request = float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout else None
+        try:
+            if entry.get("type") == "remote":
+                headers = _pairs(entry.get("headers"), f"{where}/headers", expand)
+                url = expand(str(entry.get("url", "")))
+                out.append(
+                    Server(name, url=url, transport="auto", headers=headers, where=where)
+                    if url
+                    else Server(name, problem="a remote server without a url", where=where)
+                )
+                continue
+            argv = [expand(a) for a in _strings(entry.get("command"), f"{where}/command")]
+            if not argv:
+                raise Unresolved("a local server without a command")
+            env = _pairs(entry.get("environment"), f"{where}/environment", expand)
+            out.append(
+                Server(name, command=tuple(argv), env=env, request_timeout=request, where=where)
+            )
+        except Unresolved as exc:
+            out.append(Server(name, problem=str(exc), where=where))
+    return out
+
+
+def _toml(text: str, spec: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{spec}: not TOML: {exc}") from None
+    return data
+
+
+def _codex(spec: str, doc: dict[str, Any]) -> Fleet:
+    table = doc.get("mcp_servers")
+    if not isinstance(table, dict) or not table:
+        raise InputError(f"{spec}: no [mcp_servers.NAME] table")
+    environ = os.environ
+    servers: list[Server] = []
+    notes: list[str] = []
+    for name, entry in table.items():
+        where = f"/mcp_servers/{name}"
+        if not isinstance(entry, dict):
+            servers.append(Server(name, problem=f"{where} is not a table", where=where))
+            continue
+        if entry.get("enabled") is False:
+            notes.append(f"{name}: enabled = false; skipped")
+            continue
+        startup = entry.get("startup_timeout_sec")
+        if startup is None and isinstance(entry.get("startup_timeout_ms"), (int, float)):
+            startup = entry["startup_timeout_ms"] / 1000
+        request = entry.get("tool_timeout_sec")
+        timing = {
+            "startup_timeout": float(startup) if isinstance(startup, (int, float)) else None,
+            "request_timeout": float(request) if isinstance(request, (int, float)) else None,
+        }
+        try:
+            if entry.get("url"):
+                headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
+                for header, var in (entry.get("env_http_headers") or {}).items():
+                    if var not in environ:
+                        raise Unresolved(f"environment variable {var} is not set")
+                    headers[str(header)] = environ[var]
+                token = entry.get("bearer_token_env_var")
+                if token:
+                    if token not in environ:
+                        raise Unresolved(f"environment variable {token} is not set")
+                    headers["Authorization"] = f"Bearer {environ[token]}"
+                server = Server(
+                    name, url=str(entry["url"]), transport="streamable-http", headers=headers
+                )
+            else:
+                command = entry.get("command")
+                if not isinstance(command, str) or not command:
+                    raise Unresolved("neither a command nor a url")
+                env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+                for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
+                    if var in environ:
+                        env.setdefault(var, environ[var])
+                args = _strings(entry.get("args"), f"{where}/args")
+                cwd = str(entry["cwd"]) if entry.get("cwd") else None
+                server = Server(name, command=(command, *args), cwd=cwd, env=env)
+            servers.append(Server(**{**_fields(server), **timing, "where": where}))
+        except Unresolved as exc:
+            servers.append(Server(name, problem=str(exc), where=where))
+    if not servers:
+        raise InputError(f"{spec}: the configuration names no enabled server")
+    return Fleet(spec, "codex", tuple(servers), tuple(notes))
+
+
+def _fields(server: Server) -> dict[str, Any]:
+    from dataclasses import fields
+
+    return {f.name: getattr(server, f.name) for f in fields(server)}
+
+
+__all__ = ["read_fleet"]
