@@ -33,19 +33,3 @@ __getattr__ = lazy(
         "selection": "checked_selectors selected",
     },
 )
-
-
-__all__ = [
-    "AuditOptions",
-    "Contract",
-    "WORDS",
-    "audit",
-    "baseline_entries",
-    "check",
-    "checked_selectors",
-    "profile_matrix",
-    "read_baseline",
-    "selected",
-    "stale_findings",
-    "write_baseline",
-]
