@@ -30,7 +30,9 @@ NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
 class WireInt(int):
-    """An integer that remembers its wire lexeme (only needed for `-0`; others use plain int)."""
+    """An integer that remembers its wire lexeme: `-0`, and lexemes of 16 digits or more,
+    which may be beyond 2^53-1 (so orjson hands them to the writers' `default`, which spells
+    them, instead of refusing those beyond 64 bits); others are plain ints."""
 
     lexeme: str
 
@@ -98,7 +100,7 @@ def parse_int_lexeme(lexeme: str) -> int:
     if len(lexeme) > MAX_INT_DIGITS:
         raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits")
     try:
-        return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+        return WireInt(lexeme) if lexeme == "-0" or len(lexeme) > 15 else int(lexeme)
     except ValueError:  # over the interpreter's int-string limit (not raised by the CLI)
         raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits") from None
 
