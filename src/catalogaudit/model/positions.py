@@ -15,8 +15,7 @@ from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
-from catalogaudit.model._fast import scan_whole
-from catalogaudit.model.jsonwire import pointer_join
+from catalogaudit.model.jsonwire import pointer_join, scan_whole
 from catalogaudit.model.wiretypes import object_from_pairs
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -130,7 +129,7 @@ _INDEX = re.compile("0|[1-9][0-9]*")
 
 
 def loads_located(text: str) -> tuple[Any, Finder] | None:
-    """A snapshot file's parse, the value `jsonwire.loads_whole` gives, and a `Finder` that
+    """A snapshot file's parse, the value `jsonwire.loads` gives, and a `Finder` that
     already knows where every member of the top object, of `listings` and of each listing is,
     and each element of the listings' `items`; None where that parse fails (the caller then
     parses as before, which says why).
