@@ -102,20 +102,14 @@ def _lexeme(obj: Any) -> Any:
 
 
 def _es6(obj: Any) -> Any:
-    """A `Lexeme` as RFC 8785 writes its double (section 3.2.2.3): `repr`'s shortest digits
-    are ECMAScript's in fixed notation, less an integral float's `.0`; `jcs_number` writes
-    the rest. Refuses what has no JCS form (1E400)."""
+    """A `Lexeme` as RFC 8785 writes its double (`jcs_number`); refuses what has no JCS form
+    (1E400)."""
     if type(obj) is not Lexeme:
         raise TypeError(type(obj).__name__)
     number = float(obj)
-    text = repr(number)
-    if "e" in text or "n" in text:
-        if number - number != 0:
-            raise TypeError(text)
-        return orjson.Fragment(jsonwire.jcs_number(number))
-    if text.endswith(".0"):
-        return orjson.Fragment("0" if text == "-0.0" else text[:-2])
-    return orjson.Fragment(text)
+    if number - number != 0:
+        raise TypeError(obj)
+    return orjson.Fragment(jsonwire.jcs_number(number))
 
 
 def served(value: Any) -> bytes:

@@ -60,14 +60,24 @@ def lexeme(number: int | float) -> str:
 
 
 def jcs_number(number: int | float) -> str:
-    """RFC 8785 number: the ECMAScript form of the IEEE double (big integers lose precision)."""
+    """RFC 8785 number: the ECMAScript form of the IEEE double (big integers lose precision).
+
+    `repr` writes the shortest round-trip digits, as ECMAScript does: in fixed notation (less
+    an integral float's `.0`) and with exponents of 21 or more its text is ECMAScript's; the
+    rest (and NaN, Infinity, 1E400, which keep their lexeme) is rfc8785's to write."""
     if isinstance(number, int) and -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
         return str(int(number))
     try:
-        return rfc8785.dumps(float(number)).decode("ascii")
+        double = float(number)
+        text = repr(double)
+        if "e" not in text and "n" not in text:
+            return "0" if text == "-0.0" else text.removesuffix(".0")
+        if "e+" in text and int(text.partition("e+")[2]) >= 21:
+            return text
+        return rfc8785.dumps(double).decode("ascii")
     except (rfc8785.CanonicalizationError, OverflowError):
-        # NaN/Infinity or 1E400: not representable; keep the lexeme so hashing still works and
-        # the anomaly (reported elsewhere) stays visible in what was hashed.
+        # NOTE: NaN/Infinity or 1E400: not representable; keep the lexeme so hashing still works
+        # and the anomaly (reported elsewhere) stays visible in what was hashed.
         return lexeme(number)
 
 
