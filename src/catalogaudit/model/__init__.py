@@ -49,11 +49,14 @@ if TYPE_CHECKING:
     from catalogaudit.model.jsonwire import (
         Member,
         WireDecodeError,
+        WireFloat,
         WireLimitError,
         WireObject,
         anomalies,
         canonical,
+        canonical_utf8,
         compact,
+        compact_utf8,
         decode_utf8,
         dump_string,
         escape_pointer,
@@ -66,6 +69,8 @@ if TYPE_CHECKING:
         pointer_join,
         pointer_of,
         pointer_tokens,
+        raw_decode,
+        utf16_order_may_differ,
         write_written,
         written,
     )
@@ -122,6 +127,7 @@ if TYPE_CHECKING:
     from catalogaudit.model.wiretypes import (
         MAX_INPUT,
         MAX_INT_DIGITS,
+        MAX_SAFE_INTEGER,
         SIXTEEN_DIGITS,
         has_sixteen_digits,
     )
@@ -139,10 +145,10 @@ __getattr__ = lazy(
         ),
         "inert": "inert_text=inert visible",
         "jsonwire": (
-            "Member WireDecodeError WireLimitError WireObject anomalies canonical compact "
-            "decode_utf8 dump_string escape_pointer is_integer_lexeme jcs_key jcs_number "
-            "lexeme loads parse_members pointer_join pointer_of pointer_tokens "
-            "write_written written"
+            "Member WireDecodeError WireFloat WireLimitError WireObject anomalies canonical "
+            "canonical_utf8 compact compact_utf8 decode_utf8 dump_string escape_pointer "
+            "is_integer_lexeme jcs_key jcs_number lexeme loads parse_members pointer_join "
+            "pointer_of pointer_tokens raw_decode utf16_order_may_differ write_written written"
         ),
         "modelview": (
             "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
@@ -161,6 +167,6 @@ __getattr__ = lazy(
         "validation": "CUT MAX_DEPTH NOT_PLAIN plain validator cut_deep=cut value_depth=depth",
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
-        "wiretypes": "MAX_INPUT MAX_INT_DIGITS SIXTEEN_DIGITS has_sixteen_digits",
+        "wiretypes": "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER SIXTEEN_DIGITS has_sixteen_digits",
     },
 )
