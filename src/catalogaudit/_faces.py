@@ -13,16 +13,17 @@ if TYPE_CHECKING:
 
 
 def lazy(face: dict[str, Any], homes: dict[str, str]) -> Callable[[str], object]:
-    """The module `__getattr__` of the face whose `globals()` is `face`. `homes`: each module
-    (relative to the package) with its exports, space-separated; `face=name` exports `name`
-    as `face`, where `name` is also a module of the package (importing that module would
-    rebind the name on the package)."""
+    """The module `__getattr__` of the face whose `globals()` is `face`, whose `__all__` it
+    sets to the exports. `homes`: each module (relative to the package) with its exports,
+    space-separated; `face=name` exports `name` as `face`, where `name` is also a module of
+    the package (importing that module would rebind the name on the package)."""
     package = face["__name__"]
     where = {}
     for module, names in homes.items():
         for entry in names.split():
             export, _, attr = entry.partition("=")
             where[export] = (module, attr or export)
+    face["__all__"] = sorted(where)
 
     def __getattr__(name: str) -> object:
         if name not in where:

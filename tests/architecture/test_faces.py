@@ -16,15 +16,6 @@ import pytest
 from helpers import ROOT
 
 PACKAGE = ROOT / "src" / "catalogaudit"
-#: Modules being rewritten on another branch (issue 31 item 1) that still read `jsonwire` as
-#: a namespace; the reading side's rewrite removes them from this set.
-PENDING = {
-    "canonical/hashes.py",
-    "canonical/jcs.py",
-    "canonical/quick.py",
-    "canonical/strict.py",
-    "snapshots/pageitems.py",
-}
 FACES = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
 
 
@@ -60,8 +51,6 @@ def _reaches_inside(path: Path) -> list[str]:
 )
 def test_imports_across_packages_go_through_the_face(path: Path) -> None:
     bad = _reaches_inside(path)
-    if str(path.relative_to(PACKAGE)) in PENDING:
-        return
     assert not bad, f"import these names from the package itself: {bad}"
 
 

@@ -1,5 +1,5 @@
 """`model.positions.loads_located`: a snapshot file's parse with its items' offsets kept (issue
-14). The value is `jsonwire.loads_whole`'s (types, lexemes, duplicate keys at every level,
+14). The value is `jsonwire.loads`'s (types, lexemes, duplicate keys at every level,
 errors), and its finder answers every pointer as a finder that read the text from scratch
 and as the full map of the text, in any layout."""
 
@@ -71,7 +71,7 @@ def _pointers(value: Any, at: str = "") -> list[str]:
 
 def _check(text: str) -> None:
     try:
-        whole: Any = _shape(jsonwire.loads_whole(text))
+        whole: Any = _shape(jsonwire.loads(text))
     except jsonwire.WireDecodeError:
         whole = None
     located = loads_located(text)

@@ -42,24 +42,3 @@ __getattr__ = lazy(
         "selection": "checked_selectors selected",
     },
 )
-
-
-__all__ = [
-    "AuditOptions",
-    "Contract",
-    "FleetClient",
-    "FleetMember",
-    "WORDS",
-    "audit",
-    "baseline_entries",
-    "check",
-    "checked_selectors",
-    "fleet_client",
-    "fleet_findings",
-    "fleet_tools",
-    "profile_matrix",
-    "read_baseline",
-    "selected",
-    "stale_findings",
-    "write_baseline",
-]

@@ -38,20 +38,3 @@ __getattr__ = lazy(
         "strict": "strict_jcs",
     },
 )
-
-
-__all__ = [
-    "ItemHashes",
-    "catalog_hash",
-    "combine",
-    "gc_paused",
-    "item_hashes",
-    "jcs_bytes",
-    "jcs_hash",
-    "listing_hashes",
-    "page_fields_hash",
-    "prompt_projection",
-    "quick_hash_report",
-    "sha256",
-    "strict_jcs",
-]

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import LISTINGS, PROMPT_FIELDS, identity, identity_sort_key, jsonwire
+from catalogaudit.model import (
+    LISTINGS,
+    PROMPT_FIELDS,
+    compact,
+    compact_utf8,
+    dump_string,
+    identity,
+    identity_sort_key,
+)
 
 
 def sha256(text: str) -> str:
@@ -53,8 +61,8 @@ def prompt_projection(listing: str, item: Any) -> Any:
 def item_hashes(listing: str, item: Any) -> ItemHashes:
     """Hash one item three ways."""
     return ItemHashes(
-        served=canonical.sha256(jsonwire.compact_utf8(item)),
-        prompt=canonical.sha256(jsonwire.compact_utf8(prompt_projection(listing, item))),
+        served=canonical.sha256(compact_utf8(item)),
+        prompt=canonical.sha256(compact_utf8(prompt_projection(listing, item))),
         canonical=canonical.jcs_hash(item),
     )
 
@@ -86,7 +94,7 @@ def listing_hashes(
 
 def page_fields_hash(page_fields: Sequence[Mapping[str, Any]]) -> str:
     """Hash of the page-level fields (nextCursor, ttlMs, cacheScope, resultType, _meta, ...)."""
-    return page_fields_hash_of([jsonwire.compact(dict(fields)) for fields in page_fields])
+    return page_fields_hash_of([compact(dict(fields)) for fields in page_fields])
 
 
 def page_fields_hash_of(texts: Sequence[str]) -> str:
@@ -98,6 +106,6 @@ def catalog_hash(listing_hash: Mapping[str, str | None], instructions: str | Non
     """The catalog hash of one kind from the four listing hashes (None: absent) and instructions."""
     lines = ["catalogaudit-catalog-v1"]
     lines.extend(f"{name} {listing_hash.get(name) or 'absent'}" for name in LISTINGS)
-    instr = "absent" if instructions is None else sha256(jsonwire.dump_string(instructions))
+    instr = "absent" if instructions is None else sha256(dump_string(instructions))
     lines.append(f"instructions {instr}")
     return sha256("".join(line + "\n" for line in lines))

@@ -18,8 +18,14 @@ from typing import Any
 
 import orjson
 
-from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_sixteen_digits
+from catalogaudit.model import (
+    MAX_SAFE_INTEGER,
+    canonical_utf8,
+    has_sixteen_digits,
+    jcs_key,
+    jcs_number,
+    utf16_order_may_differ,
+)
 
 
 def sha256(data: bytes) -> str:
@@ -33,7 +39,7 @@ def jcs_bytes(value: Any) -> bytes:
     Equal to `jsonwire.canonical(value)` encoded as UTF-8; within the safe-integer range and
     without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
     """
-    return jsonwire.canonical_utf8(value)
+    return canonical_utf8(value)
 
 
 def jcs_hash(value: Any) -> str:
@@ -102,20 +108,14 @@ def _lexeme(obj: Any) -> Any:
 
 
 def _es6(obj: Any) -> Any:
-    """A `Lexeme` as RFC 8785 writes its double (section 3.2.2.3): `repr`'s shortest digits
-    are ECMAScript's in fixed notation, less an integral float's `.0`; `jcs_number` writes
-    the rest. Refuses what has no JCS form (1E400)."""
+    """A `Lexeme` as RFC 8785 writes its double (`jcs_number`); refuses what has no JCS form
+    (1E400)."""
     if type(obj) is not Lexeme:
         raise TypeError(type(obj).__name__)
     number = float(obj)
-    text = repr(number)
-    if "e" in text or "n" in text:
-        if number - number != 0:
-            raise TypeError(text)
-        return orjson.Fragment(jsonwire.jcs_number(number))
-    if text.endswith(".0"):
-        return orjson.Fragment("0" if text == "-0.0" else text[:-2])
-    return orjson.Fragment(text)
+    if number - number != 0:
+        raise TypeError(obj)
+    return orjson.Fragment(jcs_number(number))
 
 
 def served(value: Any) -> bytes:
@@ -133,11 +133,11 @@ def plain_jcs(value: Any, split: int = 0) -> bytes:
     kind = type(value)
     if split <= 0 or (kind is not dict and kind is not list):
         out = orjson.dumps(value, default=_es6, option=_SORTED)
-        if not jsonwire.utf16_order_may_differ(out):  # NOTE: never for a scalar
+        if not utf16_order_may_differ(out):  # NOTE: never for a scalar
             return out
     if kind is list:
         return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
-    keys = sorted(value, key=jsonwire.jcs_key)
+    keys = sorted(value, key=jcs_key)
     pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
     return b"{" + b",".join(pairs) + b"}"
 

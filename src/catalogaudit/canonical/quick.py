@@ -20,7 +20,14 @@ import orjson
 
 from catalogaudit.canonical import hashes
 from catalogaudit.canonical import jcs as canonical
-from catalogaudit.model import jsonwire, names
+from catalogaudit.model import (
+    HASH_KINDS,
+    IDENTITY,
+    LISTINGS,
+    identity_sort_key,
+    jcs_key,
+    result_note,
+)
 from catalogaudit.model import with_envelope as envelope
 
 #: `-0`, which the C scanner reads as 0 (in a string it only costs the exact path).
@@ -43,12 +50,12 @@ def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], str] | None:
 def _checked(name: str, data: bytes, page: Any) -> tuple[dict[str, Any], str] | None:
     if type(page) is not dict:
         return None
-    found = [key for key in page if key in names.LISTINGS]
+    found = [key for key in page if key in LISTINGS]
     if len(found) != 1 or type(page[found[0]]) is not list:
         return None
     listing = found[0]
     items: list[Any] = page[listing]
-    ident = names.IDENTITY[listing]
+    ident = IDENTITY[listing]
     if not all(type(i) is dict and type(i.get(ident)) is str for i in items):
         return None
     if len({i[ident] for i in items}) != len(items):
@@ -57,7 +64,7 @@ def _checked(name: str, data: bytes, page: Any) -> tuple[dict[str, Any], str] | 
     hashed = [_item(listing, item) for item in items]
     if not canonical.same_members(data, fields.count(b":") + 1 + sum(h[4] for h in hashed)):
         return None
-    return _report(name, listing, hashed, fields.decode()), names.result_note(listing)
+    return _report(name, listing, hashed, fields.decode()), result_note(listing)
 
 
 def _item(listing: str, item: dict[str, Any]) -> tuple[str, str, str, str, int]:
@@ -66,7 +73,7 @@ def _item(listing: str, item: dict[str, Any]) -> tuple[str, str, str, str, int]:
     projected = hashes.prompt_projection(listing, item)
     prompt = served if len(projected) == len(item) else canonical.served(projected)
     return (
-        item[names.IDENTITY[listing]],
+        item[IDENTITY[listing]],
         canonical.sha256(served),
         canonical.sha256(prompt),
         canonical.sha256(canonical.plain_jcs(item)),
@@ -77,8 +84,8 @@ def _item(listing: str, item: dict[str, Any]) -> tuple[str, str, str, str, int]:
 def _report(
     name: str, listing: str, found: list[tuple[str, str, str, str, int]], fields: str
 ) -> dict[str, Any]:
-    order = sorted(range(len(found)), key=lambda i: jsonwire.jcs_key(found[i][0]))
-    canonical_order = sorted(names.identity_sort_key(f[0], f[3]) for f in found)
+    order = sorted(range(len(found)), key=lambda i: jcs_key(found[i][0]))
+    canonical_order = sorted(identity_sort_key(f[0], f[3]) for f in found)
     listing_hashes = {
         "served": hashes.combine(f[1] for f in found),
         "prompt": hashes.combine(f[2] for f in found),
@@ -86,7 +93,7 @@ def _report(
         "pageFields": hashes.page_fields_hash_of([fields]),
     }
     entries: dict[str, Any] = {}
-    for lname in names.LISTINGS:
+    for lname in LISTINGS:
         if lname != listing:
             entries[lname] = {"status": "absent"}
             continue
@@ -103,9 +110,9 @@ def _report(
         entries[lname] = {"status": "ok", "hashes": listing_hashes, "items": items}
     catalog = {
         kind: hashes.catalog_hash(
-            {lname: listing_hashes[kind] if lname == listing else None for lname in names.LISTINGS},
+            {lname: listing_hashes[kind] if lname == listing else None for lname in LISTINGS},
             None,
         )
-        for kind in names.HASH_KINDS
+        for kind in HASH_KINDS
     }
     return envelope("hash", {"input": name, "catalog": catalog, "listings": entries})

@@ -18,7 +18,14 @@ from catalogaudit.canonical.jcs import (
     same_members,
 )
 from catalogaudit.errors import InputError
-from catalogaudit.model import jsonwire
+from catalogaudit.model import (
+    MAX_SAFE_INTEGER,
+    WireDecodeError,
+    WireFloat,
+    decode_utf8,
+    loads,
+    pointer_join,
+)
 
 
 @dataclass(frozen=True)
@@ -54,24 +61,22 @@ def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
         node, at = stack.pop()
         if isinstance(node, dict):
             dups = getattr(node, "duplicates", ())
-            found.extend(Problem(jsonwire.pointer_join(at, k), "duplicate key") for k in dups)
+            found.extend(Problem(pointer_join(at, k), "duplicate key") for k in dups)
             for key in node:
-                text(key, jsonwire.pointer_join(at, key), "key")
-            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
+                text(key, pointer_join(at, key), "key")
+            stack.extend((v, pointer_join(at, k)) for k, v in reversed(node.items()))
         elif isinstance(node, list):
-            stack.extend(
-                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
-            )
+            stack.extend((v, pointer_join(at, i)) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, str):
             text(node, at, "string")
         elif isinstance(node, float) and node - node != 0:  # NaN or +-inf
-            lexeme = node.lexeme if isinstance(node, jsonwire.WireFloat) else repr(node)
+            lexeme = node.lexeme if isinstance(node, WireFloat) else repr(node)
             if lexeme in ("NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"):
                 found.append(Problem(at, f"{lexeme} is not a JSON number"))
             else:
                 found.append(Problem(at, f"{lexeme} is beyond the IEEE 754 double range"))
         elif isinstance(node, int) and not isinstance(node, bool):
-            if abs(node) > jsonwire.MAX_SAFE_INTEGER:
+            if abs(node) > MAX_SAFE_INTEGER:
                 found.append(Problem(at, f"integer {node} is beyond +-(2^53-1)"))
     return found
 
@@ -81,13 +86,13 @@ def strict_jcs(data: bytes, name: str) -> bytes:
     quick = _orjson_jcs(data)
     if quick is not None:
         return quick
-    text, invalid_utf8 = jsonwire.decode_utf8(data)
+    text, invalid_utf8 = decode_utf8(data)
     text = text.removeprefix("\ufeff")
     if not text.strip():
         raise InputError(f"{name}: empty input")
     try:
-        value = jsonwire.loads(text)
-    except jsonwire.WireDecodeError as exc:
+        value = loads(text)
+    except WireDecodeError as exc:
         raise InputError(f"{name}: not JSON ({exc})") from None
     found = problems(value, invalid_utf8)
     if found:

@@ -237,7 +237,7 @@ _SNAPSHOT_START = re.compile(
 
 def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     """`parse` of a snapshot file in one scan of the wire decoder (the value
-    `jsonwire.loads_whole` gives, with its items' offsets: `model.positions.loads_located`),
+    `jsonwire.loads` gives, with its items' offsets: `model.positions.loads_located`),
     not member by member with `raw_decode_plain`; None for anything else, or when that scan
     fails (`parse` then says why, as before). The same document: the same decoder, and a
     duplicate top-level key is resolved as `parse_members` does (the last value, in the first

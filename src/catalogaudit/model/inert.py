@@ -11,7 +11,10 @@ import unicodedata
 # or viewer may obey instead of showing (C0/C1 controls, DEL, bidi overrides and isolates,
 # zero-width and other format characters, Unicode tag characters used for "ASCII smuggling",
 # line/paragraph separators, lone surrogates, noncharacters) is shown as a Python-style escape.
-_PLAIN = re.compile(r"[\x20-\x7e\n\t]*")
+#: The characters that may be hidden (asked one by one, `_hidden`): all but printable ASCII,
+#: newline and tab; `_ODD_LINE`: those too.
+_ODD = re.compile(r"[^\x20-\x7e\n\t]")
+_ODD_LINE = re.compile(r"[^\x20-\x7e]")
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
@@ -44,9 +47,8 @@ def visible(text: str, *, keep: str = "\n\t") -> str:
     `keep` names the characters passed through (newline and tab by default; pass "" for one-line
     contexts such as table cells and workflow-command titles).
     """
-    if keep == "\n\t" and _PLAIN.fullmatch(text):
-        return text
-    return "".join(_escape_char(ch) if _hidden(ch, keep) else ch for ch in text)
+    odd = _ODD if keep == "\n\t" else _ODD_LINE
+    return odd.sub(lambda m: _escape_char(m[0]) if _hidden(m[0], keep) else m[0], text)
 
 
 def _json_escape(ch: str) -> str:
@@ -65,6 +67,4 @@ def inert(text: str) -> str:
     strings (C1, bidi and format characters that `json.dumps(ensure_ascii=False)` keeps), where
     `\\uXXXX` is the same value, and in text it is as inert as `visible`'s escapes.
     """
-    if _PLAIN.fullmatch(text):
-        return text
-    return "".join(_json_escape(ch) if _hidden(ch, "\n\t") else ch for ch in text)
+    return _ODD.sub(lambda m: _json_escape(m[0]) if _hidden(m[0], "\n\t") else m[0], text)

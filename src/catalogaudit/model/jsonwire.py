@@ -5,23 +5,21 @@ Python's `json.loads` turns `1.0`, `1.00` and `1E0` into the same float and sile
 last of two duplicate keys. An auditor must see what was served, so numbers keep their exact
 lexeme (`WireInt`, `WireFloat`), duplicate keys are remembered on the object (`WireObject`), and
 `anomalies()` reports NaN/Infinity, lone surrogates and invalid UTF-8 with their JSON Pointer.
+
+One decoder, three sets of hooks on the C scanner: `raw_decode_plain` also says whether the
+value is plain (no duplicate key, NaN, `-0` or lexeme `repr` would not write);
+`raw_decode_whole`, the same parse without that count, for a value kept whole;
+`raw_decode_compared`, values only compared with `==`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model._fast import WS as _WS
-from catalogaudit.model._fast import (
-    ended,
-    loads_whole,
-    raw_decode_compared,
-    raw_decode_plain,
-    raw_decode_whole,
-)
 from catalogaudit.model.jsonwrite import (
     NumberText,
     _written_number,
@@ -45,11 +43,14 @@ from catalogaudit.model.wiretypes import (
     MAX_INT_DIGITS,
     MAX_SAFE_INTEGER,
     NON_FINITE,
+    LongInteger,
     WireDecodeError,
     WireFloat,
     WireInt,
     WireLimitError,
     WireObject,
+    object_from_pairs,
+    parse_int_lexeme,
 )
 
 __all__ = [
@@ -75,13 +76,126 @@ __all__ = [
     "jcs_key",
     "jcs_number",
     "lexeme",
-    "loads_whole",
     "raw_decode_plain",
     "raw_decode_whole",
     "utf16_order_may_differ",
     "write_written",
     "written",
 ]
+
+
+#: JSON whitespace.
+WS = re.compile(r"[ \t\n\r]*")
+
+
+def raw_decode_plain(text: str, idx: int = 0) -> tuple[Any, int, bool]:
+    """`raw_decode`, and whether the value is plain: no duplicate keys, no NaN/Infinity, no
+    `-0` and every fraction or exponent written as Python's `repr` writes the float.
+
+    A plain page has no anomaly to walk for (`model.capture.page_anomalies`). The count lives
+    in this call's hooks (threads parse at once).
+    """
+    odd = [0]
+    decoder = _counting_decoder(odd)
+    with _WireErrors(idx):
+        value, end = decoder.raw_decode(text, idx)
+    return value, end, odd[0] == 0
+
+
+class _WireErrors:
+    """The decoder's errors as `WireDecodeError`s. A context, not a call: the decoder runs one
+    Python frame below the caller in each `raw_decode_*`, so every one of them refuses the
+    same nesting (before Python 3.12 frames and C levels share one recursion budget)."""
+
+    __slots__ = ("idx",)
+
+    def __init__(self, idx: int) -> None:
+        self.idx = idx
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if isinstance(exc, json.JSONDecodeError):
+            # NOTE: json's "Unterminated string starting at" names its offset itself
+            what = exc.msg.removesuffix(" at")
+            raise WireDecodeError(f"{what} at offset {exc.pos}", exc.pos) from None
+        if isinstance(exc, RecursionError):
+            raise WireLimitError("nesting too deep", self.idx) from None
+        if isinstance(exc, LongInteger):
+            raise WireLimitError(f"{exc} (at most {MAX_INT_DIGITS:,} are read)", self.idx) from None
+
+
+def _counting_decoder(odd: list[int]) -> json.JSONDecoder:
+    """The wire decoder, counting in `odd[0]` the values the C encoder would not write back."""
+    float_repr = float.__repr__
+
+    def number(lexeme: str) -> WireFloat:
+        value = WireFloat(lexeme)
+        if float_repr(value) != lexeme:  # 1.50, 1E3, NaN: only the lexeme says it
+            odd[0] += 1
+        return value
+
+    def integer(lexeme: str) -> int:
+        if lexeme == "-0":
+            odd[0] += 1
+        return parse_int_lexeme(lexeme)
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = object_from_pairs(items)
+        if type(obj) is WireObject:
+            odd[0] += 1
+        return obj
+
+    return json.JSONDecoder(
+        parse_float=number, parse_int=integer, parse_constant=number, object_pairs_hook=pairs
+    )
+
+
+#: The wire decoder's own hooks, called straight from the C scanner: the same values as
+#: `raw_decode_plain`'s without a closure around each (a sixth of reading a snapshot file).
+_WHOLE = json.JSONDecoder(
+    parse_float=WireFloat,
+    parse_int=parse_int_lexeme,
+    parse_constant=WireFloat,
+    object_pairs_hook=object_from_pairs,
+)
+#: Values equal (`==`) to the wire decoder's in every comparison, and its errors: its integers
+#: (`-0`, the length bound) and constants, but floats and objects the C scanner's own (a float
+#: of the same lexeme; an object keeping the last of duplicate keys, as `WireObject` does).
+_COMPARED = json.JSONDecoder(parse_int=parse_int_lexeme, parse_constant=WireFloat)
+
+
+#: `_WHOLE`'s scanner: one value at an offset, `(value, end)`; raises as the C scanner does
+#: (`StopIteration` where no value starts), not `WireDecodeError`.
+scan_whole: Any = _WHOLE.scan_once  # type: ignore[attr-defined]
+
+
+def raw_decode_whole(text: str, idx: int = 0) -> tuple[Any, int]:
+    """`raw_decode_plain` without its verdict: the same value, or the same error."""
+    with _WireErrors(idx):
+        return _WHOLE.raw_decode(text, idx)
+
+
+def raw_decode_compared(text: str, idx: int = 0) -> tuple[Any, int]:
+    """A value only compared with `==` (a wire page's items against the readable ones): equal
+    to what `raw_decode_plain` parses, or the same error, without a hook per object or float."""
+    with _WireErrors(idx):
+        return _COMPARED.raw_decode(text, idx)
+
+
+def loads(text: str) -> Any:
+    """Parse one JSON document wire-faithfully (whitespace around it)."""
+    value, end = raw_decode_whole(text, WS.match(text, 0).end())  # type: ignore[union-attr]
+    return ended(text, value, end)
+
+
+def ended(text: str, value: Any, end: int) -> Any:
+    """`value` when only whitespace follows `end` in `text`."""
+    end = WS.match(text, end).end()  # type: ignore[union-attr]
+    if end != len(text):
+        raise WireDecodeError(f"extra data at offset {end}", end)
+    return value
 
 
 def decode_utf8(data: bytes) -> tuple[str, bool]:
@@ -92,14 +206,9 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8", "surrogateescape"), True
 
 
-def loads(text: str) -> Any:
-    """Parse one JSON document wire-faithfully."""
-    return loads_whole(text)
-
-
 def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
     """Parse one value starting at `idx`; return it and the offset just past it. `compared`:
-    a value only compared with `==`, faster (`_fast.raw_decode_compared`)."""
+    a value only compared with `==`, faster (`raw_decode_compared`)."""
     return raw_decode_compared(text, idx) if compared else raw_decode_whole(text, idx)
 
 
@@ -121,7 +230,7 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
     keep exactly the served `result` and nothing else. A duplicate key keeps its last member,
     and is appended to `duplicates` when given.
     """
-    ws = _WS.match
+    ws = WS.match
     pos = ws(text, 0).end()  # type: ignore[union-attr]
     if not text.startswith("{", pos):
         raise WireDecodeError("not a JSON object", pos)

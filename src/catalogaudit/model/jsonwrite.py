@@ -60,14 +60,24 @@ def lexeme(number: int | float) -> str:
 
 
 def jcs_number(number: int | float) -> str:
-    """RFC 8785 number: the ECMAScript form of the IEEE double (big integers lose precision)."""
+    """RFC 8785 number: the ECMAScript form of the IEEE double (big integers lose precision).
+
+    `repr` writes the shortest round-trip digits, as ECMAScript does: in fixed notation (less
+    an integral float's `.0`) and with exponents of 21 or more its text is ECMAScript's; the
+    rest (and NaN, Infinity, 1E400, which keep their lexeme) is rfc8785's to write."""
     if isinstance(number, int) and -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER:
         return str(int(number))
     try:
-        return rfc8785.dumps(float(number)).decode("ascii")
+        double = float(number)
+        text = repr(double)
+        if "e" not in text and "n" not in text:
+            return "0" if text == "-0.0" else text.removesuffix(".0")
+        if "e+" in text and int(text.partition("e+")[2]) >= 21:
+            return text
+        return rfc8785.dumps(double).decode("ascii")
     except (rfc8785.CanonicalizationError, OverflowError):
-        # NaN/Infinity or 1E400: not representable; keep the lexeme so hashing still works and
-        # the anomaly (reported elsewhere) stays visible in what was hashed.
+        # NOTE: NaN/Infinity or 1E400: not representable; keep the lexeme so hashing still works
+        # and the anomaly (reported elsewhere) stays visible in what was hashed.
         return lexeme(number)
 
 
@@ -113,7 +123,11 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         nonlocal risky
         if isinstance(obj, (int, float)):  # `WireFloat`, `WireInt`, int enums
             text = number(obj).encode()
-            risky += _risky(text, jcs)
+            # NOTE: one token: what `_risky` would count in it, without its scans
+            if text.endswith(b".0") or b"e+" in text or b"e-" in text:
+                risky += 1
+            elif jcs and len(text) > 15 and text.lstrip(b"-").isdigit():
+                risky += 1
             return orjson.Fragment(text)
         if isinstance(obj, str):
             return str.__str__(obj)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
+from operator import itemgetter
 from typing import Any
 
-from catalogaudit.model._fast import scan_whole
-from catalogaudit.model.jsonwire import pointer_join
+from catalogaudit.model.jsonwire import pointer_join, scan_whole
 from catalogaudit.model.wiretypes import object_from_pairs
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -45,6 +46,10 @@ class Finder:
         #: (`_past`; -1: read to its end). The same for arrays, by index.
         self._objects: dict[int, tuple[dict[str, int], list[int]]] = {}
         self._arrays: dict[int, tuple[list[int], list[int]]] = {}
+        #: (offset, its line, where that line starts) for each offset asked for so far, sorted:
+        #: a position is counted from the nearest one before it, not from the start of the text
+        #: (findings by the thousand in a big file, maybe all on one line).
+        self._seen = [(0, 1, 0)]
 
     def position(self, doc: Any, pointer: str) -> tuple[int, int] | None:
         """Line and column (1-based, columns in code points) of the value at `pointer`, or
@@ -56,7 +61,14 @@ class Finder:
         if at is None:
             return None
         text = self.text
-        return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        near = bisect_right(self._seen, at, key=_offset) - 1
+        start, line, begins = self._seen[near]
+        if start != at:
+            newlines = text.count("\n", start, at)
+            if newlines:
+                line, begins = line + newlines, text.rfind("\n", start, at) + 1
+            self._seen.insert(near + 1, (at, line, begins))
+        return line, at - begins + 1
 
     def _offset(self, doc: Any, pointer: str) -> int | None:
         if pointer and not pointer.startswith("/"):
@@ -127,10 +139,11 @@ def _skip(text: str, at: int) -> int:
 
 
 _INDEX = re.compile("0|[1-9][0-9]*")
+_offset = itemgetter(0)
 
 
 def loads_located(text: str) -> tuple[Any, Finder] | None:
-    """A snapshot file's parse, the value `jsonwire.loads_whole` gives, and a `Finder` that
+    """A snapshot file's parse, the value `jsonwire.loads` gives, and a `Finder` that
     already knows where every member of the top object, of `listings` and of each listing is,
     and each element of the listings' `items`; None where that parse fails (the caller then
     parses as before, which says why).

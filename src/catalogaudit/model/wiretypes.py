@@ -30,14 +30,16 @@ NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
 class WireInt(int):
-    """An integer that remembers its wire lexeme (only needed for `-0`; others use plain int)."""
+    """An integer whose lexeme `str` would not write, or that may be beyond 2^53-1: `-0`, and
+    lexemes of 16 digits or more (so orjson hands them to the writers' `default`, which
+    spells them, instead of refusing those beyond 64 bits); others are plain ints. No
+    attribute per instance: the lexeme is derived (JSON forbids leading zeros and "+")."""
 
-    lexeme: str
+    __slots__ = ()
 
-    def __new__(cls, lexeme: str) -> WireInt:
-        self = super().__new__(cls, int(lexeme))
-        self.lexeme = lexeme
-        return self
+    @property
+    def lexeme(self) -> str:
+        return "-0" if self == 0 else int.__repr__(self)
 
     def __repr__(self) -> str:
         # NOTE: the lexeme, as served: jsonschema's messages (CA403, CA610) quote a value by
@@ -98,7 +100,7 @@ def parse_int_lexeme(lexeme: str) -> int:
     if len(lexeme) > MAX_INT_DIGITS:
         raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits")
     try:
-        return WireInt(lexeme) if lexeme == "-0" else int(lexeme)
+        return WireInt(lexeme) if lexeme == "-0" or len(lexeme) > 15 else int(lexeme)
     except ValueError:  # over the interpreter's int-string limit (not raised by the CLI)
         raise LongInteger(f"an integer of {len(lexeme.lstrip('-'))} digits") from None
 

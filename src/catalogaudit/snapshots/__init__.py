@@ -38,19 +38,3 @@ __getattr__ = lazy(
         "rehash": "hash_document rehash_snapshot=rehash resolve_wire",
     },
 )
-
-
-__all__ = [
-    "build_snapshot",
-    "catalog_hashes",
-    "errors",
-    "hash_document",
-    "items_record",
-    "merge_runs",
-    "rehash_snapshot",
-    "render",
-    "resolve_wire",
-    "snapshot_schema",
-    "validate",
-    "write",
-]

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import WireDecodeError, raw_decode
 
 #: Bytes of a packed page decoded at a time.
 _WINDOW = 1 << 16
@@ -73,8 +73,8 @@ class _Reader:
         self.peek()
         while True:
             try:
-                value, end = jsonwire.raw_decode(self.buf, self.pos, compared=self.compared)
-            except jsonwire.WireDecodeError:
+                value, end = raw_decode(self.buf, self.pos, compared=self.compared)
+            except WireDecodeError:
                 if self.more():
                     continue
                 raise Irregular from None
