@@ -58,6 +58,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DROP = ("GEMINI_", "GOOGLE_", "CLOUDSDK_", "VERTEX")
 #: `-m` skips the model router, whose classifier request would come first.
 MODEL = "gemini-2.5-flash"
+
+
 def qualified(server: str, tool: str) -> str:
     """The declared name of a served tool: `mcp_<server>_<tool>`, sanitized, then cut in the
     middle (first 30 + '...' + last 30) when over 63 characters."""
