@@ -94,10 +94,7 @@ def session(drv: Any, served: Sequence[Served], workdir: Path) -> Session:
         return hit is not None and hit[1] in hit[0].calls
 
     script = Script(wanted)
-    # NOTE: Codex 0.169.0 headless with two or more stdio servers sent no MCP tool at all in
-    # its model requests (measured 2026-12-06; with `incremental_tools` off too), so each
-    # catalog gets a session of its own there.
-    groups = [[s] for s in served] if drv.id == "codex" else [list(served)]
+    groups = [list(served)]
     requests: list[Recorded] = []
     outputs: list[str] = []
     for n, group in enumerate(groups):
@@ -120,6 +117,9 @@ def _setup(
         lines = [
             'model = "catalogaudit-stand-in"',
             'model_provider = "loopback"',
+            # 0.169.0 builds the first request once its optional servers' startup grace is
+            # over (`mcp_optional_startup_grace_ms`), with the tools of those that are up.
+            f"mcp_optional_startup_grace_ms = {int(drv.timeout * 1000)}",
             "",
             "[model_providers.loopback]",
             'name = "loopback"',

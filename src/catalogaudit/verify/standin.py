@@ -199,7 +199,9 @@ class Script:
         for name, schema in offered:
             if name in called or not self.wanted(name) or any(n == name for _, n, _ in out):
                 continue
-            args = instance(schema if isinstance(schema, dict) else {})
+            made = instance(schema if isinstance(schema, dict) else {})
+            # A model's function arguments are always an object.
+            args = made if isinstance(made, dict) else {}
             cid = f"{prefix}{len(self.ids)}"
             self.sent[name] = args
             self.ids[cid] = name
