@@ -68,8 +68,10 @@ def observe(
         )
         met = [_as_served(s, workdir) for s in served] if command else served
         by_mode[mode] = met
-        if mode == SEARCH_OFF or not claude:
-            texts.append(_tools(run) if claude else clients.tools_text(drv.id, run))
+        if mode == SEARCH_OFF:
+            texts.append(_tools(run))
+        elif not claude and runs > 1:
+            texts.append(clients.tools_text(drv.id, run))
         found.extend(views(run, met) if claude else clients.views(drv.id, run, met))
     if runs == 1:
         return ModelRun(by_mode, found, None)

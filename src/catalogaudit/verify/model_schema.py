@@ -13,7 +13,8 @@ and root-combinator catalogs and server-filesystem (2026-12-06):
   a missing type was inferred (`infer`: keyword -> type, first match), an object got
   `properties: {}` and an array `items: {"type": "string"}` when absent; `$defs` and
   `definitions` are kept only when a `#/$defs/...` or `#/definitions/...` reference names
-  them; the root gets `type: "object"` when it has no type left. `refuse` lists what leaves
+  them (from outside the definitions, directly or through another); the root gets
+  `type: "object"` when it has no type left. `refuse` lists what leaves
   the tool out of the request: `null-root` (a root typed `"null"`), `tuple-items` (an array
   `items`), `bad-additional` (`additionalProperties` neither boolean nor object),
   `bad-combinator` (an `anyOf`/`oneOf`/`allOf` that is not an array).
@@ -40,7 +41,7 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
         if why:
             return None, why
         out = _project(out, spec, root=True)
-        refs = _refs(out)
+        refs = _reachable(out)
         for key in ("$defs", "definitions"):
             if isinstance(out.get(key), dict):
                 kept = {k: v for k, v in out[key].items() if (key, k) in refs}
@@ -141,9 +142,28 @@ def _valid_types(value: Any) -> list[str]:
 
 
 def _refs(schema: Any) -> set[tuple[str, str]]:
-    """The (`$defs` or `definitions`, name) pairs a local `$ref` anywhere names."""
+    """The (`$defs` or `definitions`, name) pairs a local `$ref` in `schema` names."""
     found = re.findall(r'"\$ref": "#/(\$defs|definitions)/([^/"]+)', json.dumps(schema))
     return {(a, b) for a, b in found}
+
+
+def _reachable(schema: dict[str, Any]) -> set[tuple[str, str]]:
+    """The root's definitions reachable from outside them, directly or through another."""
+    defs = {
+        (key, name): value
+        for key in ("$defs", "definitions")
+        if isinstance(schema.get(key), dict)
+        for name, value in schema[key].items()
+    }
+    todo = _refs({k: v for k, v in schema.items() if k not in ("$defs", "definitions")})
+    seen: set[tuple[str, str]] = set()
+    while todo:
+        ref = todo.pop()
+        if ref in seen or ref not in defs:
+            continue
+        seen.add(ref)
+        todo |= _refs(defs[ref])
+    return seen
 
 
 def _nullable(schema: Any) -> Any:

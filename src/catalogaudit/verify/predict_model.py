@@ -158,9 +158,21 @@ def predict_views(
         if name not in calls:
             out[item.served_index] = Predicted(offered, NOT_CALLED, view)
             continue
-        why = refusals.get(item.served_index) or _checked(entry, schema)
+        why = refusals.get(item.served_index) or _refused(entry, tool) or _checked(entry, schema)
         out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
     return out
+
+
+def _refused(entry: dict[str, Any], tool: dict[str, Any]) -> str:
+    """Why the client refuses to call the tool at all (`refuse_calls`: a served member, by
+    JSON pointer, with the value given)."""
+    for cond in entry.get("refuse_calls", []):
+        value: Any = tool
+        for part in str(cond["pointer"]).split("/")[1:]:
+            value = value.get(part) if isinstance(value, dict) else None
+        if value == cond["value"]:
+            return str(cond.get("why", f"{cond['pointer']} is {cond['value']!r}"))
+    return ""
 
 
 def _checked(entry: dict[str, Any], schema: Any) -> str:
