@@ -57,3 +57,8 @@ def test_gemini_cli_profile_names_as_its_listing_driver() -> None:
     (entry,) = _entries()[0]["gemini-cli"]
     for tool in ("get weather", "a.b:c-d", "x" * 40 + "y" * 40, "é" * 70):
         assert qualified(entry, "c0", tool) == driver_name("c0", tool)
+
+
+def test_a_client_without_a_model_view_driver_is_a_usage_error(tmp_path: Path) -> None:
+    got = cli("verify", "--client", "inspector", "--model", str(tmp_path / "x.json"))
+    assert got.code == 2 and "model-view drivers exist for claude-code, codex" in got.stderr
