@@ -94,17 +94,13 @@ def session(drv: Any, served: Sequence[Served], workdir: Path) -> Session:
         return hit is not None and hit[1] in hit[0].calls
 
     script = Script(wanted)
-    groups = [list(served)]
-    requests: list[Recorded] = []
-    outputs: list[str] = []
-    for n, group in enumerate(groups):
-        home = workdir / f"home-{drv.id}-{n}"
-        home.mkdir(parents=True, exist_ok=True)
-        with wire(drv.id).running(script) as stand:
-            argv, env, cwd = _setup(drv, group, home, stand.url)
-            outputs.append(_run(drv.id, argv, env, cwd, drv.timeout * 2 + 60))
-            requests += stand.model_requests()
-    return Session(DEFAULT, requests, script, "\n".join(outputs))
+    home = workdir / f"home-{drv.id}"
+    home.mkdir(parents=True, exist_ok=True)
+    with wire(drv.id).running(script) as stand:
+        argv, env, cwd = _setup(drv, served, home, stand.url)
+        output = _run(drv.id, argv, env, cwd, drv.timeout * 2 + 60)
+        requests = stand.model_requests()
+    return Session(DEFAULT, requests, script, output)
 
 
 def _setup(
