@@ -282,10 +282,11 @@ def model_section(verified: Mapping[str, Any]) -> list[str]:
         "",
         "## What the model is sent (`verify --model`)",
         "",
-        "`verify --client claude-code --model` runs the client against `catalogaudit serve` (or",
-        "a real server) and a loopback Messages API stand-in, and compares per tool the object",
-        "sent to the model, how it was offered (tool search off, and the default) and what a",
-        "call came to with the profile's `model_view` data and its rules' `call` entries.",
+        "`verify --client C --model` runs the client against `catalogaudit serve` (or a real",
+        "server) and a loopback stand-in of its model API (Anthropic Messages for claude-code,",
+        "OpenAI Responses for codex, Chat Completions for opencode, Gemini for gemini-cli), and",
+        "compares per tool the object sent to the model, how it was offered and what a call",
+        "came to with the profile's `model_view` data and its rules' `call` entries.",
         "Clean runs:",
         "",
         "| profile | version | date | catalogs | tool views | calls reached | calls refused "
@@ -304,10 +305,12 @@ def model_section(verified: Mapping[str, Any]) -> list[str]:
     for doc in sorted(raw_files().values(), key=lambda d: d["id"]):
         for e in doc.get("model_view", []):
             fields = ", ".join(e["fields"])
+            name = f"{e['namespace']}/{e['name']}" if "namespace" in e else e["name"]
+            schema = "; schema rewritten" if "schema_rewrite" in e else ""
             deferral = ", ".join(f"{m}: {how}" for m, how in e["deferral"].items())
             lines.append(
                 f"- `{doc['id']}` {e['versions'] or 'every version'} ({e['basis']}, {e['date']}):"
-                f" name `{e['name']}` ({e.get('transform', 'none')}); fields {fields}; order"
+                f" name `{name}` ({e.get('transform', 'none')}); fields {fields}{schema}; order"
                 f" {e.get('order', 'served')}; {deferral}."
             )
         for rule in doc["rules"]:

@@ -86,7 +86,7 @@ def test_streamed_tool_use_then_text() -> None:
         events = _events(_post(stand.url, follow)[1])
         assert events[2]["delta"] == {"type": "text_delta", "text": FINAL_TEXT}
         assert events[4]["delta"]["stop_reason"] == "end_turn"
-        sent = stand.messages()
+        sent = stand.model_requests()
         assert [r.body for r in sent] == [json.dumps(body).encode(), json.dumps(follow).encode()]
         assert "x-api-key" not in sent[0].headers
         assert sent[0].path == "/v1/messages?beta=true"
@@ -103,7 +103,7 @@ def test_plain_json_and_other_routes() -> None:
         req = urllib.request.Request(stand.url + "/v1/messages/count_tokens", data=b"{}")
         with opener.open(req, timeout=10) as resp:
             assert json.loads(resp.read()) == {"input_tokens": 1}
-        assert len(stand.requests) == 2 and len(stand.messages()) == 1
+        assert len(stand.requests) == 2 and len(stand.model_requests()) == 1
 
 
 def test_arguments_from_huge_schemas_stay_small() -> None:

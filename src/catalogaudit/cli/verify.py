@@ -73,10 +73,10 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--model",
-                help="claude-code: run `claude -p` against a loopback Messages API stand-in "
-                "and report per tool what the model is sent (modelView, SHA-256), how it is "
-                "offered (tool search off and default) and what a call comes to. Snapshots, "
-                "or a real server after `--`.",
+                help="claude-code, codex, opencode, gemini-cli: run the client against a "
+                "loopback stand-in of its model API (Messages, Responses, Chat Completions, "
+                "Gemini) and report per tool what the model is sent (modelView, SHA-256), how "
+                "it is offered and what a call comes to. Snapshots, or a real server after `--`.",
             ),
         ] = False,
         calls: Annotated[

@@ -18,8 +18,8 @@ from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.model import VerifyRun, ViewRow
 
-#: Only Claude Code has a model-view driver.
-MODEL_CLIENTS = ("claude-code",)
+#: The clients whose model view `verify --model` observes.
+MODEL_CLIENTS = ("claude-code", "codex", "opencode", "gemini-cli")
 
 
 def observe(
@@ -36,7 +36,7 @@ def observe(
 
     cid, at, asked = client.partition("@")
     if cid not in MODEL_CLIENTS:
-        raise UsageError(f"--model: only {', '.join(MODEL_CLIENTS)} has a model-view driver")
+        raise UsageError(f"--model: model-view drivers exist for {', '.join(MODEL_CLIENTS)}")
     if runs < 1:
         raise UsageError("--runs must be at least 1")
     if command and catalogs:
@@ -67,7 +67,7 @@ def observe(
         if command:
             label = " ".join(command)
             found_targets = [replace(t, label=label) for t in found_targets]
-        seen = observe_model(drv, found_targets, work, calls, command, runs)  # type: ignore[arg-type]
+        seen = observe_model(drv, found_targets, work, calls, command, runs)
         rows = []
         predictions = {
             (s.target.label, mode): predict_views(s.target, s.name, profile, mode, s.calls)

@@ -14,23 +14,22 @@ JSON message, as the request asks:
   short text and `end_turn`.
 
 `POST /v1/messages/count_tokens` answers a token count; anything else is recorded and answered
-`{}`. Only 127.0.0.1 is bound.
+`{}`. The recording and its bounds are `verify.standin`'s.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from catalogaudit.serve import instance
+from catalogaudit.verify.standin import Answer, Limits, Recorded, Script, StandIn, json_answer, sse
+from catalogaudit.verify.standin import running as serve
 
-#: Headers that carry a credential: never recorded.
-_SECRET = ("x-api-key", "authorization", "proxy-authorization", "cookie")
+__all__ = ["FINAL_TEXT", "SEARCH", "TOOL_USE_ID", "Recorded", "Script", "running"]
+
 FINAL_TEXT = "Done."
 #: The prefix of the ids of the `tool_use` blocks the stand-in writes.
 TOOL_USE_ID = "toolu_catalogaudit_"
@@ -38,67 +37,29 @@ TOOL_USE_ID = "toolu_catalogaudit_"
 SEARCH = "ToolSearch"
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """One request as it arrived: method, path, headers (credentials left out), body bytes."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-    def json(self) -> Any:
-        """The parsed body (None when it is not JSON)."""
-        try:
-            return json.loads(self.body)
-        except ValueError:
-            return None
-
-
-@dataclass
-class Script:
-    """What to call: `wanted(name)` says whether a tool offered to the model is to be called."""
-
-    wanted: Callable[[str], bool]
-    #: Tool name -> the arguments the stand-in sent (filled as it plays).
-    sent: dict[str, Any] = field(default_factory=dict)
-    #: tool_use id -> the tool name it called.
-    ids: dict[str, str] = field(default_factory=dict)
-    #: Load the wanted deferred tools with the client's `ToolSearch` tool first
-    #: (`select:<name>,...`), then call them.
-    search: bool = False
-
-    def reply(self, body: Any) -> tuple[list[dict[str, Any]], str]:
-        """The content blocks and stop reason for one /v1/messages request body."""
-        tools = body.get("tools") if isinstance(body, dict) else None
-        called = _called(body)
-        if self.search and SEARCH not in called:
-            names = [n for n in sorted(deferred_names(body)) if self.wanted(n)]
-            offered = any(isinstance(t, dict) and t.get("name") == SEARCH for t in tools or [])
-            if names and offered:
-                query = {"query": "select:" + ",".join(names), "max_results": len(names)}
-                use = {"type": "tool_use", "id": f"{TOOL_USE_ID}search", "name": SEARCH}
-                return [{**use, "input": query}], "tool_use"
-        todo = [
-            t
-            for t in tools or []
-            if isinstance(t, dict)
-            and isinstance(t.get("name"), str)
-            and t["name"] not in called
-            and t["name"] != SEARCH
-            and self.wanted(t["name"])
-        ]
-        if not todo:
-            return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
-        blocks = []
-        for n, tool in enumerate(todo):
-            args = instance(tool.get("input_schema", {}))
-            self.sent[tool["name"]] = args
-            self.ids[f"{TOOL_USE_ID}{n}"] = tool["name"]
-            blocks.append(
-                {"type": "tool_use", "id": f"{TOOL_USE_ID}{n}", "name": tool["name"], "input": args}
-            )
-        return blocks, "tool_use"
+def reply(script: Script, body: Any) -> tuple[list[dict[str, Any]], str]:
+    """The content blocks and stop reason for one /v1/messages request body: with `search`,
+    a `ToolSearch` call that loads the wanted deferred tools (`select:<name>,...`) first; then
+    one `tool_use` block per tool to call; else a short text."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    called = _called(body)
+    if script.search and SEARCH not in called:
+        names = [n for n in sorted(deferred_names(body)) if script.wanted(n)]
+        offered = any(isinstance(t, dict) and t.get("name") == SEARCH for t in tools or [])
+        if names and offered:
+            query = {"query": "select:" + ",".join(names), "max_results": len(names)}
+            use = {"type": "tool_use", "id": f"{TOOL_USE_ID}search", "name": SEARCH}
+            return [{**use, "input": query}], "tool_use"
+    offered_tools = [
+        (t["name"], t.get("input_schema", {}))
+        for t in tools or []
+        if isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"] != SEARCH
+    ]
+    todo = script.calls(offered_tools, called, TOOL_USE_ID)
+    if not todo:
+        return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
+    blocks = [{"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in todo]
+    return blocks, "tool_use"
 
 
 def deferred_names(body: Any) -> set[str]:
@@ -136,107 +97,44 @@ def _called(body: Any) -> set[str]:
     return out
 
 
-class StandIn:
-    """The running stand-in: `url`, the `requests` so far, the `script` it plays."""
-
-    def __init__(self, script: Script) -> None:
-        self.script = script
-        self.requests: list[Recorded] = []
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def record(self, rec: Recorded) -> None:
-        with self._lock:
-            self.requests.append(rec)
-
-    def messages(self) -> list[Recorded]:
-        """The `POST /v1/messages` requests, in arrival order."""
-        with self._lock:
-            return [r for r in self.requests if r.method == "POST" and _route(r.path) == "messages"]
+def is_model(route: str) -> bool:
+    """`POST /v1/messages` (not count_tokens)."""
+    return route.endswith("/v1/messages")
 
 
-def _route(path: str) -> str:
-    bare = path.split("?", 1)[0].rstrip("/")
-    if bare.endswith("/v1/messages"):
-        return "messages"
-    if bare.endswith("/v1/messages/count_tokens"):
-        return "count"
-    return "other"
+def respond(script: Script) -> Callable[[Recorded], Answer]:
+    """The Messages API answers for `script`."""
+    count = itertools.count(1)
+
+    def answer(rec: Recorded) -> Answer:
+        if rec.method != "POST" or not rec.route.endswith(("/v1/messages", "/count_tokens")):
+            return json_answer({})
+        if rec.route.endswith("/count_tokens"):
+            return json_answer({"input_tokens": 1})
+        body = rec.json()
+        if body is None:
+            return json_answer(
+                {
+                    "type": "error",
+                    "error": {"type": "invalid_request_error", "message": "not JSON"},
+                },
+                400,
+            )
+        blocks, stop = reply(script, body)
+        model = str(body.get("model", "stand-in")) if isinstance(body, dict) else "stand-in"
+        n = next(count)
+        if isinstance(body, dict) and body.get("stream") is True:
+            return 200, _events(n, model, blocks, stop), "text/event-stream"
+        return json_answer(_message(n, model, blocks, stop))
+
+    return answer
 
 
 @contextmanager
-def running(script: Script) -> Iterator[StandIn]:
-    """Serve the stand-in on a free loopback port for the `with` block."""
-    stand = StandIn(script)
-    thread = threading.Thread(target=stand._server.serve_forever, daemon=True)
-    thread.start()
-    try:
+def running(script: Script, limits: Limits | None = None) -> Iterator[StandIn]:
+    """Serve the Messages API stand-in for `script` for the `with` block."""
+    with serve(respond(script), is_model, limits) as stand:
         yield stand
-    finally:
-        stand._server.shutdown()
-        stand._server.server_close()
-        thread.join(5)
-
-
-def _handler(stand: StandIn) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
-            """Quiet: the record is the log."""
-
-        def _take(self) -> bytes:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in _SECRET}
-            stand.record(Recorded(self.command, self.path, headers, body))
-            return body
-
-        def _send(self, status: int, body: bytes, kind: str = "application/json") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-        def do_POST(self) -> None:
-            raw = self._take()
-            route = _route(self.path)
-            if route == "count":
-                self._send(200, b'{"input_tokens":1}')
-                return
-            if route != "messages":
-                self._send(200, b"{}")
-                return
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                self._send(400, _error("invalid_request_error", "body is not JSON"))
-                return
-            blocks, stop = stand.script.reply(body)
-            model = str(body.get("model", "stand-in")) if isinstance(body, dict) else "stand-in"
-            n = len(stand.messages())
-            if isinstance(body, dict) and body.get("stream") is True:
-                self._send(200, _events(n, model, blocks, stop), "text/event-stream")
-            else:
-                self._send(200, json.dumps(_message(n, model, blocks, stop)).encode())
-
-        def do_GET(self) -> None:
-            self._take()
-            self._send(200, b"{}")
-
-        do_HEAD = do_GET
-        do_PUT = do_POST
-        do_DELETE = do_GET
-
-    return Handler
-
-
-def _error(kind: str, message: str) -> bytes:
-    return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
 
 
 def _usage() -> dict[str, int]:
@@ -295,4 +193,4 @@ def _events(n: int, model: str, blocks: list[dict[str, Any]], stop: str) -> byte
         )
     )
     out.append(("message_stop", {"type": "message_stop"}))
-    return "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in out).encode()
+    return sse(list(out))

@@ -1,24 +1,26 @@
 """`verify --model` end to end: the sessions to run, the views they showed, and with `--runs N`
 whether the `tools` part of the model request kept its bytes across N starts of the server.
 
-Start 1 runs both modes (tool search off, with the calls `--calls` picks; then the default);
-starts 2..N run with tool search off and call nothing: only the request bytes matter there.
-Against snapshots, start k serves the k-th snapshot under the first one's server name; against
-a real server (`-- COMMAND`), every start is a new server process, run by Claude Code itself
-in a temporary directory.
+For Claude Code, start 1 runs both modes (tool search off, with the calls `--calls` picks;
+then the default); starts 2..N run with tool search off and call nothing: only the request
+bytes matter there. Codex, opencode and Gemini CLI have one mode (`default`), whose session
+makes the calls (`verify.model_clients`). Against snapshots, start k serves the k-th snapshot
+under the first one's server name; against a real server (`-- COMMAND`), every start is a new
+server process, run by the client itself in a temporary directory.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import DEFAULT, SEARCH_OFF, Drift, PromptBytes, ToolView
+from catalogaudit.verify import model_clients as clients
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.drivers.claude_code import ClaudeCodeDriver
 from catalogaudit.verify.model_view import (
@@ -45,26 +47,32 @@ class ModelRun:
 
 
 def observe(
-    claude: ClaudeCodeDriver,
+    drv: Any,
     targets: Sequence[Target],
     workdir: Path,
     calls: Sequence[str],
     command: Sequence[str] = (),
     runs: int = 1,
 ) -> ModelRun:
-    """Run the sessions and read them back."""
+    """Run the sessions and read them back: Claude Code in its two modes, the other clients
+    (`verify.model_clients`) in their one."""
     first = list(targets) if runs == 1 or command else [targets[0]]
     served = servers(first, workdir, calls, command)
     found: list[ToolView] = []
     texts: list[str] = []
     by_mode: dict[str, list[Served]] = {}
-    for mode in (SEARCH_OFF, DEFAULT):
-        run = session(claude, served, mode, workdir)
+    claude = isinstance(drv, ClaudeCodeDriver)
+    for mode in (SEARCH_OFF, DEFAULT) if claude else (DEFAULT,):
+        run = (
+            session(drv, served, mode, workdir) if claude else clients.session(drv, served, workdir)
+        )
         met = [_as_served(s, workdir) for s in served] if command else served
         by_mode[mode] = met
         if mode == SEARCH_OFF:
             texts.append(_tools(run))
-        found.extend(views(run, met))
+        elif not claude and runs > 1:
+            texts.append(clients.tools_text(drv.id, run))
+        found.extend(views(run, met) if claude else clients.views(drv.id, run, met))
     if runs == 1:
         return ModelRun(by_mode, found, None)
     quiet = [replace(s, calls=frozenset()) for s in served]
@@ -74,8 +82,11 @@ def observe(
         else:
             again = servers([targets[start]], workdir, ["none"])
             these = [replace(again[0], name=served[0].name)]
-        texts.append(_tools(session(claude, these, SEARCH_OFF, workdir)))
-    return ModelRun(by_mode, found, compare(texts))
+        if claude:
+            texts.append(_tools(session(drv, these, SEARCH_OFF, workdir)))
+        else:
+            texts.append(clients.tools_text(drv.id, clients.session(drv, these, workdir)))
+    return ModelRun(by_mode, found, compare(texts, None if claude else clients.split(drv.id)))
 
 
 def _as_served(s: Served, workdir: Path) -> Served:
@@ -102,13 +113,17 @@ def _tools(run: Session) -> str:
     return tools_text(main)
 
 
-def compare(texts: Sequence[str]) -> PromptBytes:
-    """Each start's `tools` text against start 1's: per tool, what changed."""
+def compare(
+    texts: Sequence[str], split: Callable[[str], dict[str, str]] | None = None
+) -> PromptBytes:
+    """Each start's `tools` text against start 1's: per tool (`split`: a text's tools by
+    name, Claude Code's by default), what changed."""
     digests = [hashlib.sha256(t.encode("utf-8", "surrogateescape")).hexdigest() for t in texts]
     drifts: list[Drift] = []
-    base = _items(texts[0])
+    split = split or _items
+    base = split(texts[0])
     for start, text in enumerate(texts[1:], start=2):
-        other = _items(text)
+        other = split(text)
         for name in base:
             if name not in other:
                 drifts.append(Drift(start, name, "removed"))

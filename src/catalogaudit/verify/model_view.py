@@ -251,7 +251,8 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _logged(s: Served) -> set[str]:
+def logged(s: Served) -> set[str]:
+    """The served tool names whose calls reached the server (its call log)."""
     if not s.log.exists():
         return set()
     return {
@@ -277,14 +278,14 @@ def views(run: Session, served: Sequence[Served]) -> list[ToolView]:
         prefix = f"mcp__{s.name}__"
         mine = {_served_name(s, n[len(prefix) :]): (n, t) for n, t in sent if n.startswith(prefix)}
         late = {_served_name(s, n[len(prefix) :]) for n in deferred if n.startswith(prefix)}
-        logged = _logged(s)
+        arrived = logged(s)
         for item in s.target.catalog.items("tools"):
             name = str(item.value.get("name")) if isinstance(item.value, dict) else ""
             base = (s.target.label, run.mode, item.served_index, name)
             if name in mine:
                 qualified, text = mine[name]
                 digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-                call, message = _call(name, qualified, logged, results, by_name)
+                call, message = _call(name, qualified, arrived, results, by_name)
                 how = DEFERRED if name in late else INLINE
                 out.append(ToolView(*base, how, qualified, text, digest, call, message))
             elif name in late:

@@ -25,12 +25,14 @@ from packaging.version import Version
 from catalogaudit.auditing import AuditOptions, audit
 from catalogaudit.model import DEFERRED, INLINE, KEPT, NOT_CALLED, NOT_OFFERED, REACHED, REFUSED
 from catalogaudit.profiles import contains, raw_files
+from catalogaudit.rules import TRANSFORMS
+from catalogaudit.serve import instance
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.flatten import as_sent
+from catalogaudit.verify.model_schema import rewrite
 from catalogaudit.verify.predict import _versions, predict
 
 _ITEM = re.compile(r"^/listings/tools/items/(\d+)(?:/|$)")
-_INVALID = re.compile(r"[^A-Za-z0-9_-]")
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,26 @@ def _first(entries: list[dict[str, Any]], version: Version | None) -> dict[str, 
 
 
 def qualified(entry: dict[str, Any], server: str, tool: str) -> str:
-    """The name the model sees for `tool` of `server`."""
-    if entry.get("transform") == "underscore-invalid":
-        server, tool = _INVALID.sub("_", server), _INVALID.sub("_", tool)
-    return str(entry.get("name", "{tool}")).replace("{server}", server).replace("{tool}", tool)
+    """The name the model sees for `tool` of `server`: the `name` format with both parts
+    renamed by `transform`, then cut in the middle (`name_cut`) when too long."""
+    fix = TRANSFORMS[entry.get("transform", "none")]
+    name = str(entry.get("name", "{tool}")).replace("{server}", fix(server))
+    name = name.replace("{tool}", fix(tool))
+    cut = entry.get("name_cut")
+    if isinstance(cut, dict) and len(name) > int(cut["max"]):
+        head, tail = int(cut["head"]), int(cut["tail"])
+        name = name[:head] + str(cut["join"]) + name[len(name) - tail :]
+    return name
+
+
+def shown_name(entry: dict[str, Any], server: str, tool: str) -> str:
+    """The name a report gives the tool: `<namespace>/<name>` for a namespaced client."""
+    name = qualified(entry, server, tool)
+    space = entry.get("namespace")
+    if isinstance(space, str):
+        fix = TRANSFORMS[entry.get("transform", "none")]
+        return f"{space.replace('{server}', fix(server))}/{name}"
+    return name
 
 
 def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +94,11 @@ def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[st
     for sent, served in entry.get("fields", {}).items():
         if sent == "name":
             out[sent] = qualified(entry, server, str(tool.get("name")))
-        elif served in tool:
+        elif sent in entry.get("constants", {}):
+            out[sent] = entry["constants"][sent]
+        elif served in tool and not (
+            served in entry.get("strings", ()) and not _text(tool, served)
+        ):
             out[sent] = tool[served]
         elif served == "description" or sent == "description":
             out[sent] = ""
@@ -85,6 +107,10 @@ def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[st
     if isinstance(cut, dict) and isinstance(text, str) and len(text) > int(cut["max"]):
         out["description"] = text[: int(cut["max"])] + str(cut.get("suffix", ""))
     return out
+
+
+def _text(tool: dict[str, Any], key: str) -> bool:
+    return isinstance(tool.get(key), str)
 
 
 def predict_views(
@@ -114,7 +140,15 @@ def predict_views(
             left = f"{pid}: tool left out of the request: {got.skipped}"
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
             continue
-        shown = {**tool, "inputSchema": got.schema} if "inputSchema" in tool else dict(tool)
+        schema = got.schema
+        spec = entry.get("schema_rewrite")
+        if isinstance(spec, dict):
+            schema, left = rewrite(schema, spec)
+            if schema is None:
+                why = f"{pid}: tool left out of the request: {left}"
+                out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, why)
+                continue
+        shown = {**tool, "inputSchema": schema} if "inputSchema" in tool or spec else dict(tool)
         if got.description is not None:
             shown["description"] = got.description
         view = view_of(entry, server, shown)
@@ -124,9 +158,41 @@ def predict_views(
         if name not in calls:
             out[item.served_index] = Predicted(offered, NOT_CALLED, view)
             continue
-        why = refusals.get(item.served_index)
+        why = refusals.get(item.served_index) or _refused(entry, tool) or _checked(entry, schema)
         out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
     return out
+
+
+def _refused(entry: dict[str, Any], tool: dict[str, Any]) -> str:
+    """Why the client refuses to call the tool at all (`refuse_calls`: a served member, by
+    JSON pointer, with the value given)."""
+    for cond in entry.get("refuse_calls", []):
+        value: Any = tool
+        for part in str(cond["pointer"]).split("/")[1:]:
+            value = value.get(part) if isinstance(value, dict) else None
+        if value == cond["value"]:
+            return str(cond.get("why", f"{cond['pointer']} is {cond['value']!r}"))
+    return ""
+
+
+def _checked(entry: dict[str, Any], schema: Any) -> str:
+    """Why the client refuses the stand-in's call (`call_check: arguments`: the arguments
+    `serve.instances` makes from the schema sent, checked against it as the client does)."""
+    if entry.get("call_check") != "arguments" or not isinstance(schema, dict):
+        return ""
+    from jsonschema import Draft7Validator, validators
+
+    made = instance(schema)
+    args = made if isinstance(made, dict) else {}
+    kind = validators.validator_for(schema, default=Draft7Validator)
+    try:
+        # Gemini CLI 0.61.0 checks nothing when the schema does not compile (measured on
+        # the lattice: unknown types, bad patterns, unresolvable $refs, an empty anyOf).
+        kind.check_schema(schema)
+        error = next(iter(kind(schema).iter_errors(args)), None)
+    except Exception:  # noqa: BLE001 - any schema the validator cannot compile or apply
+        return ""
+    return f"the client checked the arguments: {error.message}"[:300] if error else ""
 
 
 def _refusals(

@@ -6,9 +6,9 @@ driver starts one headless session instead: every catalog is a trusted stdio ser
 throwaway `$HOME/.gemini/settings.json` (a server not marked `trust` has its tools left out in
 non-interactive mode), the folder is trusted through `GEMINI_CLI_TRUST_WORKSPACE`, and
 `gemini -m gemini-2.5-flash -p hi --debug` discovers every server and sends one
-`streamGenerateContent` request to `GOOGLE_GEMINI_BASE_URL`, a loopback server here that
-records the request and answers with one streamed `ok`. `-m` skips the model router, whose
-classifier request would come first.
+`streamGenerateContent` request to `GOOGLE_GEMINI_BASE_URL`, the loopback Gemini API
+stand-in (`verify.gemini_api`), which records it and answers with one streamed
+`ok`. `-m` skips the model router, whose classifier request would come first.
 
 Verdicts: the tools kept are the request's `functionDeclarations` named `mcp_cN_<tool>` (the
 tool name with characters outside [A-Za-z0-9_.:-] as `_`, cut in the middle to 63 characters).
@@ -26,14 +26,13 @@ import re
 import signal
 import subprocess
 import tempfile
-import threading
 from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.errors import CatalogauditError
 from catalogaudit.rules import TRANSFORMS
+from catalogaudit.verify import gemini_api
 from catalogaudit.verify.base import (
     ClientNotFound,
     ListOutcome,
@@ -43,6 +42,7 @@ from catalogaudit.verify.base import (
     server_argv,
     tools_only,
 )
+from catalogaudit.verify.standin import Script
 
 #: Gemini CLI's limit on a qualified tool name; longer ones are cut in the middle.
 _MAX_NAME = 63
@@ -56,13 +56,8 @@ _MESSAGE_END = re.compile(r" \$?\w*Error: |\n\s+at |\n(?![\s\]\}])")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 #: Variables that would point Gemini CLI at a real account, project or configuration.
 _DROP = ("GEMINI_", "GOOGLE_", "CLOUDSDK_", "VERTEX")
-#: One streamed answer: the session ends after it.
-_ANSWER = {
-    "candidates": [
-        {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
-    ],
-    "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
-}
+#: `-m` skips the model router, whose classifier request would come first.
+MODEL = "gemini-2.5-flash"
 
 
 def qualified(server: str, tool: str) -> str:
@@ -70,33 +65,6 @@ def qualified(server: str, tool: str) -> str:
     middle (first 30 + '...' + last 30) when over 63 characters."""
     name = TRANSFORMS["gemini-cli"](f"mcp_{server}_{tool}")
     return name if len(name) <= _MAX_NAME else f"{name[:30]}...{name[-30:]}"
-
-
-class _Recorder(BaseHTTPRequestHandler):
-    """The Gemini API stand-in: records each request body, answers every POST with `ok`."""
-
-    bodies: list[bytes]
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        size = int(self.headers.get("content-length") or 0)
-        self.server.bodies.append(self.rfile.read(size))  # type: ignore[attr-defined]
-        if "alt=sse" in self.path:
-            data, kind = b"data: " + json.dumps(_ANSWER).encode() + b"\r\n\r\n", "text/event-stream"
-        else:
-            data, kind = json.dumps(_ANSWER).encode(), "application/json"
-        self.send_response(200)
-        self.send_header("content-type", kind)
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self) -> None:  # noqa: N802
-        self.send_response(404)
-        self.send_header("content-length", "0")
-        self.end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (inherited name)
-        """Silent: the requests are recorded, not logged."""
 
 
 class GeminiCliDriver:
@@ -187,22 +155,18 @@ class GeminiCliDriver:
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Start every catalog in one headless session and read the model request it sends."""
         tools_only(targets, "gemini-cli")
-        api = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-        api.bodies = []  # type: ignore[attr-defined]
-        threading.Thread(target=api.serve_forever, daemon=True).start()
-        try:
-            with tempfile.TemporaryDirectory(prefix="catalogaudit-gemini-") as tmp:
-                home = Path(tmp)
-                (home / ".gemini").mkdir()
-                settings = json.dumps(self._settings(targets))
-                (home / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
-                base_url = f"http://127.0.0.1:{api.server_address[1]}"
-                args = ["-m", "gemini-2.5-flash", "-p", "hi", "--debug"]
-                proc = self._gemini(args, home, base_url, self.timeout * 3)
-        finally:
-            api.shutdown()
-            api.server_close()
-        declared = _declared(api.bodies)  # type: ignore[attr-defined]
+        with (
+            gemini_api.running(Script(lambda _: False)) as api,
+            tempfile.TemporaryDirectory(prefix="catalogaudit-gemini-") as tmp,
+        ):
+            home = Path(tmp)
+            (home / ".gemini").mkdir()
+            settings = json.dumps(self._settings(targets))
+            (home / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
+            args = ["-m", MODEL, "-p", "hi", "--debug"]
+            proc = self._gemini(args, home, api.url, self.timeout * 3)
+            bodies = [r.body for r in api.model_requests()]
+        declared = _declared(bodies)
         if declared is None:
             tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             raise CatalogauditError(

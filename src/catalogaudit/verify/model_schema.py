@@ -1,0 +1,181 @@
+"""What Codex, opencode and Gemini CLI do to a tool's input schema before the model sees it,
+from a profile's `model_view` `schema_rewrite` data (Claude Code's root-combinator flattening
+is `verify.flatten`). Measured with `verify --model` on the lattice's schema shapes, the probe
+and root-combinator catalogs and server-filesystem (2026-12-06):
+
+- `set` / `defaults`: root members always written / written when absent (opencode 1.18.33:
+  `type: "object"`, `additionalProperties: false`, `properties: {}` when absent).
+- `add_properties`: properties added to the root's (Gemini CLI 0.61.0: `wait_for_previous`).
+- `nullable`: a `type` of one type and `"null"` becomes that type and `nullable: true`
+  (Gemini CLI), in every subschema.
+- `keep` (Codex 0.169.0): every subschema keeps only these keywords, after `const` became
+  `enum: [const]`, a boolean subschema `{"type": "string"}`, a `type` lost its unknown names,
+  a missing type was inferred (`infer`: keyword -> type, first match), an object got
+  `properties: {}` and an array `items: {"type": "string"}` when absent; `$defs` and
+  `definitions` are kept only when a `#/$defs/...` or `#/definitions/...` reference names
+  them (from outside the definitions, directly or through another); the root gets
+  `type: "object"` when it has no type left. `refuse` lists what leaves
+  the tool out of the request: `null-root` (a root typed `"null"`), `tuple-items` (an array
+  `items`), `bad-additional` (`additionalProperties` neither boolean nor object),
+  `bad-combinator` (an `anyOf`/`oneOf`/`allOf` that is not an array).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_TYPES = ("string", "number", "boolean", "integer", "object", "array", "null")
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
+
+
+def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
+    """(the schema as sent, "") or (None, why the tool is left out)."""
+    out = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    if "keep" in spec:
+        why = _refused(out, spec.get("refuse", []), root=True)
+        if why:
+            return None, why
+        out = _project(out, spec, root=True)
+        refs = _reachable(out)
+        for key in ("$defs", "definitions"):
+            if isinstance(out.get(key), dict):
+                kept = {k: v for k, v in out[key].items() if (key, k) in refs}
+                if kept:
+                    out[key] = kept
+                else:
+                    del out[key]
+    if spec.get("nullable"):
+        out = _nullable(out)
+    for key, value in spec.get("defaults", {}).items():
+        out.setdefault(key, copy.deepcopy(value))
+    out.update(copy.deepcopy(dict(spec.get("set", {}))))
+    added = spec.get("add_properties")
+    if added:
+        props = out.get("properties")
+        mine = dict(props) if isinstance(props, dict) else {}
+        out["properties"] = {**mine, **copy.deepcopy(dict(added))}
+    return out, ""
+
+
+def _refused(schema: Any, refuse: list[str], root: bool) -> str:
+    """Why a client that projects schemas leaves this one out ("" when it does not)."""
+    if not isinstance(schema, dict):
+        return ""
+    if root and "null-root" in refuse and schema.get("type") == "null":
+        return "a root of type null"
+    if "tuple-items" in refuse and isinstance(schema.get("items"), list):
+        return "items is an array"
+    extra = schema.get("additionalProperties")
+    if "bad-additional" in refuse and "additionalProperties" in schema:
+        if not isinstance(extra, (bool, dict)):
+            return "additionalProperties is neither a boolean nor a schema"
+    for key in _SUBSCHEMA_LISTS:
+        if "bad-combinator" in refuse and key in schema and not isinstance(schema[key], list):
+            return f"{key} is not an array"
+    for child in _children(schema):
+        why = _refused(child, refuse, root=False)
+        if why:
+            return why
+    return ""
+
+
+def _children(schema: dict[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    for key in _SUBSCHEMA_MAPS:
+        if isinstance(schema.get(key), dict):
+            out += list(schema[key].values())
+    for key in _SUBSCHEMA_LISTS:
+        if isinstance(schema.get(key), list):
+            out += schema[key]
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            out.append(schema[key])
+    return out
+
+
+def _project(schema: Any, spec: Mapping[str, Any], root: bool = False) -> Any:
+    """One subschema as Codex keeps it."""
+    if isinstance(schema, bool):
+        return copy.deepcopy(spec.get("bool_schema", {}))
+    if not isinstance(schema, dict):
+        return schema
+    src = dict(schema)
+    if "const" in src:
+        src["enum"] = [src.pop("const")]
+    types = _valid_types(src.get("type"))
+    if not types and not root:
+        types = next(([t] for k, t in spec.get("infer", {}).items() if k in src), [])
+    if not types and root:
+        types = ["object"]
+    keep = set(spec["keep"])
+    out: dict[str, Any] = {k: v for k, v in src.items() if k in keep and k != "type"}
+    if types:
+        out["type"] = types[0] if len(types) == 1 else types
+    for key in _SUBSCHEMA_MAPS:
+        if isinstance(out.get(key), dict):
+            out[key] = {k: _project(v, spec) for k, v in out[key].items()}
+    for key in _SUBSCHEMA_LISTS:
+        if isinstance(out.get(key), list):
+            out[key] = [_project(v, spec) for v in out[key]]
+    if "items" in out:
+        out["items"] = _project(out["items"], spec)
+    if isinstance(out.get("additionalProperties"), dict):
+        out["additionalProperties"] = _project(out["additionalProperties"], spec)
+    if "object" in types and "properties" not in out:
+        out["properties"] = {}
+    if "array" in types and "items" not in out:
+        out["items"] = copy.deepcopy(spec.get("bool_schema", {}))
+    return out
+
+
+def _valid_types(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value in _TYPES else []
+    if isinstance(value, list):
+        return [t for t in value if isinstance(t, str) and t in _TYPES]
+    return []
+
+
+def _refs(schema: Any) -> set[tuple[str, str]]:
+    """The (`$defs` or `definitions`, name) pairs a local `$ref` in `schema` names."""
+    found = re.findall(r'"\$ref": "#/(\$defs|definitions)/([^/"]+)', json.dumps(schema))
+    return {(a, b) for a, b in found}
+
+
+def _reachable(schema: dict[str, Any]) -> set[tuple[str, str]]:
+    """The root's definitions reachable from outside them, directly or through another."""
+    defs = {
+        (key, name): value
+        for key in ("$defs", "definitions")
+        if isinstance(schema.get(key), dict)
+        for name, value in schema[key].items()
+    }
+    todo = _refs({k: v for k, v in schema.items() if k not in ("$defs", "definitions")})
+    seen: set[tuple[str, str]] = set()
+    while todo:
+        ref = todo.pop()
+        if ref in seen or ref not in defs:
+            continue
+        seen.add(ref)
+        todo |= _refs(defs[ref])
+    return seen
+
+
+def _nullable(schema: Any) -> Any:
+    """`type: [X, "null"]` as `type: X, nullable: true`, in every subschema."""
+    if isinstance(schema, list):
+        return [_nullable(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _nullable(v) for k, v in schema.items()}
+    kind = out.get("type")
+    if isinstance(kind, list) and len(kind) == 2 and "null" in kind:
+        (other,) = [t for t in kind if t != "null"] or ["null"]
+        out["type"] = other
+        out["nullable"] = True
+    return out
