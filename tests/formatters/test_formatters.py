@@ -175,11 +175,12 @@ def test_assert_never_raises() -> None:
         base.assert_never("nope")  # type: ignore[arg-type]
 
 
-def test_only_text_imports_rich_and_no_formatter_does_io() -> None:
+def test_only_the_rendering_path_imports_rich_and_no_formatter_does_io() -> None:
     for path in sorted((SRC / "formatters").glob("*.py")):
         source = path.read_text()
-        if path.name != "text.py":
+        if path.name not in ("console.py", "text.py"):  # the one path, and the audit report
             assert not re.search(r"^\s*(import|from) rich\b", source, re.M), path.name
+        assert not re.search(r"\brich\._", source), path.name  # no private rich API
         assert not re.search(r"^\s*(import|from) typer\b", source, re.M), path.name
         assert not re.search(r"(?<![.\w])(open|print|input)\(", source), path.name
         assert "sys.exit" not in source and "SystemExit" not in source, path.name
@@ -731,13 +732,20 @@ def test_matrix_json_lists_every_break_the_tables_show_five() -> None:
 def test_matrix_text() -> None:
     out = format_matrix(ROWS, OutputFormat.TEXT, width=100)
     lines = out.splitlines()
-    assert lines[0].split() == ["Profile", "Verdict", "Verified", "What", "breaks"]
+    assert lines[0].split() == ["Profile", "Verdict", "Findings", "Verified", "rules"]
     assert set(lines[1]) == {"─"}
-    assert re.match(r"^ spec +pass +MCP schema 2025-11-25 +-$", lines[2])
-    assert re.match(r"^ +1 warning$", lines[3])
-    assert re.match(r"^ context-forge@1\.0\.0b2 +FAIL +verified against", lines[4])
-    assert "2 errors, 3 info" in lines[5] and "(CF-NAME-002)" in out
+    assert re.match(r"^spec +pass +1 warning +MCP schema 2025-11-25$", lines[2])
+    assert re.match(r"^context-forge@1\.0\.0b2 +FAIL +2 errors, 3 info +verified against", lines[3])
+    # what breaks goes below the table, one break a line under its profile
+    at = lines.index("context-forge@1.0.0b2: 2 errors")
+    assert lines[at + 1 : at + 3] == [
+        "  tools read (CF-DESC-001, from sources)",
+        "  tools a|b (CF-NAME-002)",
+    ]
     assert all(len(line) <= 100 for line in lines)
+    wide = format_matrix(ROWS, OutputFormat.TEXT, width=200).splitlines()
+    assert wide[0].split() == ["Profile", "Verdict", "Findings", "Verified"]
+    assert wide[3].endswith("verified against ContextForge 1.0.0b2 on 2026-11-20")
 
 
 @pytest.mark.parametrize("fmt", list(OutputFormat), ids=lambda f: f.value)
@@ -795,5 +803,5 @@ def test_summary_without_revision_or_profiles() -> None:
 
 def test_matrix_text_passing_row_without_counts() -> None:
     out = format_matrix([MatrixRow("codex@0.169.0", "unverified", 0, 0, 0)], OutputFormat.TEXT)
-    assert out.splitlines()[2].split() == ["codex@0.169.0", "pass", "unverified", "-"]
-    assert len(out.splitlines()) == 3
+    assert out.splitlines()[2].split() == ["codex@0.169.0", "pass", "-", "unverified"]
+    assert "What breaks" not in out

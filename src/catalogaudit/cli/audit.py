@@ -7,7 +7,14 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars, Transport, TransportOpt, server_options
+from catalogaudit.cli.options import (
+    Color,
+    ColorOpt,
+    MaxChars,
+    Transport,
+    TransportOpt,
+    server_options,
+)
 from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
@@ -76,7 +83,7 @@ def audit(
     ] = None,
     show_matrix: Annotated[bool, typer.Option("--matrix", help="Every profile's verdict.")] = False,
     config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
-    color: Annotated[str, typer.Option(help="auto, always or never.")] = "auto",
+    color: ColorOpt = Color.AUTO,
     substitutions: Annotated[
         str | None,
         typer.Option(help="Audit as if prose were rewritten with these old=new pairs."),
@@ -151,7 +158,7 @@ def _run(o: dict[str, Any]) -> int:
         write_baseline=o["write_baseline"],
         show_matrix=o["show_matrix"],
         config=o["config"],
-        color=o["color"],
+        color=o["color"].value,
         substitutions=o["substitutions"],
         substitutions_from_env=o["substitutions_from_env"],
         suggest=o["suggest"],
@@ -172,9 +179,7 @@ def rules(
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
     from catalogaudit.verbs import rules_listing
 
-    text, code = rules_listing(output_format)
-    typer.echo(text, nl=False)
-    raise typer.Exit(code)
+    raise typer.Exit(rules_listing(output_format))
 
 
 def rule(

@@ -23,6 +23,26 @@ MaxChars = Annotated[
 ]
 
 
+class Color(str, enum.Enum):
+    """`--color` of the human text (`verbs.terminal.color`: auto follows NO_COLOR, FORCE_COLOR
+    and whether stdout is a terminal)."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+ColorOpt = Annotated[
+    Color,
+    typer.Option(
+        "--color",
+        help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
+        "or never.",
+        rich_help_panel="Output",
+    ),
+]
+
+
 class Transport(str, enum.Enum):
     """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
 

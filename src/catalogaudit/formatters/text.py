@@ -11,90 +11,59 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
 
-from rich import box
 from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from catalogaudit.formatters.base import (
     by_subject,
     location_label,
     plural,
-    shown_breaks,
     sorted_rule_errors,
     summary_parts,
     visible,
 )
+from catalogaudit.formatters.console import DIM, SEVERITY_STYLE, breaks, finish, make_console
 from catalogaudit.formatters.fold import Fold, fold
-from catalogaudit.model import Finding, MatrixRow, Report, Severity
+from catalogaudit.model import Finding, Report
 
 INDENT = 4
-SEVERITY_STYLE = {
-    Severity.ERROR: "bold red",
-    Severity.WARNING: "bold yellow",
-    Severity.INFO: "bold cyan",
-}
 HIGHLIGHT = "bold reverse"
-DIM = "dim"
 
 
 def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
-    # NOTE: every setting that rich would otherwise read from the environment (FORCE_COLOR,
-    # NO_COLOR, COLUMNS, TERM=dumb, COLORTERM) is given explicitly: the output must depend on
-    # the arguments only. "standard" colours are the 16 every terminal and CI log supports.
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        height=25,
-        force_terminal=color,
-        force_jupyter=False,
-        force_interactive=False,
-        no_color=not color,
-        color_system="standard" if color else None,
-        markup=False,
-        emoji=False,
-        highlight=False,
-        legacy_windows=False,
-        soft_wrap=False,
-    )
-    return console, buffer
+    return make_console(color, width)
 
 
 def _finish(buffer: io.StringIO, color: bool) -> str:
-    out = buffer.getvalue()
-    if not color:  # rich pads some lines; trailing blanks only make diffs noisy
-        out = "\n".join(line.rstrip() for line in out.split("\n"))
-    return out
+    return finish(buffer.getvalue(), color)
 
 
 def _emit(console: Console, text: Text, indent: int) -> None:
-    """Print `text` wrapped to the console width, every line indented by `indent` columns."""
+    """Print `text` wrapped to the console width between words (a long value folded after a
+    separator, `console.breaks`), every line indented by `indent` columns."""
     room = max(console.width - indent, 20)
     plain = text.plain
+    pad = " " * indent
     if console.no_color and plain.isprintable():
-        # NOTE: without colour, a printable line is written as rich would write it (as it is
-        # when it fits, else cut where rich's wrap cuts it) without rich's render, which cost
-        # much of the report of many files (bench/README.md). `isprintable` leaves tabs and
-        # anything rich would strip or expand to `_wrapped`.
-        pad = " " * indent
+        # NOTE: without colour, a printable line is written without rich's render, which
+        # cost much of the report of many files (bench/README.md). `isprintable` leaves
+        # tabs and anything rich would strip or expand to the rendered path.
         if cell_len(plain) <= room:
             console.file.write(pad + plain + "\n")
         else:
-            wrapped = Text(plain).wrap(console, room, overflow="fold")
-            console.file.write("".join(pad + line.plain.rstrip() + "\n" for line in wrapped))
+            console.file.write(
+                "".join(pad + plain[s:e] + "\n" for s, e in breaks(plain, room, room))
+            )
         return
     _wrapped(console, text, room, indent)
 
 
 def _wrapped(console: Console, text: Text, room: int, indent: int) -> None:
-    """`_emit` through rich: wrapped to `room` columns, each line indented."""
-    for line in text.wrap(console, room, overflow="fold"):
-        line.rstrip()
-        console.print(Text(" " * indent) + line, soft_wrap=True, crop=False)
+    """`_emit` through rich: wrapped to `room` columns between words, each line indented."""
+    for s, e in breaks(text.plain, room, room):
+        console.print(Text(" " * indent) + text[s:e], soft_wrap=True, crop=False)
 
 
 def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
@@ -259,33 +228,4 @@ def format_text(
             summary.append("; ")
         summary.append(visible(part), "bold" if i == 0 else "")
     _emit(console, summary, 0)
-    return _finish(buffer, color)
-
-
-def format_matrix_text(rows: Sequence[MatrixRow], *, color: bool = False, width: int = 100) -> str:
-    """The `audit --matrix` table: one row per profile, its verdict at a glance."""
-    console, buffer = _console(color, width)
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, highlight=False, expand=True)
-    # The profile never wraps; the free text (verified, what breaks) takes the rest.
-    table.add_column("Profile", no_wrap=True)
-    table.add_column("Verdict", overflow="fold")
-    table.add_column("Verified", overflow="fold", ratio=2)
-    table.add_column("What breaks", overflow="fold", ratio=3)
-    for row in rows:
-        verdict = Text()
-        verdict.append(*(("pass", "bold green") if row.passed else ("FAIL", "bold red")))
-        counts = [
-            plural(n, word)
-            for n, word in ((row.errors, "error"), (row.warnings, "warning"), (row.infos, "info"))
-            if n
-        ]
-        if counts:
-            verdict.append("\n" + ", ".join(counts))
-        table.add_row(
-            Text(visible(row.profile, keep="")),
-            verdict,
-            Text(visible(row.verified, keep="")),
-            Text("\n".join(visible(b, keep="") for b in shown_breaks(row)) or "-"),
-        )
-    console.print(table)
     return _finish(buffer, color)

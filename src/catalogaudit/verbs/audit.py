@@ -352,11 +352,14 @@ def _summary(report: Report) -> None:
     output.say([line])
 
 
-def rules_listing(fmt: RulesFormat) -> tuple[str, int]:
-    """`catalogaudit rules`: every rule with its origin, severity, summary and source."""
+def rules_listing(fmt: RulesFormat) -> int:
+    """`catalogaudit rules`: print every rule with its origin, severity, summary and source."""
     from catalogaudit.profiles import rule_meta
     from catalogaudit.rules import spec_meta
 
     metas = [*spec_meta().values(), *rule_meta()]
     metas.sort(key=lambda m: (m.origin != "spec", m.origin, m.id))
-    return format_rules(metas, fmt), EXIT_OK if metas else EXIT_ERROR
+    color = terminal.color("auto", "-")
+    text = format_rules(metas, fmt, color=color, width=terminal.width("-"))
+    output.emit("-", text, styled=color)
+    return EXIT_OK if metas else EXIT_ERROR
