@@ -8,11 +8,15 @@ import typer
 
 from catalogaudit.cli import contract as c
 from catalogaudit.cli.options import (
+    AuditFailOn,
     Color,
     ColorOpt,
     MaxChars,
     Transport,
     TransportOpt,
+    complete_profiles,
+    complete_rules,
+    complete_selectors,
     server_options,
 )
 from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
@@ -53,7 +57,12 @@ def audit(
     client_capabilities: Annotated[str, typer.Option(help="none or full.")] = "none",
     timeout: Annotated[float, typer.Option(help="Seconds for the whole live capture.")] = 300.0,
     profile: Annotated[
-        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+        List,
+        typer.Option(
+            "--profile",
+            help="ID or ID@VERSION; repeatable. Default: spec.",
+            autocompletion=complete_profiles,
+        ),
     ] = None,
     profile_setting: Annotated[
         List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
@@ -69,13 +78,24 @@ def audit(
     ] = None,
     output: Annotated[str, typer.Option("-o", "--output", help="Report file ('-' stdout).")] = "-",
     fail_on: Annotated[
-        str | None, typer.Option(help="error (default), warning, info, never.")
+        Optional[AuditFailOn],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option(help="Exit 1 at or above this severity (default: config, else error)."),
     ] = None,
     select: Annotated[
-        List, typer.Option("--select", help="Rule id, prefix, name or profile.")
+        List,
+        typer.Option(
+            "--select",
+            help="Rule id, prefix, name or profile.",
+            autocompletion=complete_selectors,
+        ),
     ] = None,
     ignore: Annotated[
-        List, typer.Option("--ignore", help="Rule id, prefix, name or profile.")
+        List,
+        typer.Option(
+            "--ignore",
+            help="Rule id, prefix, name or profile.",
+            autocompletion=complete_selectors,
+        ),
     ] = None,
     baseline: Annotated[str | None, typer.Option(help="Fingerprints to suppress.")] = None,
     write_baseline: Annotated[
@@ -151,7 +171,7 @@ def _run(o: dict[str, Any]) -> int:
         revision=o["revision"],
         output_format=output_format.value if output_format else None,
         output=o["output"],
-        fail_on=o["fail_on"],
+        fail_on=o["fail_on"].value if o["fail_on"] else None,
         select=tuple(o["select"] or ()),
         ignore=tuple(o["ignore"] or ()),
         baseline=o["baseline"],
@@ -186,7 +206,10 @@ def rule(
     rule_id: Annotated[
         str,
         typer.Argument(
-            metavar="ID", help="A rule id (CA101, CC-SCHEMA-001) or rule name.", show_default=False
+            metavar="ID",
+            help="A rule id (CA101, CC-SCHEMA-001, CA801) or rule name.",
+            show_default=False,
+            autocompletion=complete_rules,
         ),
     ],
     output_format: Annotated[

@@ -40,30 +40,37 @@ def _finish(buffer: io.StringIO, color: bool) -> str:
     return finish(buffer.getvalue(), color)
 
 
-def _emit(console: Console, text: Text, indent: int) -> None:
+def _emit(console: Console, text: Text, indent: int, hang: int | None = None) -> None:
     """Print `text` wrapped to the console width between words (a long value folded after a
-    separator, `console.breaks`), every line indented by `indent` columns."""
+    separator, `console.breaks`): its first row indented by `indent` columns, the others by
+    `hang` (default: `indent`)."""
+    hang = indent if hang is None else hang
     room = max(console.width - indent, 20)
     plain = text.plain
-    pad = " " * indent
     if console.no_color and plain.isprintable():
         # NOTE: without colour, a printable line is written without rich's render, which
         # cost much of the report of many files (bench/README.md). `isprintable` leaves
         # tabs and anything rich would strip or expand to the rendered path.
         if cell_len(plain) <= room:
-            console.file.write(pad + plain + "\n")
+            console.file.write(" " * indent + plain + "\n")
         else:
+            rows = breaks(plain, room, max(console.width - hang, 20))
             console.file.write(
-                "".join(pad + plain[s:e] + "\n" for s, e in breaks(plain, room, room))
+                "".join(
+                    " " * (hang if i else indent) + plain[s:e] + "\n"
+                    for i, (s, e) in enumerate(rows)
+                )
             )
         return
-    _wrapped(console, text, room, indent)
+    _wrapped(console, text, room, indent, hang)
 
 
-def _wrapped(console: Console, text: Text, room: int, indent: int) -> None:
-    """`_emit` through rich: wrapped to `room` columns between words, each line indented."""
-    for s, e in breaks(text.plain, room, room):
-        console.print(Text(" " * indent) + text[s:e], soft_wrap=True, crop=False)
+def _wrapped(console: Console, text: Text, room: int, indent: int, hang: int | None = None) -> None:
+    """`_emit` through rich: wrapped between words, the first row in `room` columns."""
+    hang = indent if hang is None else hang
+    rest = max(console.width - hang, 20) if hang != indent else room
+    for i, (s, e) in enumerate(breaks(text.plain, room, rest)):
+        console.print(Text(" " * (hang if i else indent)) + text[s:e], soft_wrap=True, crop=False)
 
 
 def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
@@ -136,7 +143,7 @@ def _folded(console: Console, fo: Fold) -> None:
     """One line: severity, rule, where, profile, the cause, the count and as many item names
     as the width holds (the rest counted)."""
     f = fo.first
-    head = Text("  ")
+    head = Text()
     head.append(f.severity.value, SEVERITY_STYLE[f.severity])
     head.append(" ")
     head.append(f.rule_id, "bold")
@@ -155,9 +162,15 @@ def _folded(console: Console, fo: Fold) -> None:
         head.append(" ")
         head.append(cause, HIGHLIGHT)
     n = len(fo.identities)
-    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}: ")
+    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}:")
     names = [visible(i, keep="") for i in fo.identities]
-    room = console.width - head.cell_len
+    room = console.width - 2 - head.cell_len - 1
+    if room < min(20, max(cell_len(x) for x in names) + 8):
+        # NOTE: a long pointer leaves no room: the head wraps, the names get a row of their own
+        _emit(console, head, 2, 4)
+        head, room = Text(), console.width - 4
+    else:
+        head.append(" ")
     shown: list[str] = []
     for i, name in enumerate(names):
         rest = len(names) - i - 1
@@ -169,7 +182,10 @@ def _folded(console: Console, fo: Fold) -> None:
     if len(shown) < n:
         line += f", \u2026 (+{n - len(shown)})"
     head.append(line)
-    console.print(head, soft_wrap=True, crop=False)
+    if not head.plain.startswith(f.severity.value):
+        _emit(console, head, 4)
+        return
+    _emit(console, head, 2, 4)
 
 
 def format_text(
