@@ -569,11 +569,11 @@ def test_markdown_exact() -> None:
             "",
             "### Rule errors",
             "",
-            "- `CA999`: ValueError\\: boom",
+            "- `CA999`: ValueError: boom",
             "",
             "### Notes",
             "",
-            "- context\\-forge\\: no version given\\, used the newest verified \\(1\\.0\\.0b2\\)",
+            "- context-forge: no version given, used the newest verified (1.0.0b2)",
             "",
             "### catalog",
             "",
@@ -582,20 +582,27 @@ def test_markdown_exact() -> None:
             "",
             "### tools `a b`",
             "",
-            '- **warning** `CA101` at `/name` (page 0): tool name \\"a b\\" contains a space',
+            '- **warning** `CA101` at `/name` (page 0): tool name "a b" contains a space',
             "  - Excerpt: `a b` · File: `snap.json` · Profile: `spec`",
             "",
             "### tools `read`",
             "",
-            '- **error** `CF-DESC-001` at `/description`: tool \\"read\\" description contains '
-            'forbidden \\"\\;\\"\\: \\"Reads a file\\; then stops\\"',
+            '- **error** `CF-DESC-001` at `/description`: tool "read" description contains '
+            'forbidden ";": "Reads a file; then stops"',
             "  - Excerpt: `;` · File: `snaps/a b.json:12:20` · Profile: `context-forge@1.0.0b2`",
-            "  - Fix: Remove the semicolon\\.",
+            "  - Fix: Remove the semicolon.",
             "  - Source: <https://example.org/cf#desc>",
             "",
         ]
     )
     assert format_report(full_report(), OutputFormat.MARKDOWN) == expected
+
+
+def test_markdown_nests_one_level_down_when_asked() -> None:
+    """`ci` puts the audit under its page title: `###` for the audit, `####` for its parts."""
+    out = markdown.format_markdown(full_report(), level=3)
+    headings = [line.split(" ")[0] for line in out.splitlines() if line.startswith("#")]
+    assert headings[0] == "###" and set(headings[1:]) == {"####"}
 
 
 def test_markdown_clean() -> None:
@@ -605,8 +612,15 @@ def test_markdown_clean() -> None:
 
 
 def test_markdown_escaping() -> None:
+    # only what would change the rendering: the raw Markdown stays readable
     assert markdown.escape_text("a|b <b>*x*</b> [l](u) @team #12") == (
-        r"a\|b \<b\>\*x\*\<\/b\> \[l\]\(u\) \@&#8203;team \#&#8203;12"
+        r"a\|b \<b>\*x\*\</b> \[l\](u) \@&#8203;team \#&#8203;12"
+    )
+    assert markdown.escape_text('v1.0 (a; b), "q" 10:30 - x') == 'v1.0 (a; b), "q" 10:30 - x'
+    assert markdown.escape_text("- 1. > x") == r"\- 1. > x"  # a list marker only at the start
+    assert markdown.escape_text("1. x") == r"1\. x"
+    assert markdown.escape_text("$5 ~x~ :tada: see https://a.example www.b.example") == (
+        r"\$5 \~x\~ \:tada: see https\://a.example www\.b.example"
     )
     assert markdown.escape_text("line\nbreak") == "line break"
     assert markdown.code("a`b") == "``a`b``"
@@ -614,12 +628,12 @@ def test_markdown_escaping() -> None:
     assert markdown.code("a|b", in_table=True) == r"`a\|b`"
     assert markdown.code("") == '""'
     assert markdown.link("https://ok.example/x") == "<https://ok.example/x>"
-    assert markdown.link("javascript:alert(1)") == r"javascript\:alert\(1\)"
+    assert markdown.link("javascript:alert(1)") == "javascript:alert(1)"  # no link: text
 
 
 def test_markdown_server_text_stays_inert() -> None:
     out = format_report(hostile_report(), OutputFormat.MARKDOWN)
-    assert "<script>" not in out and "\\<script\\>" in out
+    assert not re.search(r"(?<!\\)<script>", out) and "\\<script>" in out
     assert "@admin" not in out and "#1" not in out.replace("#&#8203;", "")
     assert "\x1b" not in out and "\u009b" not in out and "\u202e" not in out
     finding = next(line for line in out.splitlines() if line.startswith("- **error**"))
@@ -661,10 +675,10 @@ def test_matrix_markdown_exact() -> None:
     expected = (
         "| Profile | Verdict | Errors | Warnings | Info | Verified | What breaks |\n"
         "| --- | --- | ---: | ---: | ---: | --- | --- |\n"
-        "| `spec` | pass | 0 | 1 | 0 | MCP schema 2025\\-11\\-25 | - |\n"
+        "| `spec` | pass | 0 | 1 | 0 | MCP schema 2025-11-25 | - |\n"
         "| `context-forge@1.0.0b2` | **FAIL** | 2 | 0 | 3 | verified against ContextForge "
-        "1\\.0\\.0b2 on 2026\\-11\\-20 | tools read \\(CF\\-DESC\\-001\\, from sources\\)<br>"
-        "tools a\\|b \\(CF\\-NAME\\-002\\) |\n"
+        "1.0.0b2 on 2026-11-20 | tools read (CF-DESC-001, from sources)<br>"
+        "tools a\\|b (CF-NAME-002) |\n"
     )
     assert format_matrix(ROWS, OutputFormat.MARKDOWN) == expected
 
