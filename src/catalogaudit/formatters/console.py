@@ -196,6 +196,18 @@ class Page:
         return rows
 
 
+def reflow(text: str, *, width: int = 100) -> str:
+    """Lines of plain text through a `Page`: each wrapped between words at `width`, its rows
+    under its own indentation, four columns deeper (the simple reports: rewrite, suggest,
+    verify)."""
+    page = Page(width=width)
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        page.line(body, indent=indent, hang=indent + 4)
+    return page.text()
+
+
 def _parts(cell: Cell) -> list[tuple[str, str]]:
     items = cell if isinstance(cell, list) else [cell]
     return [(p, "") if isinstance(p, str) else p for p in items]
@@ -258,4 +270,14 @@ def finish(out: str, color: bool) -> str:
     return "\n".join(line.rstrip() for line in out.split("\n"))
 
 
-__all__ = ["CLASS_STYLE", "DIM", "SEVERITY_STYLE", "Cell", "Column", "Page", "breaks", "cells"]
+__all__ = [
+    "CLASS_STYLE",
+    "DIM",
+    "SEVERITY_STYLE",
+    "Cell",
+    "Column",
+    "Page",
+    "breaks",
+    "cells",
+    "reflow",
+]

@@ -270,7 +270,8 @@ def _suggest(
     if fmt == "json":
         _emit(output, json.dumps(documents(results), indent=2, sort_keys=True))
     else:
-        _emit(output, "".join(render_text(r) for r in results))
+        width = terminal.width(output)
+        _emit(output, "".join(render_text(r, width=width) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
 
 
