@@ -225,7 +225,7 @@ def test_text_exact() -> None:
             "inputs: snap.json",
             "1 error, 1 warning, 1 info; profiles: spec, context-forge@1.0.0b2; 2 suppressed; "
             "1 rule error;",
-            "revision 2025-11-25 (assumed); audited as if rewritten",
+            "  revision 2025-11-25 (assumed); audited as if rewritten",
             "",
         ]
     )

@@ -223,9 +223,9 @@ def format_text(
         line.append("rule error ", "bold red")
         line.append(rule_id, "bold")
         line.append(": " + visible(error))
-        _emit(console, line, 0)
+        _emit(console, line, 0, 2)
     for note in report.notes:
-        _emit(console, Text("note: " + visible(note)), 0)
+        _emit(console, Text("note: " + visible(note)), 0, 2)
     if folds:
         count = sum(fo.findings for fo in folds)
         _emit(
@@ -235,13 +235,15 @@ def format_text(
                 "--expand shows each with its message, hint and source"
             ),
             0,
+            2,
         )
     if report.inputs:
-        _emit(console, Text("inputs: " + ", ".join(visible(i, keep="") for i in report.inputs)), 0)
+        inputs = ", ".join(visible(i, keep="") for i in report.inputs)
+        _emit(console, Text("inputs: " + inputs), 0, 2)
     summary = Text()
     for i, part in enumerate(summary_parts(report)):
         if i:
             summary.append("; ")
         summary.append(visible(part), "bold" if i == 0 else "")
-    _emit(console, summary, 0)
+    _emit(console, summary, 0, 2)
     return _finish(buffer, color)
