@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -151,6 +151,14 @@ class Page:
         """An empty line."""
         self.line()
 
+    def lines(self, lines: Iterable[str], style: str = "") -> None:
+        """Lines of plain text, each wrapped under its own indentation four columns deeper
+        (reports written as lines of strings)."""
+        for line in lines:
+            body = line.lstrip(" ")
+            indent = len(line) - len(body)
+            self.line((body, style), indent=indent, hang=indent + 4)
+
     def table(self, columns: Sequence[Column], rows: Sequence[Sequence[Cell]]) -> None:
         """A table without borders under a rule of its headers; a cell is text or parts."""
         body = [[_parts(cell) for cell in row] for row in rows]
@@ -201,10 +209,7 @@ def reflow(text: str, *, width: int = 100) -> str:
     under its own indentation, four columns deeper (the simple reports: rewrite, suggest,
     verify)."""
     page = Page(width=width)
-    for line in text.splitlines():
-        body = line.lstrip(" ")
-        indent = len(line) - len(body)
-        page.line(body, indent=indent, hang=indent + 4)
+    page.lines(text.splitlines())
     return page.text()
 
 
