@@ -117,7 +117,9 @@ def _long_choices(param: TyperOption) -> None:
     choices = metavar(param)
     if param.metavar is not None or "|" not in choices or len(choices) <= _CHOICES:
         return
-    param.metavar = max(param.opts, key=len).lstrip("-").upper()
+    name = max(param.opts, key=len).lstrip("-")
+    # NOTE: short, so the help column keeps its room: `--fail-on LEVEL`, `--cache-hints HINTS`
+    param.metavar = "LEVEL" if name.endswith("fail-on") else name.split("-")[-1].upper()
     values = choices.split("|")
     if all(v in (param.help or "") for v in values):
         return  # the help names every choice already
