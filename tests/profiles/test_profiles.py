@@ -332,8 +332,8 @@ def test_profiles_verb_lists_and_shows() -> None:
     # a pipe is 100 columns: one short record per profile (a table from 160 columns on)
     assert text.code == 0 and "\ncontext-forge  " in text.stdout and "verified: " in text.stdout
     wide = cli("profiles", env={"COLUMNS": "200"})
-    assert wide.stdout.split()[:7] == [
-        "Profile", "Newest", "Versions", "Rules", "Verified", "Confidence", "Enforcer"
+    assert wide.stdout.split()[:8] == [
+        "Profile", "Versions", "(newest", "last)", "Rules", "Verified", "Confidence", "Enforcer"
     ]  # fmt: skip
     one = cli("profiles", "context-forge@1.0.0-beta.2", "--format", "json")
     assert one.code == 0, str(one)

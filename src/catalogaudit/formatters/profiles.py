@@ -48,6 +48,7 @@ def format_detail(
 
 
 def _versions(r: ProfileSummary) -> str:
+    """`2.1.84 .. 2.1.328 (3)`: the oldest and the newest version rules are known for."""
     return f"{r.versions[0]} .. {r.versions[-1]} ({len(r.versions)})" if r.versions else "-"
 
 
@@ -59,14 +60,14 @@ def table(rows: Sequence[ProfileSummary], *, color: bool = False, width: int = 1
     """The profile list: a table from `WIDE` columns on, records below."""
     page = Page(color=color, width=width)
     if width >= WIDE:
-        head = ("Profile", "Newest", "Versions", "Rules", "Verified", "Confidence", "Enforcer")
-        columns = [Column(h, no_wrap=i < 4) for i, h in enumerate(head)]
-        columns[3].justify = "right"
+        # NOTE: no "newest" column: it is always the last version of the range
+        head = ("Profile", "Versions (newest last)", "Rules", "Verified", "Confidence", "Enforcer")
+        columns = [Column(h, no_wrap=i < 3) for i, h in enumerate(head)]
+        columns[2].justify = "right"
         body: list[list[Cell]] = [
             [
                 (r.id, "bold"),
-                r.newest or "unversioned",
-                _versions(r),
+                _versions(r) if r.versions else "unversioned",
                 str(r.rules),
                 r.verified_text,
                 _confidence(r),
@@ -80,7 +81,7 @@ def table(rows: Sequence[ProfileSummary], *, color: bool = False, width: int = 1
         if i:
             page.blank()
         page.line((r.id, "bold"), "  ", (r.enforcer, DIM), hang=2)
-        versions = f"newest {r.newest}, versions {_versions(r)}" if r.newest else "unversioned"
+        versions = f"versions {_versions(r)}" if r.versions else "unversioned"
         page.line(f"{versions}; {plural(r.rules, 'rule')} ({_confidence(r)})", indent=2, hang=4)
         page.line(f"verified: {r.verified_text}", indent=2, hang=4)
     return page.text()
