@@ -175,11 +175,12 @@ def test_assert_never_raises() -> None:
         base.assert_never("nope")  # type: ignore[arg-type]
 
 
-def test_only_text_imports_rich_and_no_formatter_does_io() -> None:
+def test_only_the_rendering_path_imports_rich_and_no_formatter_does_io() -> None:
     for path in sorted((SRC / "formatters").glob("*.py")):
         source = path.read_text()
-        if path.name != "text.py":
+        if path.name not in ("console.py", "text.py"):  # the one path, and the audit report
             assert not re.search(r"^\s*(import|from) rich\b", source, re.M), path.name
+        assert not re.search(r"\brich\._", source), path.name  # no private rich API
         assert not re.search(r"^\s*(import|from) typer\b", source, re.M), path.name
         assert not re.search(r"(?<![.\w])(open|print|input)\(", source), path.name
         assert "sys.exit" not in source and "SystemExit" not in source, path.name
@@ -224,7 +225,7 @@ def test_text_exact() -> None:
             "inputs: snap.json",
             "1 error, 1 warning, 1 info; profiles: spec, context-forge@1.0.0b2; 2 suppressed; "
             "1 rule error;",
-            "revision 2025-11-25 (assumed); audited as if rewritten",
+            "  revision 2025-11-25 (assumed); audited as if rewritten",
             "",
         ]
     )
@@ -568,11 +569,11 @@ def test_markdown_exact() -> None:
             "",
             "### Rule errors",
             "",
-            "- `CA999`: ValueError\\: boom",
+            "- `CA999`: ValueError: boom",
             "",
             "### Notes",
             "",
-            "- context\\-forge\\: no version given\\, used the newest verified \\(1\\.0\\.0b2\\)",
+            "- context-forge: no version given, used the newest verified (1.0.0b2)",
             "",
             "### catalog",
             "",
@@ -581,20 +582,27 @@ def test_markdown_exact() -> None:
             "",
             "### tools `a b`",
             "",
-            '- **warning** `CA101` at `/name` (page 0): tool name \\"a b\\" contains a space',
+            '- **warning** `CA101` at `/name` (page 0): tool name "a b" contains a space',
             "  - Excerpt: `a b` · File: `snap.json` · Profile: `spec`",
             "",
             "### tools `read`",
             "",
-            '- **error** `CF-DESC-001` at `/description`: tool \\"read\\" description contains '
-            'forbidden \\"\\;\\"\\: \\"Reads a file\\; then stops\\"',
+            '- **error** `CF-DESC-001` at `/description`: tool "read" description contains '
+            'forbidden ";": "Reads a file; then stops"',
             "  - Excerpt: `;` · File: `snaps/a b.json:12:20` · Profile: `context-forge@1.0.0b2`",
-            "  - Fix: Remove the semicolon\\.",
+            "  - Fix: Remove the semicolon.",
             "  - Source: <https://example.org/cf#desc>",
             "",
         ]
     )
     assert format_report(full_report(), OutputFormat.MARKDOWN) == expected
+
+
+def test_markdown_nests_one_level_down_when_asked() -> None:
+    """`ci` puts the audit under its page title: `###` for the audit, `####` for its parts."""
+    out = markdown.format_markdown(full_report(), level=3)
+    headings = [line.split(" ")[0] for line in out.splitlines() if line.startswith("#")]
+    assert headings[0] == "###" and set(headings[1:]) == {"####"}
 
 
 def test_markdown_clean() -> None:
@@ -604,8 +612,15 @@ def test_markdown_clean() -> None:
 
 
 def test_markdown_escaping() -> None:
+    # only what would change the rendering: the raw Markdown stays readable
     assert markdown.escape_text("a|b <b>*x*</b> [l](u) @team #12") == (
-        r"a\|b \<b\>\*x\*\<\/b\> \[l\]\(u\) \@&#8203;team \#&#8203;12"
+        r"a\|b \<b>\*x\*\</b> \[l\](u) \@&#8203;team \#&#8203;12"
+    )
+    assert markdown.escape_text('v1.0 (a; b), "q" 10:30 - x') == 'v1.0 (a; b), "q" 10:30 - x'
+    assert markdown.escape_text("- 1. > x") == r"\- 1. > x"  # a list marker only at the start
+    assert markdown.escape_text("1. x") == r"1\. x"
+    assert markdown.escape_text("$5 ~x~ :tada: see https://a.example www.b.example") == (
+        r"\$5 \~x\~ \:tada: see https\://a.example www\.b.example"
     )
     assert markdown.escape_text("line\nbreak") == "line break"
     assert markdown.code("a`b") == "``a`b``"
@@ -613,12 +628,12 @@ def test_markdown_escaping() -> None:
     assert markdown.code("a|b", in_table=True) == r"`a\|b`"
     assert markdown.code("") == '""'
     assert markdown.link("https://ok.example/x") == "<https://ok.example/x>"
-    assert markdown.link("javascript:alert(1)") == r"javascript\:alert\(1\)"
+    assert markdown.link("javascript:alert(1)") == "javascript:alert(1)"  # no link: text
 
 
 def test_markdown_server_text_stays_inert() -> None:
     out = format_report(hostile_report(), OutputFormat.MARKDOWN)
-    assert "<script>" not in out and "\\<script\\>" in out
+    assert not re.search(r"(?<!\\)<script>", out) and "\\<script>" in out
     assert "@admin" not in out and "#1" not in out.replace("#&#8203;", "")
     assert "\x1b" not in out and "\u009b" not in out and "\u202e" not in out
     finding = next(line for line in out.splitlines() if line.startswith("- **error**"))
@@ -660,10 +675,10 @@ def test_matrix_markdown_exact() -> None:
     expected = (
         "| Profile | Verdict | Errors | Warnings | Info | Verified | What breaks |\n"
         "| --- | --- | ---: | ---: | ---: | --- | --- |\n"
-        "| `spec` | pass | 0 | 1 | 0 | MCP schema 2025\\-11\\-25 | - |\n"
+        "| `spec` | pass | 0 | 1 | 0 | MCP schema 2025-11-25 | - |\n"
         "| `context-forge@1.0.0b2` | **FAIL** | 2 | 0 | 3 | verified against ContextForge "
-        "1\\.0\\.0b2 on 2026\\-11\\-20 | tools read \\(CF\\-DESC\\-001\\, from sources\\)<br>"
-        "tools a\\|b \\(CF\\-NAME\\-002\\) |\n"
+        "1.0.0b2 on 2026-11-20 | tools read (CF-DESC-001, from sources)<br>"
+        "tools a\\|b (CF-NAME-002) |\n"
     )
     assert format_matrix(ROWS, OutputFormat.MARKDOWN) == expected
 
@@ -731,13 +746,20 @@ def test_matrix_json_lists_every_break_the_tables_show_five() -> None:
 def test_matrix_text() -> None:
     out = format_matrix(ROWS, OutputFormat.TEXT, width=100)
     lines = out.splitlines()
-    assert lines[0].split() == ["Profile", "Verdict", "Verified", "What", "breaks"]
+    assert lines[0].split() == ["Profile", "Verdict", "Findings", "Verified", "rules"]
     assert set(lines[1]) == {"─"}
-    assert re.match(r"^ spec +pass +MCP schema 2025-11-25 +-$", lines[2])
-    assert re.match(r"^ +1 warning$", lines[3])
-    assert re.match(r"^ context-forge@1\.0\.0b2 +FAIL +verified against", lines[4])
-    assert "2 errors, 3 info" in lines[5] and "(CF-NAME-002)" in out
+    assert re.match(r"^spec +pass +1 warning +MCP schema 2025-11-25$", lines[2])
+    assert re.match(r"^context-forge@1\.0\.0b2 +FAIL +2 errors, 3 info +verified against", lines[3])
+    # what breaks goes below the table, one break a line under its profile
+    at = lines.index("context-forge@1.0.0b2: 2 errors")
+    assert lines[at + 1 : at + 3] == [
+        "  tools read (CF-DESC-001, from sources)",
+        "  tools a|b (CF-NAME-002)",
+    ]
     assert all(len(line) <= 100 for line in lines)
+    wide = format_matrix(ROWS, OutputFormat.TEXT, width=200).splitlines()
+    assert wide[0].split() == ["Profile", "Verdict", "Findings", "Verified"]
+    assert wide[3].endswith("verified against ContextForge 1.0.0b2 on 2026-11-20")
 
 
 @pytest.mark.parametrize("fmt", list(OutputFormat), ids=lambda f: f.value)
@@ -795,5 +817,5 @@ def test_summary_without_revision_or_profiles() -> None:
 
 def test_matrix_text_passing_row_without_counts() -> None:
     out = format_matrix([MatrixRow("codex@0.169.0", "unverified", 0, 0, 0)], OutputFormat.TEXT)
-    assert out.splitlines()[2].split() == ["codex@0.169.0", "pass", "unverified", "-"]
-    assert len(out.splitlines()) == 3
+    assert out.splitlines()[2].split() == ["codex@0.169.0", "pass", "-", "unverified"]
+    assert "What breaks" not in out

@@ -85,7 +85,7 @@ def test_no_surface_calls_a_call_time_rule_verified() -> None:
     phases = {r["id"]: (r["phase"], r["evidence"]) for r in detail["rules"]}
     assert phases["CC-SCHEMA-002"][0] == phases["CC-NAME-001"][0] == "call"
     assert all(e.startswith("call time, from sources") for p, e in phases.values() if p == "call")
-    text = cli("profiles", "claude-code").stdout
+    text = cli("profiles", "claude-code", env={"COLUMNS": "1000"}).stdout  # one line each
     assert "evidence at 2.1.328: call time, from sources (https://github.com/anthropics" in text
     assert "verified 2026-11-30" not in text  # the sources' check date is not a verification
     for meta in cli("rules", "--format", "json").json()["rules"]:

@@ -329,7 +329,12 @@ def test_profiles_verb_lists_and_shows() -> None:
         "0.169.0",
     ]
     text = cli("profiles")
-    assert text.code == 0 and "context-forge" in text.stdout and "VERIFIED" in text.stdout
+    # a pipe is 100 columns: one short record per profile (a table from 160 columns on)
+    assert text.code == 0 and "\ncontext-forge  " in text.stdout and "verified: " in text.stdout
+    wide = cli("profiles", env={"COLUMNS": "200"})
+    assert wide.stdout.split()[:8] == [
+        "Profile", "Versions", "(newest", "last)", "Rules", "Verified", "Confidence", "Enforcer"
+    ]  # fmt: skip
     one = cli("profiles", "context-forge@1.0.0-beta.2", "--format", "json")
     assert one.code == 0, str(one)
     doc = one.json()

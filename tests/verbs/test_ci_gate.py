@@ -7,6 +7,7 @@ updates it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,10 @@ def test_breaking_then_cosmetic_posts_then_updates_one_comment(
         assert summary == (tmp_path / "summary.md").read_text()
         assert "<!-- catalogaudit:ci catalog.snapshot.json -->" in summary
         assert "CA810" in summary and f"`catalog.snapshot.json` at `{base}`" in summary
+        # one page title; the diff and the audit are its sections, the audit's subjects below
+        levels = re.findall(r"^(#+) (\S+)", summary, flags=re.M)
+        assert levels[0] == ("##", "catalogaudit:") and [h for h, _ in levels].count("##") == 1
+        assert ("###", "catalogaudit") in levels and ("###", "catalogaudit:") in levels
         sarif = json.loads(Path(out["sarif-path"]).read_text())
         assert sarif["version"] == "2.1.0"
         assert [r.method for r in api.requests] == ["GET", "GET", "POST"]
@@ -168,7 +173,7 @@ def test_a_shallow_clone_gets_one_error_line(repo: tuple[Path, str], tmp_path: P
     assert "fetch-depth: 0" in got.stderr
     assert _outputs(tmp_path)["exit-code"] == "2"
     summary = (tmp_path / "summary.md").read_text()
-    assert "errored" in summary and "fetch\\-depth" in summary, summary
+    assert "errored" in summary and "fetch-depth: 0" in summary, summary
 
 
 def test_findings_count_at_or_above_fail_on(tmp_path: Path) -> None:

@@ -101,3 +101,34 @@ def test_http_server_text_is_inert_and_one_line(mode: str, tmp_path: Path) -> No
         assert got.stderr.startswith("error: ") and got.stderr.count("\n") == 1, got
     else:
         assert got.code == 0, got
+
+
+SGR = re.compile("\x1b\\[[0-9;]*m")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", "{h}"],
+        ["audit", "{h}", "--matrix"],
+        ["diff", OTHER, "{h}"],
+        ["diff", "{h}", OTHER, "--summary"],
+        ["stability", OTHER, "{h}"],
+    ],
+    ids=lambda a: " ".join(x for x in a if x != OTHER),
+)
+def test_coloured_text_holds_no_server_escape(hostile_snapshot: str, args: list[str]) -> None:
+    """Coloured output keeps its SGR sequences (`verbs.output`): the only ones must be ours.
+    Taken out, the coloured text is the plain text, where the server's show as `\\x1b` (but
+    the audit report, which marks an excerpt by colour instead of a caret line)."""
+    args = [hostile_snapshot if a == "{h}" else a for a in args]
+    plain = cli(*args, "--color", "never")
+    coloured = cli(*args, "--color", "always")
+    assert coloured.code == plain.code, coloured
+    assert "\x1b[" in coloured.stdout and "\x1b" not in plain.stdout
+    assert "\\x1b" in plain.stdout  # the hostile text is there, escaped
+    assert "\x1b[31mred" not in coloured.stdout and "\\x1b[31mred" in coloured.stdout
+    assert_inert(SGR.sub("", coloured.stdout))
+    if args[:2] != ["audit", hostile_snapshot] or "--matrix" in args:
+        unstyled = [line.rstrip() for line in SGR.sub("", coloured.stdout).splitlines()]
+        assert unstyled == [line.rstrip() for line in plain.stdout.splitlines()]

@@ -7,7 +7,18 @@ from typing import Annotated, Any, Optional
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars, Transport, TransportOpt, server_options
+from catalogaudit.cli.options import (
+    AuditFailOn,
+    Color,
+    ColorOpt,
+    MaxChars,
+    Transport,
+    TransportOpt,
+    complete_profiles,
+    complete_rules,
+    complete_selectors,
+    server_options,
+)
 from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 List = list[str] | None
@@ -46,7 +57,12 @@ def audit(
     client_capabilities: Annotated[str, typer.Option(help="none or full.")] = "none",
     timeout: Annotated[float, typer.Option(help="Seconds for the whole live capture.")] = 300.0,
     profile: Annotated[
-        List, typer.Option("--profile", help="ID or ID@VERSION; repeatable. Default: spec.")
+        List,
+        typer.Option(
+            "--profile",
+            help="ID or ID@VERSION; repeatable. Default: spec.",
+            autocompletion=complete_profiles,
+        ),
     ] = None,
     profile_setting: Annotated[
         List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
@@ -62,13 +78,24 @@ def audit(
     ] = None,
     output: Annotated[str, typer.Option("-o", "--output", help="Report file ('-' stdout).")] = "-",
     fail_on: Annotated[
-        str | None, typer.Option(help="error (default), warning, info, never.")
+        Optional[AuditFailOn],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option(help="Exit 1 at or above this severity (default: config, else error)."),
     ] = None,
     select: Annotated[
-        List, typer.Option("--select", help="Rule id, prefix, name or profile.")
+        List,
+        typer.Option(
+            "--select",
+            help="Rule id, prefix, name or profile.",
+            autocompletion=complete_selectors,
+        ),
     ] = None,
     ignore: Annotated[
-        List, typer.Option("--ignore", help="Rule id, prefix, name or profile.")
+        List,
+        typer.Option(
+            "--ignore",
+            help="Rule id, prefix, name or profile.",
+            autocompletion=complete_selectors,
+        ),
     ] = None,
     baseline: Annotated[str | None, typer.Option(help="Fingerprints to suppress.")] = None,
     write_baseline: Annotated[
@@ -76,7 +103,7 @@ def audit(
     ] = None,
     show_matrix: Annotated[bool, typer.Option("--matrix", help="Every profile's verdict.")] = False,
     config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
-    color: Annotated[str, typer.Option(help="auto, always or never.")] = "auto",
+    color: ColorOpt = Color.AUTO,
     substitutions: Annotated[
         str | None,
         typer.Option(help="Audit as if prose were rewritten with these old=new pairs."),
@@ -144,14 +171,14 @@ def _run(o: dict[str, Any]) -> int:
         revision=o["revision"],
         output_format=output_format.value if output_format else None,
         output=o["output"],
-        fail_on=o["fail_on"],
+        fail_on=o["fail_on"].value if o["fail_on"] else None,
         select=tuple(o["select"] or ()),
         ignore=tuple(o["ignore"] or ()),
         baseline=o["baseline"],
         write_baseline=o["write_baseline"],
         show_matrix=o["show_matrix"],
         config=o["config"],
-        color=o["color"],
+        color=o["color"].value,
         substitutions=o["substitutions"],
         substitutions_from_env=o["substitutions_from_env"],
         suggest=o["suggest"],
@@ -172,16 +199,17 @@ def rules(
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
     from catalogaudit.verbs import rules_listing
 
-    text, code = rules_listing(output_format)
-    typer.echo(text, nl=False)
-    raise typer.Exit(code)
+    raise typer.Exit(rules_listing(output_format))
 
 
 def rule(
     rule_id: Annotated[
         str,
         typer.Argument(
-            metavar="ID", help="A rule id (CA101, CC-SCHEMA-001) or rule name.", show_default=False
+            metavar="ID",
+            help="A rule id (CA101, CC-SCHEMA-001, CA801) or rule name.",
+            show_default=False,
+            autocompletion=complete_rules,
         ),
     ],
     output_format: Annotated[

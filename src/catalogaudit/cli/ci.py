@@ -12,19 +12,16 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.options import Transport, TransportOpt, server_options
+from catalogaudit.cli.options import (
+    AuditFailOn,
+    Transport,
+    TransportOpt,
+    complete_profiles,
+    server_options,
+)
 from catalogaudit.errors import UsageError
 
 List = list[str] | None
-
-
-class AuditFailOn(str, enum.Enum):
-    """`--audit-fail-on`: a finding of this severity or worse fails the gate."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-    NEVER = "never"
 
 
 class DiffFailOn(str, enum.Enum):
@@ -81,7 +78,9 @@ def ci(
     profile: Annotated[
         List,
         typer.Option(
-            "--profile", help="ID or ID@VERSION; repeatable (default: config profiles, else spec)."
+            "--profile",
+            help="ID or ID@VERSION; repeatable (default: config profiles, else spec).",
+            autocompletion=complete_profiles,
         ),
     ] = None,
     audit_fail_on: Annotated[

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars
+from catalogaudit.cli.options import Color, ColorOpt, MaxChars
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 
@@ -68,6 +68,7 @@ def register(app: typer.Typer) -> None:
         ),
         output: OutputOpt = "-",
         max_chars: MaxChars = None,
+        color: ColorOpt = Color.AUTO,
         live: Annotated[
             bool,
             typer.Option(
@@ -155,6 +156,7 @@ def register(app: typer.Typer) -> None:
         ] = StabilityFormat.TEXT,
         output: OutputOpt = "-",
         max_chars: MaxChars = None,
+        color: ColorOpt = Color.AUTO,
     ) -> None:
         """Say per listing and item whether captures agree: stable, bytes-only (the cause
         named) or content, with the JSON paths that changed and the prompt-cache cost.
@@ -163,5 +165,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import StabilityOptions, run_stability
 
-        options = StabilityOptions(tuple(files), fmt, output, max_chars)
+        options = StabilityOptions(tuple(files), fmt, output, max_chars, color.value)
         raise typer.Exit(run_stability(options))

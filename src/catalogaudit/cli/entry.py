@@ -122,7 +122,11 @@ def _main(args: list[str], show_traceback: bool) -> int:
     except TyperException as exc:
         # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
         if type(exc).__name__ == "NoArgsIsHelpError":
-            sys.stdout.write(exc.ctx.get_help() + "\n")  # type: ignore[attr-defined]
+            # NOTE: building the error rendered the help: rich help prints it then (and the
+            # message is empty), plain help returns it as the message; never both.
+            text = exc.format_message() if hasattr(exc, "format_message") else ""
+            if text:
+                sys.stdout.write(text + "\n")
             return 0
         if show_traceback:
             raise

@@ -1,6 +1,8 @@
 """Plain `--help`: choices and click-style metavars (`TEXT`, `INTEGER`, `FILE...`) instead of
 the Python types typer 0.29 prints (`<bool>`, `<list[str]>`, `<str>`), no type at all after
-a flag, and paragraphs that the terminal wraps (not the docstring's line breaks).
+a flag, paragraphs that the terminal wraps (not the docstring's line breaks), a long choice
+list in the help text (`One of: text, json, ...`, which wraps between words) behind a short
+metavar (`FORMAT`), and a command's many options grouped into panels by what they are for.
 
 Why here: typer derives the help column from the annotation and, for arguments, ignores
 `metavar`; the one fix is to give every parameter of the built command a subclass that
@@ -16,6 +18,31 @@ from typer.core import TyperArgument, TyperOption
 
 #: The metavar of a value type, as click names them.
 _NAMES = {str: "TEXT", int: "INTEGER", float: "NUMBER"}
+#: Choices longer than this go into the help text: the metavar column would cut them.
+_CHOICES = 18
+#: A command with more options than this shows them in panels (`PANELS`).
+_GROUPED = 10
+#: The panel of an option, by its long name, wherever it appears (one meaning, one panel).
+PANELS = {
+    **dict.fromkeys(
+        "--live --url --transport --header --cwd --env --inherit-env --secret --protocol "
+        "--client-capabilities --timeout --startup-timeout --request-timeout --max-pages "
+        "--max-message-size --max-total-bytes --no-wire --legacy-probe --runs --from".split(),
+        "Server and capture",
+    ),
+    **dict.fromkeys(
+        "--profile --profile-setting --server-name --gateway-name --revision --select "
+        "--ignore --matrix --substitutions --substitutions-from-env --suggest --schema-only "
+        "--prose-only".split(),
+        "What is checked",
+    ),
+    **dict.fromkeys("--format --output --color --expand --max-chars --summary".split(), "Output"),
+    **dict.fromkeys(
+        "--fail-on --unknown --baseline --write-baseline --strict-baseline --allowlist "
+        "--accepted --accept --expires".split(),
+        "Exit code and accepted findings",
+    ),
+}
 
 
 def _element(annotation: Any) -> Any:
@@ -85,15 +112,34 @@ class _HelpNames:
     help_option_names = ("-h", "--help")
 
 
+def _long_choices(param: TyperOption) -> None:
+    """`--format FORMAT ... One of: text, json, ...` for a choice list too long for its column."""
+    choices = metavar(param)
+    if param.metavar is not None or "|" not in choices or len(choices) <= _CHOICES:
+        return
+    name = max(param.opts, key=len).lstrip("-")
+    # NOTE: short, so the help column keeps its room: `--fail-on LEVEL`, `--cache-hints HINTS`
+    param.metavar = "LEVEL" if name.endswith("fail-on") else name.split("-")[-1].upper()
+    values = choices.split("|")
+    if all(v in (param.help or "") for v in values):
+        return  # the help names every choice already
+    param.help = f"{param.help or ''} One of: {', '.join(values)}.".strip()
+
+
 def plain(command: Any) -> Any:
     """Give every parameter of `command` and its subcommands the plain help form (the help
     option too: click builds it once per command, and caches it, on first use)."""
     if getattr(command, "help", None):
         command.help = reflow(command.help)
     help_option = command.get_help_option(_HelpNames())
-    for param in (*getattr(command, "params", ()), help_option):
+    params = getattr(command, "params", ())
+    grouped = sum(1 for p in params if isinstance(p, TyperOption)) > _GROUPED
+    for param in (*params, help_option):
         if type(param) is TyperOption:
             param.__class__ = PlainOption
+            _long_choices(param)
+            if grouped and param.rich_help_panel is None:
+                param.rich_help_panel = PANELS.get(max(param.opts, key=len))
         elif type(param) is TyperArgument:
             param.__class__ = PlainArgument
     for sub in getattr(command, "commands", {}).values():

@@ -23,6 +23,63 @@ MaxChars = Annotated[
 ]
 
 
+def complete_profiles(incomplete: str) -> list[str]:
+    """Shell completion of `--profile` and `profiles ID`: the profile ids."""
+    from catalogaudit.verbs import profile_ids
+
+    return profile_ids(incomplete)
+
+
+def complete_clients(incomplete: str) -> list[str]:
+    """Shell completion of `verify --client`: the clients a driver exists for."""
+    from catalogaudit.verbs import client_ids
+
+    return client_ids(incomplete)
+
+
+def complete_rules(incomplete: str) -> list[str]:
+    """Shell completion of `rule ID`: every rule id (spec, profiles, diff)."""
+    from catalogaudit.verbs import rule_ids
+
+    return rule_ids(incomplete)
+
+
+def complete_selectors(incomplete: str) -> list[str]:
+    """Shell completion of `--select` and `--ignore`: rule ids and profile ids."""
+    from catalogaudit.verbs import selectors
+
+    return selectors(incomplete)
+
+
+class AuditFailOn(str, enum.Enum):
+    """`audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    NEVER = "never"
+
+
+class Color(str, enum.Enum):
+    """`--color` of the human text (`verbs.terminal.color`: auto follows NO_COLOR, FORCE_COLOR
+    and whether stdout is a terminal)."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+ColorOpt = Annotated[
+    Color,
+    typer.Option(
+        "--color",
+        help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
+        "or never.",
+        rich_help_panel="Output",
+    ),
+]
+
+
 class Transport(str, enum.Enum):
     """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
 

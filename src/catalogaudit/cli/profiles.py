@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.options import complete_profiles
 from catalogaudit.formatters import ProfilesFormat
 
 
@@ -19,7 +20,9 @@ def profiles(
     profile: Annotated[
         str | None,
         typer.Argument(
-            help="A profile id, optionally @VERSION, to show its rules.", show_default=False
+            help="A profile id, optionally @VERSION, to show its rules.",
+            show_default=False,
+            autocompletion=complete_profiles,
         ),
     ] = None,
     output_format: Annotated[

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.options import complete_profiles
 from catalogaudit.formatters import RewriteFormat
 
 List = list[str] | None
@@ -43,7 +44,12 @@ def rewrite_command(
         RewriteFormat, typer.Option("--format", help="Report format.")
     ] = RewriteFormat.TEXT,
     profile: Annotated[
-        List, typer.Option("--profile", help="Re-audit with ID or ID@VERSION; repeatable.")
+        List,
+        typer.Option(
+            "--profile",
+            help="Re-audit with ID or ID@VERSION; repeatable.",
+            autocompletion=complete_profiles,
+        ),
     ] = None,
     profile_setting: Annotated[
         List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")

@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
         ] = ServeProtocol.AS_CAPTURED,
         cache_hints: Annotated[
             CacheHints,
-            typer.Option(help="Keep, add or remove ttlMs/cacheScope/resultType."),
+            typer.Option(help="Keep, add or remove ttlMs, cacheScope and resultType."),
         ] = CacheHints.AS_CAPTURED,
         page_size: Annotated[
             Optional[int],  # noqa: UP045

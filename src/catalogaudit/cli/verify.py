@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from catalogaudit.cli.options import MaxChars
+from catalogaudit.cli.options import MaxChars, complete_clients
 from catalogaudit.formatters import VerifyFormat
 
 
@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
                 "--client",
                 help="Client: python-sdk, ts-sdk, codex, claude-code, opencode, inspector or "
                 "context-forge, optionally with @VERSION.",
+                autocompletion=complete_clients,
             ),
         ],
         client_path: Annotated[

@@ -13,6 +13,7 @@ from catalogaudit._faces import lazy
 
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
+    from catalogaudit.formatters.console import breaks as wrap_offsets
     from catalogaudit.formatters.diff import render as render_diff
     from catalogaudit.formatters.diff import summary as diff_summary
     from catalogaudit.formatters.diff_ci import markdown as diff_markdown
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
+        "console": "wrap_offsets=breaks",
         "diff": "diff_summary=summary render_diff=render",
         "diff_ci": "diff_markdown=markdown",
         "formats": (
@@ -103,4 +105,5 @@ __all__ = [
     "repository_path",
     "stability_summary",
     "verify_document",
+    "wrap_offsets",
 ]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from catalogaudit._version import __version__
 from catalogaudit.formatters.base import visible
+from catalogaudit.formatters.console import CLASS_STYLE, DIM, Page
 from catalogaudit.formatters.diff_ci import LEVEL_NAMES, summary
 from catalogaudit.formatters.formats import DiffFormat
 from catalogaudit.formatters.md import DEFAULT_MAX_CHARS
@@ -35,15 +36,20 @@ def render(
     expand: bool = False,
     max_chars: int = DEFAULT_MAX_CHARS,
     file: str | None = None,
+    color: bool = False,
+    width: int = 100,
 ) -> str:
     """The report in one format. `line_of` and `file` (the repository path the results point
     at: the new file, or the committed old one when the new one is not in the repository) are
     for SARIF, GitHub, JUnit and GitLab; `brief` (`--summary`) and `expand` only change the text
-    format; `max_chars` bounds the Markdown."""
+    format, as `color` and `width` do; `max_chars` bounds the Markdown."""
     if fmt is DiffFormat.TEXT:
-        return (
-            by_rule(result, fail_on, unknown) if brief else text(result, fail_on, unknown, expand)
-        )
+        page = Page(color=color, width=width)
+        if brief:
+            by_rule(page, result)
+        else:
+            text(page, result, expand)
+        return page.text()
     if fmt is DiffFormat.JSON:
         return _dumps(as_json(result, fail_on, unknown))
     if fmt is DiffFormat.MARKDOWN:
@@ -124,49 +130,76 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
     )
 
 
-def _assertion_lines(result: DiffResult) -> list[str]:
-    return [f"  error {f.rule_id} {f.message}" for f in result.assertions]
+#: Widest subject column: a longer name wraps the line rather than push every message right.
+_SUBJECT = 36
 
 
-def by_rule(result: DiffResult, fail_on: str, unknown: str) -> str:
+def _head(page: Page, result: DiffResult) -> None:
+    mode = ""
+    if result.mode != "all":
+        mode = f" ({'--schema-only' if result.mode == 'schema' else '--prose-only'})"
+    old, new = visible(result.old, keep=""), visible(result.new, keep="")
+    page.line(("diff", "bold"), f" {old} -> {new}{mode}", hang=4)
+
+
+def _tail(page: Page, result: DiffResult) -> None:
+    for f in result.assertions:
+        page.line(("error", "bold red"), f" {f.rule_id} {visible(f.message)}", indent=2, hang=4)
+    for w in result.warnings:
+        page.line(("warning:", "bold yellow"), f" {visible(w['message'])}", hang=2)
+    for n in result.notes:
+        page.line(("note:", DIM), f" {visible(n)}", hang=2)
+
+
+def by_rule(page: Page, result: DiffResult) -> None:
     """`diff --summary`: one line per class and rule with its count and name."""
     from catalogaudit.diffing import RULES
 
-    lines = [f"diff {result.old} -> {result.new}"]
+    _head(page, result)
     counted: dict[tuple[str, str], int] = {}
     for c in result.changes:
         counted[(c.cls, c.rule_id)] = counted.get((c.cls, c.rule_id), 0) + 1
     for (cls, rule), n in counted.items():  # changes are in class order already
-        lines.append(f"  {cls:<13} {rule}  {n:>4}  {RULES[rule][1]}")
+        page.line(
+            (f"{cls:<13}", CLASS_STYLE.get(cls, "")),
+            f" {rule}  {n:>4}  {RULES[rule][1]}",
+            indent=2,
+            hang=4,
+        )
     if not result.changes:
-        lines.append("  no changes")
-    lines.extend(_assertion_lines(result))
-    lines.extend(f"warning: {w['message']}" for w in result.warnings)
-    lines.extend(f"note: {n}" for n in result.notes)
-    return "\n".join(lines) + "\n"
+        page.line("no changes", indent=2)
+    _tail(page, result)
 
 
-def text(result: DiffResult, fail_on: str, unknown: str, expand: bool = False) -> str:
-    """Plain text, one line per change, grouped by class (`expand`: a folded CA873 also lists
-    each hint change it stands for)."""
-    lines = [f"diff {result.old} -> {result.new}"]
-    if result.mode != "all":
-        lines[0] += f" ({'--schema-only' if result.mode == 'schema' else '--prose-only'})"
-    width = max((len(c.subject) for c in result.changes), default=0)
-    for c in result.changes:
-        where = f" {c.pointer}" if c.pointer else ""
+def text(page: Page, result: DiffResult, expand: bool = False) -> None:
+    """One line per change, grouped by class, wrapped under itself (`expand`: a folded CA873
+    also lists each hint change it stands for)."""
+    _head(page, result)
+    subjects = [visible(c.subject, keep="") for c in result.changes]
+    width = min(max((len(s) for s in subjects), default=0), _SUBJECT)
+    for c, subject in zip(result.changes, subjects, strict=True):
+        where = f" {visible(c.pointer, keep='')}" if c.pointer else ""
         why = f"  (accepted: {visible(c.accepted, keep='')})" if c.accepted is not None else ""
-        lines.append(f"  {c.cls:<13} {c.rule_id}  {c.subject:<{width}}{where}  {c.message}{why}")
+        page.line(
+            (f"{c.cls:<13}", CLASS_STYLE.get(c.cls, "")),
+            (f" {c.rule_id}", "bold"),
+            f"  {subject:<{width}}{where}  {visible(c.message)}",
+            (why, DIM),
+            indent=2,
+            hang=4,
+        )
         if expand:
             for f in c.folded:
-                subject = f"{c.subject.split()[0].rstrip('s')} {_name(f.identity)}"
-                lines.append(f"      {subject} {f.pointer}  {f.message}")
+                folded = f"{c.subject.split()[0].rstrip('s')} {_name(f.identity)}"
+                page.line(
+                    f"{visible(folded, keep='')} {visible(f.pointer, keep='')}  "
+                    f"{visible(f.message)}",
+                    indent=6,
+                    hang=8,
+                )
     if not result.changes:
-        lines.append("  no changes")
-    lines.extend(_assertion_lines(result))
-    lines.extend(f"warning: {w['message']}" for w in result.warnings)
-    lines.extend(f"note: {n}" for n in result.notes)
-    return "\n".join(lines) + "\n"
+        page.line("no changes", indent=2)
+    _tail(page, result)
 
 
 def _name(identity: str | None) -> str:

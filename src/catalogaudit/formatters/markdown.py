@@ -73,21 +73,27 @@ def _summary(report: Report) -> list[str]:
 
 
 def format_markdown(
-    report: Report, *, max_chars: int = DEFAULT_MAX_CHARS, where: str = FULL_REPORT
+    report: Report,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    where: str = FULL_REPORT,
+    level: int = 2,
 ) -> str:
     """The PR-comment report; complete (with its summary table) even when clean, and at most
-    `max_chars` characters (`md.fit`; `where` names the full report in the closing line)."""
+    `max_chars` characters (`md.fit`; `where` names the full report in the closing line). Its
+    title is a heading of `level` and its sections one level below (`ci` nests it in a page)."""
     counts = report.counts()
     title = ", ".join(plural(counts[k], k) for k in ("error", "warning", "info"))
-    lines = [f"## catalogaudit: {title}", "", *_summary(report)]
+    top, sub = "#" * level, "#" * (level + 1)
+    lines = [f"{top} catalogaudit: {title}", "", *_summary(report)]
     errors = sorted_rule_errors(report)
     rule_errors = Section(
-        header=["", "### Rule errors", ""],
+        header=["", f"{sub} Rule errors", ""],
         rows=[f"- {code(rule_id)}: {escape_text(error)}" for rule_id, error in errors],
         ranks=[3] * len(errors),  # kept before any finding: the run did not finish
     )
     notes = Section(
-        header=["", "### Notes", ""], rows=[f"- {escape_text(note)}" for note in report.notes]
+        header=["", f"{sub} Notes", ""], rows=[f"- {escape_text(note)}" for note in report.notes]
     )
     groups = by_subject(report.findings)
     if not groups:
@@ -96,7 +102,7 @@ def format_markdown(
             lines += ["", "No findings."]
     sections = [rule_errors, notes]
     for (kind, identity), findings in groups:
-        heading = f"### {escape_text(kind)}"
+        heading = f"{sub} {escape_text(kind)}"
         if identity is not None:
             heading += f" {code(identity)}"
         sections.append(

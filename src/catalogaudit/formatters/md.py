@@ -1,9 +1,12 @@
 """The one Markdown home: inert server text and the character budget, for every Markdown report.
 
-Escaping is for CommonMark/GFM as GitHub renders PR comments and job summaries: in prose every
-ASCII punctuation character is backslash-escaped (CommonMark 2.4 guarantees that yields the
-literal character), so no emphasis, link, HTML tag or entity, fence or table pipe can come from
-the server; `@` and `#` get a zero-width space so server text cannot mention people or teams
+Escaping is for CommonMark/GFM as GitHub renders PR comments and job summaries, and only of
+what would change the rendering, so the raw Markdown (a `summary.md` read as a file) stays
+readable: a backslash (CommonMark 2.4: it yields the literal character) before each character
+that can open markup anywhere in a line (emphasis, code, links, images, HTML tags and entities,
+table pipes, strikethrough, math), before a `:` that would start an emoji shortcode or an
+autolink (`://`) and the `.` of `www.`, and before a block marker a line starts with (`-`, `>`,
+`1.`); `@` and `#` also get a zero-width space so server text cannot mention people or teams
 (`@everyone`) or reference issues (the trick Renovate uses). Identifiers go in code spans sized
 to outlast any backticks they contain. Control, bidi and other invisible characters are shown as
 escapes first (`model.inert.visible`). Newlines become spaces: one line never becomes two blocks.
@@ -15,7 +18,6 @@ only, never inside an escape, the head (summary) always, the most severe rows fi
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,7 +28,6 @@ DEFAULT_MAX_CHARS = 60_000
 #: Where the full report is, unless the caller knows better (a JSON or SARIF file it wrote).
 FULL_REPORT = "rerun with `--format json` for the full report"
 
-_PUNCTUATION = frozenset(string.punctuation)
 _ZWSP = "&#8203;"
 _URL = re.compile(r"^https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+$")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -37,41 +38,35 @@ def _one_line(text: str) -> str:
     return visible(_NEWLINE.sub(" ", text), keep="")
 
 
-def escape_text(text: str) -> str:
-    """Untrusted text as inert Markdown prose (one line; safe in table cells too)."""
-    out: list[str] = []
-    for ch in _one_line(text):
-        if ch in _PUNCTUATION:
-            out.append("\\" + ch)
-            if ch in "@#":
-                out.append(_ZWSP)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-#: What `words` escapes: every character that can open markup in the middle of a line.
-_MARKUP = frozenset("\\`*_[]<>|~&!@#")
+#: What can open markup anywhere in a line (GFM: `~` strikethrough, `$` math on GitHub).
+_MARKUP = frozenset("\\`*_[]<|~&!@#$")
 _LIST_START = re.compile(r"^[0-9]{1,9}[.)]")
+#: A `:` that starts an emoji shortcode (`:x:`) or an autolink's `://`; the `.` of `www.`.
+_CONTEXT = re.compile(r":(?=//|[a-z0-9_+-]+:)|(?<=\bwww)\.", re.I)
 
 
-def words(text: str, *, lead: bool = True) -> str:
-    """Our own sentences that may carry names (file labels, verdicts): inert like
-    `escape_text`, but escaping only what can open markup, so the raw Markdown stays
-    readable (`BYTES-ONLY`, `a.json`); a block marker it starts with (`-`, `>`, `1.`) is
-    escaped too unless `lead=False` (a fragment in the middle of a line)."""
-    out: list[str] = []
+def escape_text(text: str, *, lead: bool = True) -> str:
+    """Untrusted text (or our own sentences carrying names) as inert Markdown prose: one line,
+    safe in table cells and list items, escaping only what would change the rendering (see the
+    module docstring); a block marker it starts with (`-`, `>`, `1.`) is escaped too unless
+    `lead=False` (a fragment in the middle of a line)."""
     line = _one_line(text)
     start = _LIST_START.match(line) if lead else None
     marker = start.end() - 1 if start else (0 if lead else -1)
+    contextual = {m.start() for m in _CONTEXT.finditer(line)}
+    out: list[str] = []
     for i, ch in enumerate(line):
-        if ch in _MARKUP or (i == marker and ch in "-+=>.)"):
+        if ch in _MARKUP or i in contextual or (i == marker and ch in "-+=>.)"):
             out.append("\\" + ch)
             if ch in "@#":
                 out.append(_ZWSP)
         else:
             out.append(ch)
     return "".join(out)
+
+
+#: Our own sentences that may carry names (file labels, verdicts): the same escaping.
+words = escape_text
 
 
 def code(text: str, *, in_table: bool = False) -> str:

@@ -7,17 +7,18 @@ import json
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never, visible
+from catalogaudit.formatters.console import reflow
 from catalogaudit.formatters.formats import RewriteFormat
 from catalogaudit.model import dump_string
 from catalogaudit.model import with_envelope as envelope
 
 
-def format_rewrite(doc: dict[str, Any], fmt: RewriteFormat) -> str:
-    """The rewrite report document in `fmt`."""
+def format_rewrite(doc: dict[str, Any], fmt: RewriteFormat, *, width: int = 100) -> str:
+    """The rewrite report document in `fmt` (text wrapped at `width`)."""
     if fmt is RewriteFormat.JSON:
         return json.dumps(envelope("rewrite", doc), indent=2, sort_keys=True) + "\n"
     if fmt is RewriteFormat.TEXT:
-        return report_text(doc)
+        return reflow(report_text(doc), width=width)
     assert_never(fmt)
 
 

@@ -8,24 +8,27 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never, visible
+from catalogaudit.formatters.console import CLASS_STYLE, DIM, Page
 from catalogaudit.formatters.formats import RuleFormat
 from catalogaudit.formatters.md import escape_text, link
 from catalogaudit.model import with_envelope as envelope
 
+_SEVERITY = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 #: Example lines shown in text and Markdown (JSON carries the whole example).
 EXAMPLE_LINES = 40
 
 
-def format_rule(rule: dict[str, Any], fmt: RuleFormat, *, width: int = 100) -> str:
-    """The explanation in `fmt`."""
+def format_rule(
+    rule: dict[str, Any], fmt: RuleFormat, *, color: bool = False, width: int = 100
+) -> str:
+    """The explanation in `fmt` (`color`, `width`: text only)."""
     if fmt is RuleFormat.JSON:
         return json.dumps(envelope("rule", {"rule": rule}), indent=2, sort_keys=True) + "\n"
     if fmt is RuleFormat.TEXT:
-        return _text(rule, width)
+        return _text(rule, color, width)
     if fmt is RuleFormat.MARKDOWN:
         return _markdown(rule)
     assert_never(fmt)
@@ -50,36 +53,44 @@ def _lines(text: str) -> tuple[list[str], int]:
     return lines[:EXAMPLE_LINES], max(0, len(lines) - EXAMPLE_LINES)
 
 
-def _text(rule: dict[str, Any], width: int) -> str:
-    def para(title: str, body: str) -> list[str]:
-        wrapped = textwrap.wrap(body, width=max(40, width - 2)) or ["-"]
-        return [f"{title}:", *(f"  {line}" for line in wrapped)]
+def _text(rule: dict[str, Any], color: bool, width: int) -> str:
+    page = Page(color=color, width=width)
 
-    out = [f"{rule['id']} {rule['name']} ({rule['severity']})", rule["summary"], ""]
-    out += para("What it checks", rule["checks"])
+    def para(title: str, body: str) -> None:
+        page.line((f"{title}:", "bold"))
+        page.line(visible(body) or "-", indent=2, hang=2)
+
+    style = _SEVERITY.get(rule["severity"]) or CLASS_STYLE.get(rule["severity"], "")
+    page.line((rule["id"], "bold"), f" {rule['name']} (", (rule["severity"], style), ")", hang=2)
+    page.line(visible(rule["summary"]), hang=2)
+    page.blank()
+    para("What it checks", rule["checks"])
     if rule["why"] != rule["checks"]:
-        out += para("Why", rule["why"])
-    out += para("Severity", f"{rule['severity']}; evidence: {rule['evidence']}")
+        para("Why", rule["why"])
+    para("Severity", f"{rule['severity']}; evidence: {rule['evidence']}")
     applies = ", ".join(rule["profiles"])
     if rule["versions"]:
         applies += f" (versions {rule['versions']})"
-    out += para("Applies in", applies)
+    para("Applies in", applies)
     if rule["fix"]:
-        out += para("Fix", rule["fix"])
-    out.append("Sources:")
-    out += [f"  {url}" for url in rule["sources"]] or ["  -"]
+        para("Fix", rule["fix"])
+    page.line(("Sources:", "bold"))
+    for url in rule["sources"] or ["-"]:
+        page.line(visible(url), indent=2, hang=4)
     for side, title in (("failing", "Failing example"), ("passing", "Passing example")):
         example = rule[side]
         if example is None:
             continue
         shown, more = _lines(example["text"])
-        out.append(f"{title} ({_where(example)}):")
-        out += [f"  {line}" for line in shown]
+        page.line((title, "bold"), f" ({visible(_where(example))}):", hang=2)
+        # NOTE: an example is code: each line as written, wrapped (never joined) when long
+        for line in shown:
+            page.line((visible(line), DIM if color else ""), indent=2, hang=4)
         if more:
-            out.append(f"  ... {more} more line(s): rule {rule['id']} --format json has all")
+            page.line(f"... {more} more line(s): rule {rule['id']} --format json has all", indent=2)
     if "noExample" in rule:
-        out += para("Examples", f"none: {rule['noExample']}")
-    return visible("\n".join(out) + "\n")
+        para("Examples", f"none: {rule['noExample']}")
+    return page.text()
 
 
 def _fence(text: str) -> str:

@@ -1,4 +1,5 @@
-"""`catalogaudit rules`: every rule as a table line (text), JSON rows, or docs/rules.md."""
+"""`catalogaudit rules`: every rule as a table row (text, through `console.Page`), JSON rows,
+or docs/rules.md."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ import json
 from collections.abc import Sequence
 
 from catalogaudit.formatters.base import assert_never
+from catalogaudit.formatters.console import DIM, SEVERITY_STYLE, Cell, Column, Page
 from catalogaudit.formatters.formats import RulesFormat
 from catalogaudit.model import RuleMeta
 from catalogaudit.model import with_envelope as envelope
 
 
-def format_rules(metas: Sequence[RuleMeta], fmt: RulesFormat) -> str:
-    """The rule list in `fmt`, rules in the order given."""
+def format_rules(
+    metas: Sequence[RuleMeta], fmt: RulesFormat, *, color: bool = False, width: int = 100
+) -> str:
+    """The rule list in `fmt`, rules in the order given (`color`, `width`: text only)."""
     if fmt is RulesFormat.JSON:
         rows = [
             {
@@ -33,12 +37,19 @@ def format_rules(metas: Sequence[RuleMeta], fmt: RulesFormat) -> str:
     if fmt is RulesFormat.MARKDOWN:
         return rules_markdown(metas)
     if fmt is RulesFormat.TEXT:
-        lines = [
-            f"{m.id:<14} {m.severity.value:<8} {m.origin:<20} {m.summary}"
-            + (f" [{m.versions}]" if m.versions else "")
+        page = Page(color=color, width=width)
+        columns = [Column(h, no_wrap=True) for h in ("Rule", "Severity", "Origin")]
+        body: list[list[Cell]] = [
+            [
+                (m.id, "bold"),
+                (m.severity.value, SEVERITY_STYLE[m.severity]),
+                m.origin,
+                [m.summary, (f" [{m.versions}]" if m.versions else "", DIM)],
+            ]
             for m in metas
         ]
-        return "\n".join(lines) + "\n"
+        page.table([*columns, Column("Summary [versions]")], body)
+        return page.text()
     assert_never(fmt)
 
 

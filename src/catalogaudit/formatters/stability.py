@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+from catalogaudit.formatters.base import visible
+from catalogaudit.formatters.console import CLASS_STYLE, DIM, Page
 from catalogaudit.formatters.formats import StabilityFormat
 from catalogaudit.formatters.md import (
     DEFAULT_MAX_CHARS,
@@ -29,11 +31,16 @@ _BYTES = ("key order", "number lexeme")
 
 
 def render(
-    report: dict[str, Any], fmt: StabilityFormat, *, max_chars: int = DEFAULT_MAX_CHARS
+    report: dict[str, Any],
+    fmt: StabilityFormat,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    color: bool = False,
+    width: int = 100,
 ) -> str:
-    """The report in one format (`max_chars` bounds the Markdown)."""
+    """The report in one format (`max_chars` bounds the Markdown; `color`, `width` the text)."""
     if fmt is StabilityFormat.TEXT:
-        return text(report)
+        return text(report, color=color, width=width)
     if fmt is StabilityFormat.JSON:
         return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if fmt is StabilityFormat.MARKDOWN:
@@ -61,13 +68,13 @@ def _name(listing: str, ident: Any) -> str:
     return f"{_KIND[listing]} {dump_string(ident) if ident is not None else '#?'}"
 
 
-def _item_line(listing: str, item: dict[str, Any]) -> str:
+def _item_line(listing: str, item: dict[str, Any]) -> list[Any]:
     causes = ", ".join(
         c["cause"] + (f" at {c['pointer'] or 'the top level'}" if c["cause"] in _BYTES else "")
         for c in item["causes"]
         if c["cause"] != "content"
     )
-    parts = [f"{_name(listing, item['identity'])}: {item['verdict']}"]
+    parts: list[str] = []
     if causes:
         parts.append(causes)
     if item["verdict"] == "content":
@@ -76,11 +83,13 @@ def _item_line(listing: str, item: dict[str, Any]) -> str:
         parts.append("changed " + ", ".join(p or "(whole item)" for p in paths) + more)
     parts.append("prompt bytes changed" if item["promptChanged"] else "prompt bytes equal")
     parts.append("in " + ", ".join(item["inputs"]))
-    return "; ".join(parts)
+    verdict = item["verdict"]
+    name = visible(_name(listing, item["identity"]), keep="")
+    return [f"{name}: ", (verdict, CLASS_STYLE.get(verdict, "")), visible("; " + "; ".join(parts))]
 
 
-def _listing_line(name: str, rec: dict[str, Any]) -> str:
-    line = f"{name}: {rec['verdict']}"
+def _listing_line(name: str, rec: dict[str, Any]) -> list[Any]:
+    line = ""
     if rec["status"] == "absent":
         line += " (absent)"
     if rec["causes"]:
@@ -99,33 +108,48 @@ def _listing_line(name: str, rec: dict[str, Any]) -> str:
             f"; prompt cache: ~{cache['tokens']} tokens ({cache['bytes']} bytes{how}) "
             f"re-sent uncached{start}"
         )
-    return line
+    verdict = rec["verdict"]
+    return [(name, "bold"), ": ", (verdict, CLASS_STYLE.get(verdict, "")), visible(line)]
 
 
-def text(report: dict[str, Any]) -> str:
-    """Plain text: verdict per listing, then each item that is not stable."""
-    lines = [f"stability of {', '.join(report['inputs'])} (baseline {report['baseline']})"]
+def text(report: dict[str, Any], *, color: bool = False, width: int = 100) -> str:
+    """Human text: verdict per listing, then each item that is not stable."""
+    page = Page(color=color, width=width)
+    inputs = visible(", ".join(report["inputs"]), keep="")
+    baseline = visible(report["baseline"], keep="")
+    page.line(("stability", "bold"), f" of {inputs} (baseline {baseline})", hang=4)
     for name, rec in report["listings"].items():
-        lines.append(_listing_line(name, rec))
-        lines.extend(f"  {_item_line(name, i)}" for i in rec["items"] if i["verdict"] != "stable")
-        if rec["pageFields"]["verdict"] != "stable":
-            lines.append(
-                f"  page fields: {rec['pageFields']['verdict']}; changed "
-                + ", ".join(rec["pageFields"]["paths"])
+        page.line(*_listing_line(name, rec), hang=4)
+        for i in rec["items"]:
+            if i["verdict"] != "stable":
+                page.line(*_item_line(name, i), indent=2, hang=6)
+        fields = rec["pageFields"]
+        if fields["verdict"] != "stable":
+            page.line(
+                "page fields: ",
+                (fields["verdict"], CLASS_STYLE.get(fields["verdict"], "")),
+                visible("; changed " + ", ".join(fields["paths"])),
+                indent=2,
+                hang=6,
             )
     if report["instructions"]["verdict"] != "stable":
-        lines.append(
-            "instructions: content (in " + ", ".join(report["instructions"]["inputs"]) + ")"
-        )
+        inputs = visible(", ".join(report["instructions"]["inputs"]), keep="")
+        page.line(("instructions", "bold"), ": ", ("content", "bold red"), f" (in {inputs})")
     if report["promptCache"]["tokens"]:
-        lines.append(
-            "prompt-cache cost: UTF-8 bytes of the prompt projection from the first "
-            "changed byte on, divided by 4; an estimate (promptCache.method in --format "
-            "json says how)"
+        page.line(
+            (
+                "prompt-cache cost: UTF-8 bytes of the prompt projection from the first "
+                "changed byte on, divided by 4; an estimate (promptCache.method in --format "
+                "json says how)",
+                DIM,
+            ),
+            hang=2,
         )
-    lines.extend(f"warning: {w['message']}" for w in report["warnings"])
-    lines.extend(f"note: {n}" for n in report["notes"])
-    return "\n".join(lines) + "\n"
+    for w in report["warnings"]:
+        page.line(("warning:", "bold yellow"), f" {visible(w['message'])}", hang=2)
+    for n in report["notes"]:
+        page.line(("note:", DIM), f" {visible(n)}", hang=2)
+    return page.text()
 
 
 def markdown(

@@ -7,6 +7,7 @@ import shlex
 from collections.abc import Sequence
 
 from catalogaudit.formatters.base import visible
+from catalogaudit.formatters.console import reflow
 from catalogaudit.model import dump_string
 from catalogaudit.model import with_envelope as envelope
 from catalogaudit.rewriting import ENV_VAR, Suggestion
@@ -34,7 +35,7 @@ def document(s: Suggestion) -> dict[str, object]:
     }
 
 
-def render_text(s: Suggestion) -> str:
+def render_text(s: Suggestion, *, width: int = 100) -> str:
     """What `audit --suggest` prints: the list ready to paste, and the re-audit that proves it."""
     profiles = ", ".join(s.after.profiles)
     lines: list[str] = []
@@ -78,4 +79,4 @@ def render_text(s: Suggestion) -> str:
     # NOTE: a rule that crashed makes the exit code 2; say which, as the audit report does.
     errors = {(e.rule_id, e.error) for r in (s.before, s.after) for e in r.rule_errors}
     lines += [f"rule error {rid}: {visible(err, keep='')}" for rid, err in sorted(errors)]
-    return "\n".join(lines) + "\n"
+    return reflow("\n".join(lines) + "\n", width=width)

@@ -11,90 +11,66 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
 
-from rich import box
 from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from catalogaudit.formatters.base import (
     by_subject,
     location_label,
     plural,
-    shown_breaks,
     sorted_rule_errors,
     summary_parts,
     visible,
 )
+from catalogaudit.formatters.console import DIM, SEVERITY_STYLE, breaks, finish, make_console
 from catalogaudit.formatters.fold import Fold, fold
-from catalogaudit.model import Finding, MatrixRow, Report, Severity
+from catalogaudit.model import Finding, Report
 
 INDENT = 4
-SEVERITY_STYLE = {
-    Severity.ERROR: "bold red",
-    Severity.WARNING: "bold yellow",
-    Severity.INFO: "bold cyan",
-}
 HIGHLIGHT = "bold reverse"
-DIM = "dim"
 
 
 def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
-    # NOTE: every setting that rich would otherwise read from the environment (FORCE_COLOR,
-    # NO_COLOR, COLUMNS, TERM=dumb, COLORTERM) is given explicitly: the output must depend on
-    # the arguments only. "standard" colours are the 16 every terminal and CI log supports.
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        height=25,
-        force_terminal=color,
-        force_jupyter=False,
-        force_interactive=False,
-        no_color=not color,
-        color_system="standard" if color else None,
-        markup=False,
-        emoji=False,
-        highlight=False,
-        legacy_windows=False,
-        soft_wrap=False,
-    )
-    return console, buffer
+    return make_console(color, width)
 
 
 def _finish(buffer: io.StringIO, color: bool) -> str:
-    out = buffer.getvalue()
-    if not color:  # rich pads some lines; trailing blanks only make diffs noisy
-        out = "\n".join(line.rstrip() for line in out.split("\n"))
-    return out
+    return finish(buffer.getvalue(), color)
 
 
-def _emit(console: Console, text: Text, indent: int) -> None:
-    """Print `text` wrapped to the console width, every line indented by `indent` columns."""
+def _emit(console: Console, text: Text, indent: int, hang: int | None = None) -> None:
+    """Print `text` wrapped to the console width between words (a long value folded after a
+    separator, `console.breaks`): its first row indented by `indent` columns, the others by
+    `hang` (default: `indent`)."""
+    hang = indent if hang is None else hang
     room = max(console.width - indent, 20)
     plain = text.plain
     if console.no_color and plain.isprintable():
-        # NOTE: without colour, a printable line is written as rich would write it (as it is
-        # when it fits, else cut where rich's wrap cuts it) without rich's render, which cost
-        # much of the report of many files (bench/README.md). `isprintable` leaves tabs and
-        # anything rich would strip or expand to `_wrapped`.
-        pad = " " * indent
+        # NOTE: without colour, a printable line is written without rich's render, which
+        # cost much of the report of many files (bench/README.md). `isprintable` leaves
+        # tabs and anything rich would strip or expand to the rendered path.
         if cell_len(plain) <= room:
-            console.file.write(pad + plain + "\n")
+            console.file.write(" " * indent + plain + "\n")
         else:
-            wrapped = Text(plain).wrap(console, room, overflow="fold")
-            console.file.write("".join(pad + line.plain.rstrip() + "\n" for line in wrapped))
+            rows = breaks(plain, room, max(console.width - hang, 20))
+            console.file.write(
+                "".join(
+                    " " * (hang if i else indent) + plain[s:e] + "\n"
+                    for i, (s, e) in enumerate(rows)
+                )
+            )
         return
-    _wrapped(console, text, room, indent)
+    _wrapped(console, text, room, indent, hang)
 
 
-def _wrapped(console: Console, text: Text, room: int, indent: int) -> None:
-    """`_emit` through rich: wrapped to `room` columns, each line indented."""
-    for line in text.wrap(console, room, overflow="fold"):
-        line.rstrip()
-        console.print(Text(" " * indent) + line, soft_wrap=True, crop=False)
+def _wrapped(console: Console, text: Text, room: int, indent: int, hang: int | None = None) -> None:
+    """`_emit` through rich: wrapped between words, the first row in `room` columns."""
+    hang = indent if hang is None else hang
+    rest = max(console.width - hang, 20) if hang != indent else room
+    for i, (s, e) in enumerate(breaks(text.plain, room, rest)):
+        console.print(Text(" " * (hang if i else indent)) + text[s:e], soft_wrap=True, crop=False)
 
 
 def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
@@ -167,7 +143,7 @@ def _folded(console: Console, fo: Fold) -> None:
     """One line: severity, rule, where, profile, the cause, the count and as many item names
     as the width holds (the rest counted)."""
     f = fo.first
-    head = Text("  ")
+    head = Text()
     head.append(f.severity.value, SEVERITY_STYLE[f.severity])
     head.append(" ")
     head.append(f.rule_id, "bold")
@@ -186,9 +162,15 @@ def _folded(console: Console, fo: Fold) -> None:
         head.append(" ")
         head.append(cause, HIGHLIGHT)
     n = len(fo.identities)
-    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}: ")
+    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}:")
     names = [visible(i, keep="") for i in fo.identities]
-    room = console.width - head.cell_len
+    room = console.width - 2 - head.cell_len - 1
+    if room < min(20, max(cell_len(x) for x in names) + 8):
+        # NOTE: a long pointer leaves no room: the head wraps, the names get a row of their own
+        _emit(console, head, 2, 4)
+        head, room = Text(), console.width - 4
+    else:
+        head.append(" ")
     shown: list[str] = []
     for i, name in enumerate(names):
         rest = len(names) - i - 1
@@ -200,7 +182,10 @@ def _folded(console: Console, fo: Fold) -> None:
     if len(shown) < n:
         line += f", \u2026 (+{n - len(shown)})"
     head.append(line)
-    console.print(head, soft_wrap=True, crop=False)
+    if not head.plain.startswith(f.severity.value):
+        _emit(console, head, 4)
+        return
+    _emit(console, head, 2, 4)
 
 
 def format_text(
@@ -238,9 +223,9 @@ def format_text(
         line.append("rule error ", "bold red")
         line.append(rule_id, "bold")
         line.append(": " + visible(error))
-        _emit(console, line, 0)
+        _emit(console, line, 0, 2)
     for note in report.notes:
-        _emit(console, Text("note: " + visible(note)), 0)
+        _emit(console, Text("note: " + visible(note)), 0, 2)
     if folds:
         count = sum(fo.findings for fo in folds)
         _emit(
@@ -250,42 +235,15 @@ def format_text(
                 "--expand shows each with its message, hint and source"
             ),
             0,
+            2,
         )
     if report.inputs:
-        _emit(console, Text("inputs: " + ", ".join(visible(i, keep="") for i in report.inputs)), 0)
+        inputs = ", ".join(visible(i, keep="") for i in report.inputs)
+        _emit(console, Text("inputs: " + inputs), 0, 2)
     summary = Text()
     for i, part in enumerate(summary_parts(report)):
         if i:
             summary.append("; ")
         summary.append(visible(part), "bold" if i == 0 else "")
-    _emit(console, summary, 0)
-    return _finish(buffer, color)
-
-
-def format_matrix_text(rows: Sequence[MatrixRow], *, color: bool = False, width: int = 100) -> str:
-    """The `audit --matrix` table: one row per profile, its verdict at a glance."""
-    console, buffer = _console(color, width)
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, highlight=False, expand=True)
-    # The profile never wraps; the free text (verified, what breaks) takes the rest.
-    table.add_column("Profile", no_wrap=True)
-    table.add_column("Verdict", overflow="fold")
-    table.add_column("Verified", overflow="fold", ratio=2)
-    table.add_column("What breaks", overflow="fold", ratio=3)
-    for row in rows:
-        verdict = Text()
-        verdict.append(*(("pass", "bold green") if row.passed else ("FAIL", "bold red")))
-        counts = [
-            plural(n, word)
-            for n, word in ((row.errors, "error"), (row.warnings, "warning"), (row.infos, "info"))
-            if n
-        ]
-        if counts:
-            verdict.append("\n" + ", ".join(counts))
-        table.add_row(
-            Text(visible(row.profile, keep="")),
-            verdict,
-            Text(visible(row.verified, keep="")),
-            Text("\n".join(visible(b, keep="") for b in shown_breaks(row)) or "-"),
-        )
-    console.print(table)
+    _emit(console, summary, 0, 2)
     return _finish(buffer, color)

@@ -220,11 +220,20 @@ def as_github(run: VerifyRun) -> str:
 
 
 def format_verify(
-    run: VerifyRun, fmt: VerifyFormat | str, *, max_chars: int = DEFAULT_MAX_CHARS
+    run: VerifyRun,
+    fmt: VerifyFormat | str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    width: int = 100,
 ) -> str:
-    """Render in one of the `VerifyFormat`s (`max_chars` bounds the Markdown)."""
+    """Render in one of the `VerifyFormat`s (`max_chars` bounds the Markdown, `width` the
+    text)."""
     if VerifyFormat(fmt) is VerifyFormat.MARKDOWN:
         return as_markdown(run, max_chars=max_chars)
+    if VerifyFormat(fmt) is VerifyFormat.TEXT:
+        from catalogaudit.formatters.console import reflow
+
+        return reflow(as_text(run), width=width)
     render = {
         VerifyFormat.TEXT: as_text,
         VerifyFormat.JSON: as_json,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from catalogaudit.verbs.canonicalize import run as run_canonicalize
     from catalogaudit.verbs.canonicalize import run_hash
     from catalogaudit.verbs.ci import CiOptions, run_ci
+    from catalogaudit.verbs.complete import client_ids, profile_ids, rule_ids, selectors
     from catalogaudit.verbs.contract import from_parameters
     from catalogaudit.verbs.diff import (
         StabilityOptions,
@@ -50,6 +51,7 @@ __getattr__ = lazy(
         "audit": "AuditRunOptions rules_listing run_audit=run",
         "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
         "ci": "CiOptions run_ci",
+        "complete": "client_ids profile_ids rule_ids selectors",
         "contract": "from_parameters",
         "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
         "fleet": "run_fleet_snapshot=snapshot_fleet",
@@ -77,11 +79,14 @@ __all__ = [
     "StabilityOptions",
     "canonicalize_options",
     "capture",
+    "client_ids",
     "from_parameters",
     "git_repository",
     "limits_of",
     "options_of",
     "pointed_at",
+    "profile_ids",
+    "rule_ids",
     "rules_listing",
     "run_audit",
     "run_canonicalize",
@@ -97,5 +102,6 @@ __all__ = [
     "run_snapshot",
     "run_stability",
     "run_verify",
+    "selectors",
     "target_of",
 ]

@@ -279,7 +279,8 @@ def _suggest(
     if fmt == "json":
         _emit(output, json.dumps(documents(results), indent=2, sort_keys=True))
     else:
-        _emit(output, "".join(render_text(r) for r in results))
+        width = terminal.width(output)
+        _emit(output, "".join(render_text(r, width=width) for r in results))
     return max(r.after.exit_code(fail_on) for r in results)
 
 
@@ -361,11 +362,14 @@ def _summary(report: Report) -> None:
     output.say([line])
 
 
-def rules_listing(fmt: RulesFormat) -> tuple[str, int]:
-    """`catalogaudit rules`: every rule with its origin, severity, summary and source."""
+def rules_listing(fmt: RulesFormat) -> int:
+    """`catalogaudit rules`: print every rule with its origin, severity, summary and source."""
     from catalogaudit.profiles import rule_meta
     from catalogaudit.rules import spec_meta
 
     metas = [*spec_meta().values(), *rule_meta()]
     metas.sort(key=lambda m: (m.origin != "spec", m.origin, m.id))
-    return format_rules(metas, fmt), EXIT_OK if metas else EXIT_ERROR
+    color = terminal.color("auto", "-")
+    text = format_rules(metas, fmt, color=color, width=terminal.width("-"))
+    output.emit("-", text, styled=color)
+    return EXIT_OK if metas else EXIT_ERROR

@@ -287,7 +287,8 @@ def summary(o: CiOptions, gate: Gate, code: int) -> str:
     parts += [
         "<details><summary>Audit</summary>",
         "",
-        format_markdown(gate.report, max_chars=SECTION_CHARS),
+        # NOTE: the page's title is `##`; the diff and the audit are its `###` sections
+        format_markdown(gate.report, max_chars=SECTION_CHARS, level=3),
         "</details>",
         "",
     ]

@@ -33,7 +33,7 @@ from catalogaudit.model import (
     written_positions,
 )
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import contract, live, output
+from catalogaudit.verbs import contract, live, output, terminal
 from catalogaudit.verbs.live import SnapshotOptions
 from catalogaudit.wire import ENV_VALUE_ALLOW, ENV_VALUE_PREFIX
 
@@ -66,6 +66,8 @@ class DiffOptions:
     accepted: str | None = None
     accept: str | None = None
     expires: str | None = None
+    #: `--color auto|always|never` of the text report (`verbs.terminal.color`).
+    color: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class StabilityOptions:
     fmt: StabilityFormat = StabilityFormat.TEXT
     output: str = "-"
     max_chars: int | None = None
+    color: str = "auto"
 
 
 def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffOptions:
@@ -103,6 +106,7 @@ def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffO
         accepted=given.get("accepted"),
         accept=given.get("accept"),
         expires=given.get("expires"),
+        color=_value(given.get("color", "auto")),
     )
 
 
@@ -140,6 +144,7 @@ def run_diff(o: DiffOptions) -> int:
     line_of: Callable[[Any], int | None] | None = None
     if o.fmt in _LINED:
         file, line_of = _pointed_at(o, (olds[0], old_bytes), (news[0], new_bytes))
+    color = o.fmt is DiffFormat.TEXT and terminal.color(o.color, o.output)
     text = render_diff(
         result,
         o.fmt,
@@ -150,8 +155,10 @@ def run_diff(o: DiffOptions) -> int:
         expand=o.expand,
         max_chars=o.max_chars or DEFAULT_MAX_CHARS,
         file=file,
+        color=color,
+        width=terminal.width(o.output),
     )
-    output.emit(o.output, text)
+    output.emit(o.output, text, styled=color)
     shown = o.fmt is DiffFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in result.warnings])
     _stderr([diff_summary(result, o.fail_on, o.unknown)])
@@ -201,9 +208,15 @@ def run_stability(o: StabilityOptions) -> int:
             "written with --runs N (N >= 2)"
         )
     report = stability_report(sides, notes)
-    output.emit(
-        o.output, render_stability(report, o.fmt, max_chars=o.max_chars or DEFAULT_MAX_CHARS)
+    color = o.fmt is StabilityFormat.TEXT and terminal.color(o.color, o.output)
+    text = render_stability(
+        report,
+        o.fmt,
+        max_chars=o.max_chars or DEFAULT_MAX_CHARS,
+        color=color,
+        width=terminal.width(o.output),
     )
+    output.emit(o.output, text, styled=color)
     shown = o.fmt is StabilityFormat.TEXT and o.output == "-"
     _stderr([] if shown else [f"warning: {w['message']}" for w in report["warnings"]])
     _stderr([stability_summary(report)])

@@ -192,11 +192,24 @@ def _atomic(
 
 def say(lines: Iterable[str]) -> None:
     """Print lines on stderr (notes, warnings; stdout belongs to the report), each one line
-    with every control or invisible character escaped (`visible`), since they quote servers."""
-    text = "".join(f"{visible(line, keep='')}\n" for line in lines)
+    with every control or invisible character escaped (`visible`), since they quote servers;
+    on a terminal (or with `COLUMNS`) wrapped between words at its width, under itself."""
+    from catalogaudit.verbs.terminal import stderr_width
+
+    width = stderr_width()
+    text = "".join(_wrapped(visible(line, keep=""), width) for line in lines)
     if text:
         sys.stderr.write(text)
         sys.stderr.flush()
+
+
+def _wrapped(line: str, width: int | None) -> str:
+    if width is None or len(line) <= width:
+        return line + "\n"
+    from catalogaudit.formatters import wrap_offsets
+
+    rows = wrap_offsets(line, width, width - 2)
+    return "".join(("  " if i else "") + line[s:e] + "\n" for i, (s, e) in enumerate(rows))
 
 
 __all__ = ["emit", "emit_document", "say", "write_atomic"]

@@ -26,7 +26,7 @@ from catalogaudit.rewriting import (
 from catalogaudit.snapshots import render, validate
 from catalogaudit.verbs import audit as run_audit
 from catalogaudit.verbs import config as cfg
-from catalogaudit.verbs import output
+from catalogaudit.verbs import output, terminal
 from catalogaudit.verbs.config import parse_settings
 
 
@@ -94,7 +94,13 @@ def run(o: RewriteOptions) -> int:
     outcome = compare(before.findings, after.findings)
     output.emit(o.output, render(derived.doc), document=True)
     doc = report_document(source.source, name, derived, before, after, outcome)
-    text = format_rewrite(doc, o.output_format)
+    if o.report:
+        width = terminal.width(o.report)
+    elif o.output == "-":  # the report goes to stderr: its terminal's width
+        width = terminal.stderr_width() or terminal.FIXED_WIDTH
+    else:
+        width = terminal.width("-")
+    text = format_rewrite(doc, o.output_format, width=width)
     if o.report:
         output.emit(o.report, text)
     elif o.output == "-":

@@ -15,6 +15,68 @@ from catalogaudit.verbs import output, terminal
 SPEC_EVIDENCE = "from the MCP specification (the cited source); not a client's behaviour"
 
 
+#: What a diff class means and the level it counts at for `diff --fail-on` (docs/diff-rules.md).
+DIFF_CLASSES = {
+    "breaking": (
+        "a client that worked against the old catalog can fail against the new one",
+        "counts at the breaking level: fails `diff` at the default --fail-on breaking",
+    ),
+    "unknown": (
+        "composition or a keyword that cannot be compared makes the verdict undecidable, so "
+        "it is said instead of guessed",
+        "counts as breaking (model-visible with --unknown ignore)",
+    ),
+    "model-visible": (
+        "what clients forward to the model changed, so prompt caches miss and the model may "
+        "behave differently",
+        "counts at the model-visible level (--fail-on model-visible)",
+    ),
+    "additive": (
+        "something new that breaks no client",
+        "counts as model-visible when it lies in what the model reads, else cosmetic",
+    ),
+    "compatible": (
+        "a contract change that breaks no client",
+        "counts as model-visible when it lies in what the model reads, else cosmetic",
+    ),
+    "cosmetic": (
+        "served bytes only, outside what clients forward to the model",
+        "counts at the cosmetic level (--fail-on cosmetic)",
+    ),
+}
+DIFF_DOCS = "https://github.com/catalogaudit/catalogaudit/blob/main/docs/diff-rules.md"
+
+
+def _diff_rule(key: str) -> dict[str, Any] | None:
+    """A `diff` rule (CA8xx) explained from its row in `diffing.RULES`, or None."""
+    from catalogaudit.diffing import RULES
+
+    rule_id = next((i for i, row in RULES.items() if key in (i, row[1].upper())), None)
+    if rule_id is None:
+        return None
+    cls, name, summary = RULES[rule_id]
+    meaning, level = DIFF_CLASSES[cls]
+    return {
+        "id": rule_id,
+        "name": name,
+        "severity": cls,
+        "summary": summary,
+        "profiles": ["diff"],
+        "owner": "diff",
+        "checks": f"{summary}: `catalogaudit diff OLD NEW` reports this change.",
+        "why": f"{cls}: {meaning}; {level}.",
+        "fix": "",
+        "sources": [f"{DIFF_DOCS}#{rule_id.lower()}"],
+        "versions": "",
+        "confidence": "",
+        "phase": "listing",
+        "evidence": "a change between two catalogs, classified by `diff` (docs/diff-rules.md)",
+        "failing": None,
+        "passing": None,
+        "noExample": "a diff rule compares two catalogs; `catalogaudit diff OLD NEW` shows it",
+    }
+
+
 def _metas() -> list[RuleMeta]:
     from catalogaudit.profiles import rule_meta
     from catalogaudit.rules import spec_meta
@@ -28,7 +90,9 @@ def find(raw: str, metas: list[RuleMeta]) -> list[RuleMeta]:
     rows = [m for m in metas if m.id.upper() == key or m.name.upper() == key]
     if rows:
         return rows
-    ids = sorted({m.id for m in metas})
+    from catalogaudit.diffing import RULES
+
+    ids = sorted({m.id for m in metas} | set(RULES))
     close = [i for i in ids if i.startswith(key)][:1] or difflib.get_close_matches(
         key, ids, n=1, cutoff=0.0
     )
@@ -40,6 +104,9 @@ def explain(raw: str) -> dict[str, Any]:
     """The rule as plain data (the `rule` document's body)."""
     from catalogaudit.rules import of, why_none
 
+    diff_rule = _diff_rule(raw.strip().upper())
+    if diff_rule is not None:
+        return diff_rule
     rows = find(raw, _metas())
     meta = next((m for m in rows if m.origin == "spec"), rows[0])
     out: dict[str, Any] = {
@@ -108,7 +175,9 @@ def run(rule_id: str, fmt: RuleFormat) -> int:
     """Print one rule's explanation; exit 0 (2, one line, for an unknown id)."""
     from catalogaudit.formatters import format_rule
 
-    output.emit("-", format_rule(explain(rule_id), fmt, width=terminal.width("-")))
+    color = terminal.color("auto", "-")
+    text = format_rule(explain(rule_id), fmt, color=color, width=terminal.width("-"))
+    output.emit("-", text, styled=color)
     return EXIT_OK
 
 

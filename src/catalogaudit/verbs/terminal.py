@@ -58,4 +58,18 @@ def width(output: str | None) -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((FIXED_WIDTH, 24)).columns)
 
 
-__all__ = ["FIXED_WIDTH", "color", "width"]
+def stderr_width() -> int | None:
+    """Columns to wrap the lines said on stderr at: `COLUMNS` or stderr's terminal; None when
+    stderr is a pipe or a file (a log keeps each warning on one line, for grep)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(MIN_WIDTH, int(columns))
+    try:
+        if sys.stderr is None or not sys.stderr.isatty():
+            return None
+    except ValueError:
+        return None
+    return max(MIN_WIDTH, shutil.get_terminal_size((FIXED_WIDTH, 24)).columns)
+
+
+__all__ = ["FIXED_WIDTH", "color", "stderr_width", "width"]

@@ -17,7 +17,7 @@ from catalogaudit import intake
 from catalogaudit.errors import CatalogauditError, UsageError
 from catalogaudit.formatters import DEFAULT_MAX_CHARS, VerifyFormat, format_verify, verify_document
 from catalogaudit.model import Row, VerifyRun
-from catalogaudit.verbs import output
+from catalogaudit.verbs import output, terminal
 from catalogaudit.verify import HTTP, STDIO, compare, label, verify
 from catalogaudit.verify import driver as make_driver
 from catalogaudit.verify import predict_observations as predict
@@ -42,9 +42,13 @@ def run(
     if model is not None:
         if transport != STDIO or sse:
             raise UsageError("--model runs the servers over stdio (no --transport http, --sse)")
-        text, code = model_report(client, catalogs, client_path, fmt, model, max_chars)
+        text, code = model_report(
+            client, catalogs, client_path, fmt, model, max_chars, terminal.width(path)
+        )
     else:
-        text, code = report(client, catalogs, client_path, fmt, transport, sse, max_chars)
+        text, code = report(
+            client, catalogs, client_path, fmt, transport, sse, max_chars, terminal.width(path)
+        )
     output.emit(path, text)
     return code
 
@@ -65,6 +69,7 @@ def model_report(
     fmt: VerifyFormat,
     model: ModelOptions,
     max_chars: int | None = None,
+    width: int = 100,
 ) -> tuple[str, int]:
     """The `verify --model` report and exit code (1 on a mismatch or unstable bytes)."""
     from catalogaudit.verbs import verify_model
@@ -76,7 +81,7 @@ def model_report(
     if log:
         _append(log, verify_document(result))
     unstable = result.prompt is not None and not result.prompt.stable
-    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS)
+    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS, width=width)
     return text, 0 if result.mismatches == 0 and not unstable else 1
 
 
@@ -88,6 +93,7 @@ def report(
     transport: str = STDIO,
     sse: bool = False,
     max_chars: int | None = None,
+    width: int = 100,
 ) -> tuple[str, int]:
     """The report text and the exit code of `catalogaudit verify`.
 
@@ -117,7 +123,7 @@ def report(
     log = os.environ.get(LOG_ENV)
     if log:
         _append(log, verify_document(result))
-    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS)
+    text = format_verify(result, fmt, max_chars=max_chars or DEFAULT_MAX_CHARS, width=width)
     return text, 0 if result.mismatches == 0 else 1
 
 

@@ -1,0 +1,288 @@
+"""The one rendering path of human text: lines and tables to a string, coloured or not, at a
+width; rich does the styling and the tables, nothing is printed.
+
+Why one path: every verb's text then follows the terminal the same way (`verbs/terminal.py`
+picks colour and width), wraps between words only, and folds a value longer than the line
+(a URL, a JSON pointer) after one of its separators (`/`, `?`, `&`, `-`, ...), where a reader
+expects a break, never inside a word. Server text reaches a `Page` only after `visible` and only
+as a plain string (never rich markup), so it cannot style or escape the terminal.
+
+Lines without colour are wrapped here and joined without loading rich (rich only measures
+non-ASCII text), so the hot verbs (`diff` in a hook) stay as light as before.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from catalogaudit.model import Severity
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+#: A piece of a line: plain text, or (text, rich style name).
+Part = str | tuple[str, str]
+#: A table cell: one part, or several.
+Cell = Part | list[Part]
+
+SEVERITY_STYLE = {
+    Severity.ERROR: "bold red",
+    Severity.WARNING: "bold yellow",
+    Severity.INFO: "bold cyan",
+}
+#: Colour of a diff change class and of a stability verdict: red breaks, yellow the model sees.
+CLASS_STYLE = {
+    "breaking": "bold red",
+    "unknown": "red",
+    "model-visible": "yellow",
+    "compatible": "green",
+    "additive": "green",
+    "cosmetic": "dim",
+    "stable": "green",
+    "bytes-only": "yellow",
+    "content": "bold red",
+    "pass": "bold green",
+    "FAIL": "bold red",
+}
+DIM = "dim"
+#: Characters a long value may be folded after (URL and pointer separators, hyphens).
+_BREAK_AFTER = "/?&=#-_.,;:|"
+_WORD = re.compile(r"\S+\s*")
+
+
+def cells(text: str) -> int:
+    """Terminal columns of `text` (rich's measure, loaded only for non-ASCII text)."""
+    if text.isascii():
+        return len(text)
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _cut(word: str, start: int, room: int) -> int:
+    """Where a word too long for a line is folded: after the last separator that fits, else
+    (a word with no separator there) at the room."""
+    end = start
+    while end < len(word) and cells(word[start : end + 1]) <= room:
+        end += 1
+    seps = [i + 1 for i in range(start, end) if word[i] in _BREAK_AFTER and i + 1 < len(word)]
+    return seps[-1] if seps else max(end, start + 1)
+
+
+def breaks(text: str, first: int, rest: int) -> list[tuple[int, int]]:
+    """(start, end) of each line of `text` wrapped greedily between words, the first line
+    `first` columns wide and the others `rest`; a newline always breaks; trailing blanks are
+    not part of a line."""
+    lines: list[tuple[int, int]] = []
+    for start, end in _paragraphs(text):
+        room = first if not lines else rest
+        line_start, used = start, 0
+        for m in _WORD.finditer(text, start, end):
+            if m.start() > start and line_start == start and used == 0:
+                used = cells(text[start : m.start()])  # the paragraph's own indentation
+            word = m.group().rstrip()
+            width = cells(word)
+            if used and used + width > room:
+                lines.append((line_start, m.start()))
+                line_start, used, room = m.start(), 0, rest
+            done = 0
+            while not used and cells(word[done:]) > room:
+                cut = _cut(word, done, room)
+                lines.append((line_start, m.start() + cut))
+                line_start, done, room = m.start() + cut, cut, rest
+            used += cells(word[done:]) + cells(m.group()[len(word) :])
+        lines.append((line_start, end))
+    return [(s, s + len(text[s:e].rstrip())) for s, e in lines]
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for m in re.finditer("\n", text):
+        out.append((start, m.start()))
+        start = m.end()
+    out.append((start, len(text)))
+    return out
+
+
+@dataclass
+class Column:
+    """A table column: its header, and whether it may wrap (an id never does)."""
+
+    header: str
+    no_wrap: bool = False
+    justify: str = "left"
+    ratio: int | None = None
+
+
+@dataclass
+class _Line:
+    parts: list[tuple[str, str]]
+    indent: int
+    hang: int
+
+
+@dataclass
+class _Table:
+    columns: Sequence[Column]
+    rows: list[list[list[tuple[str, str]]]]
+    indent: int
+
+
+@dataclass
+class Page:
+    """Human text, built line by line and table by table, rendered once by `text()`."""
+
+    color: bool = False
+    width: int = 100
+    blocks: list[_Line | _Table] = field(default_factory=list)
+
+    def line(self, *parts: Part, indent: int = 0, hang: int | None = None) -> None:
+        """One logical line, wrapped to the width: its first row at `indent` columns, the
+        rows it wraps to at `hang` (default: `indent`)."""
+        pieces = [(p, "") if isinstance(p, str) else p for p in parts]
+        self.blocks.append(_Line(pieces, indent, indent if hang is None else hang))
+
+    def blank(self) -> None:
+        """An empty line."""
+        self.line()
+
+    def lines(self, lines: Iterable[str], style: str = "") -> None:
+        """Lines of plain text, each wrapped under its own indentation four columns deeper
+        (reports written as lines of strings)."""
+        for line in lines:
+            body = line.lstrip(" ")
+            indent = len(line) - len(body)
+            self.line((body, style), indent=indent, hang=indent + 4)
+
+    def table(self, columns: Sequence[Column], rows: Sequence[Sequence[Cell]]) -> None:
+        """A table without borders under a rule of its headers; a cell is text or parts."""
+        body = [[_parts(cell) for cell in row] for row in rows]
+        self.blocks.append(_Table(columns, body, 0))
+
+    def text(self) -> str:
+        """The page as a string: ANSI styles when coloured, no trailing blanks on a line."""
+        out: list[str] = []
+        console: Console | None = None
+        buffer = io.StringIO()
+        for block in self.blocks:
+            if isinstance(block, _Line) and not self.color:
+                plain = "".join(t for t, _ in block.parts)
+                out.extend(
+                    " " * (block.hang if i else block.indent) + plain[s:e] + "\n"
+                    for i, (s, e) in enumerate(breaks(plain, *self._rooms(block)))
+                )
+                continue
+            if console is None:
+                console, buffer = make_console(self.color, self.width)
+            buffer.seek(0)
+            buffer.truncate()
+            if isinstance(block, _Line):
+                for row in self._rows(block):
+                    console.print(row, soft_wrap=True, crop=False)
+            else:
+                console.print(_rich_table(block))
+            out.append(finish(buffer.getvalue(), self.color))
+        return "".join(out)
+
+    def _rooms(self, b: _Line) -> tuple[int, int]:
+        return max(self.width - b.indent, 10), max(self.width - b.hang, 10)
+
+    def _rows(self, b: _Line) -> list[Text]:
+        from rich.text import Text
+
+        text = Text()
+        for chunk, style in b.parts:
+            text.append(chunk, style)
+        rows = []
+        for i, (s, e) in enumerate(breaks(text.plain, *self._rooms(b))):
+            rows.append(Text(" " * (b.hang if i else b.indent)) + text[s:e])
+        return rows
+
+
+def reflow(text: str, *, width: int = 100) -> str:
+    """Lines of plain text through a `Page`: each wrapped between words at `width`, its rows
+    under its own indentation, four columns deeper (the simple reports: rewrite, suggest,
+    verify)."""
+    page = Page(width=width)
+    page.lines(text.splitlines())
+    return page.text()
+
+
+def _parts(cell: Cell) -> list[tuple[str, str]]:
+    items = cell if isinstance(cell, list) else [cell]
+    return [(p, "") if isinstance(p, str) else p for p in items]
+
+
+def _rich_table(t: _Table) -> Any:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, highlight=False, pad_edge=False)
+    for col in t.columns:
+        table.add_column(
+            col.header,
+            no_wrap=col.no_wrap,
+            overflow="fold",
+            justify=col.justify,  # type: ignore[arg-type]
+            ratio=col.ratio,
+        )
+    for row in t.rows:
+        cells_ = []
+        for parts in row:
+            text = Text()
+            for chunk, style in parts:
+                text.append(chunk, style)
+            cells_.append(text)
+        table.add_row(*cells_)
+    return table
+
+
+def make_console(color: bool, width: int) -> tuple[Console, io.StringIO]:
+    """A rich console that writes to a string: every setting rich would otherwise read from
+    the environment (FORCE_COLOR, NO_COLOR, COLUMNS, TERM=dumb, COLORTERM) given, so the text
+    depends on the arguments only; the 16 "standard" colours every terminal and CI log shows."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        height=25,
+        force_terminal=color,
+        force_jupyter=False,
+        force_interactive=False,
+        no_color=not color,
+        color_system="standard" if color else None,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        legacy_windows=False,
+        soft_wrap=False,
+    )
+    return console, buffer
+
+
+def finish(out: str, color: bool) -> str:
+    """Rich pads some lines; trailing blanks only make diffs noisy."""
+    if color:
+        return out
+    return "\n".join(line.rstrip() for line in out.split("\n"))
+
+
+__all__ = [
+    "CLASS_STYLE",
+    "DIM",
+    "SEVERITY_STYLE",
+    "Cell",
+    "Column",
+    "Page",
+    "breaks",
+    "cells",
+    "reflow",
+]
