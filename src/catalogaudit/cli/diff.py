@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import MaxChars
+from catalogaudit.cli.options import MaxChars, PricesOpt
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 
@@ -119,6 +119,7 @@ def register(app: typer.Typer) -> None:
         expand: Annotated[
             bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
         ] = False,
+        prices: PricesOpt = None,
         expect_tool: c.ExpectTool = None,
         forbid_tool: c.ForbidTool = None,
         min_tools: c.MinTools = None,
@@ -155,6 +156,7 @@ def register(app: typer.Typer) -> None:
         ] = StabilityFormat.TEXT,
         output: OutputOpt = "-",
         max_chars: MaxChars = None,
+        prices: PricesOpt = None,
     ) -> None:
         """Say per listing and item whether captures agree: stable, bytes-only (the cause
         named) or content, with the JSON paths that changed and the prompt-cache cost.
@@ -163,5 +165,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import StabilityOptions, run_stability
 
-        options = StabilityOptions(tuple(files), fmt, output, max_chars)
+        options = StabilityOptions(tuple(files), fmt, output, max_chars, prices)
         raise typer.Exit(run_stability(options))

@@ -106,6 +106,8 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
         extra["mode"] = result.mode
     if result.assertions:
         extra["assertions"] = [f.report_dict() for f in result.assertions]
+    if result.prompt_cache is not None:
+        extra["promptCache"] = result.prompt_cache
     return envelope(
         "diff",
         {
@@ -164,9 +166,18 @@ def text(result: DiffResult, fail_on: str, unknown: str, expand: bool = False) -
     if not result.changes:
         lines.append("  no changes")
     lines.extend(_assertion_lines(result))
+    lines.extend(_bill(result))
     lines.extend(f"warning: {w['message']}" for w in result.warnings)
     lines.extend(f"note: {n}" for n in result.notes)
     return "\n".join(lines) + "\n"
+
+
+def _bill(result: DiffResult) -> list[str]:
+    """The prompt-cache bill of a change that re-bills a cache (nothing when none does)."""
+    from catalogaudit.formatters.stability import bill_lines
+
+    cache = result.prompt_cache
+    return bill_lines(cache) if cache and any(r["rebills"] for r in cache["providers"]) else []
 
 
 def _name(identity: str | None) -> str:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         compact,
         decode_utf8,
         dump_string,
+        dumps,
         escape_pointer,
         is_integer_lexeme,
         jcs_key,
@@ -140,7 +141,7 @@ __getattr__ = lazy(
         "inert": "inert_text=inert visible",
         "jsonwire": (
             "Member WireDecodeError WireLimitError WireObject anomalies canonical compact "
-            "decode_utf8 dump_string escape_pointer is_integer_lexeme jcs_key jcs_number "
+            "decode_utf8 dump_string dumps escape_pointer is_integer_lexeme jcs_key jcs_number "
             "lexeme loads parse_members pointer_join pointer_of pointer_tokens "
             "write_written written"
         ),
@@ -235,6 +236,7 @@ __all__ = [
     "cut_deep",
     "decode_utf8",
     "dump_string",
+    "dumps",
     "escape_pointer",
     "has_sixteen_digits",
     "identity",

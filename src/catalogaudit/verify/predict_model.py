@@ -87,6 +87,23 @@ def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[st
     return out
 
 
+def sent_view(
+    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str
+) -> tuple[dict[str, Any] | None, str]:
+    """The object the client sends for `tool` offered `offered` (its schema rewritten first,
+    `verify.flatten`), or None and why the client leaves the tool out of the request."""
+    got = as_sent(tool, entry)
+    if got.skipped:
+        return None, got.skipped
+    shown = {**tool, "inputSchema": got.schema} if "inputSchema" in tool else dict(tool)
+    if got.description is not None:
+        shown["description"] = got.description
+    view = view_of(entry, server, shown)
+    if offered == DEFERRED:
+        view = {**view, **entry.get("deferred_fields", {})}
+    return view, ""
+
+
 def predict_views(
     target: Target, server: str, profile: str, mode: str, calls: frozenset[str]
 ) -> dict[int, Predicted]:
@@ -109,17 +126,11 @@ def predict_views(
             out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
             continue
         offered = str(entry.get("deferral", {}).get(mode, INLINE))
-        got = as_sent(tool, entry)
-        if got.skipped:
-            left = f"{pid}: tool left out of the request: {got.skipped}"
+        view, skipped = sent_view(entry, server, tool, offered)
+        if view is None:
+            left = f"{pid}: tool left out of the request: {skipped}"
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
             continue
-        shown = {**tool, "inputSchema": got.schema} if "inputSchema" in tool else dict(tool)
-        if got.description is not None:
-            shown["description"] = got.description
-        view = view_of(entry, server, shown)
-        if offered == DEFERRED:
-            view = {**view, **entry.get("deferred_fields", {})}
         name = str(tool.get("name"))
         if name not in calls:
             out[item.served_index] = Predicted(offered, NOT_CALLED, view)
