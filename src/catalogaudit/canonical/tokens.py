@@ -9,12 +9,14 @@ Google publish no offline tokenizer, so their counts are o200k estimates (`ESTIM
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
 ENCODING = "o200k_base"
 #: How a count for a provider without a published offline tokenizer is labelled.
 ESTIMATE = "o200k estimate"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @cache
@@ -34,7 +36,7 @@ def _ids(text: str) -> list[int]:
     try:
         ids: list[int] = _encoding().encode_ordinary(text)
     except UnicodeEncodeError:
-        ids = _encoding().encode_ordinary(text.encode("utf-8", "replace").decode("utf-8"))
+        ids = _encoding().encode_ordinary(_SURROGATE.sub("\ufffd", text))
     return ids
 
 
