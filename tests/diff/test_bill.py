@@ -135,3 +135,16 @@ def test_diff_bills_a_change_and_not_an_equal_catalog() -> None:
     assert "| anthropic | claude-sonnet-4.6 |" in md
     same = cli("diff", "a.json", "a.json", cwd=KEY_ORDER)
     assert same.code == 0 and "prompt-cache bill" not in same.stdout
+
+
+def test_the_built_in_prices_are_valid_price_data() -> None:
+    from catalogaudit.diffing import check_prices
+
+    schema = json.loads(
+        (ROOT / "src" / "catalogaudit" / "diffing" / "prices.schema.json").read_text()
+    )
+    jsonschema.Draft202012Validator(schema).validate(PRICES)
+    assert check_prices(PRICES, "built-in") == PRICES
+    for provider in PRICES["providers"].values():
+        assert all(s.startswith("https://") for s in provider["sources"])
+    assert set(PRICES["clients"].values()) <= set(PRICES["providers"])

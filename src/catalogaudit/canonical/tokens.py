@@ -10,7 +10,8 @@ Google publish no offline tokenizer, so their counts are o200k estimates (`ESTIM
 from __future__ import annotations
 
 import re
-from functools import cache
+from array import array
+from functools import cache, lru_cache
 from typing import Any
 
 ENCODING = "o200k_base"
@@ -31,13 +32,17 @@ def count(text: str) -> int:
     return len(_ids(text)) if text else 0
 
 
-def _ids(text: str) -> list[int]:
-    """Token ids; a lone surrogate (JSON allows one, UTF-8 does not) counts as U+FFFD."""
+@lru_cache(maxsize=4)
+def _ids(text: str) -> array[int]:
+    """Token ids; a lone surrogate (JSON allows one, UTF-8 does not) counts as U+FFFD.
+
+    The last few are kept (4 bytes a token): one report counts a block, then what of it a
+    cache misses against another block, and each client's prompt the same way."""
     try:
-        ids: list[int] = _encoding().encode_ordinary(text)
+        ids = _encoding().encode_ordinary(text)
     except UnicodeEncodeError:
         ids = _encoding().encode_ordinary(_SURROGATE.sub("\ufffd", text))
-    return ids
+    return array("I", ids)
 
 
 def label(provider: str) -> str:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from catalogaudit.diffing.modes import read_allowlist
     from catalogaudit.diffing.rules import RULES
     from catalogaudit.diffing.sides import Side, sides_of
-    from catalogaudit.diffing.stability import prompt_bill
+    from catalogaudit.diffing.stability import model_visible, prompt_bill
     from catalogaudit.diffing.stability import report as stability_report
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -34,7 +34,7 @@ __getattr__ = lazy(
         "modes": "read_allowlist",
         "rules": "RULES",
         "sides": "Side sides_of",
-        "stability": "prompt_bill stability_report=report",
+        "stability": "model_visible prompt_bill stability_report=report",
     },
 )
 
@@ -51,6 +51,7 @@ __all__ = [
     "default_prices",
     "diff",
     "entries_for",
+    "model_visible",
     "parse_accepted",
     "prompt_bill",
     "read_allowlist",

@@ -220,6 +220,20 @@ def report(
     )
 
 
+def model_visible(old: Side, new: Side) -> bool:
+    """Whether any byte a client forwards may differ between two sides: a listing's served
+    or prompt hashes, or the instructions (equal served bytes are equal prompt bytes for
+    every client, whatever it rewrites)."""
+
+    def kinds(side: Side, name: str) -> tuple[Any, Any]:
+        hashes = side.record(name).get("hashes") or {}
+        return hashes.get("served"), hashes.get("prompt")
+
+    return old.instructions != new.instructions or any(
+        kinds(old, n) != kinds(new, n) for n in LISTINGS
+    )
+
+
 def prompt_bill(
     sides: Sequence[Side],
     prompts: Mapping[str, Mapping[str, ClientPrompt]],

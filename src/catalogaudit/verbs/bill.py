@@ -31,9 +31,16 @@ def load_prices(path: str | None) -> tuple[Mapping[str, Any], str] | None:
     return check_prices(doc, f"--prices {path}"), path
 
 
-def bill_of(sides: Sequence[Any], prices: str | None) -> dict[str, Any]:
-    """`promptCache` of `sides` (the first is the baseline) with the bill."""
-    from catalogaudit.diffing import prompt_bill
-    from catalogaudit.verify import prompts_of
+def bill_of(
+    sides: Sequence[Any], prices: str | None, *, changed_only: bool = False
+) -> dict[str, Any] | None:
+    """`promptCache` of `sides` (the first is the baseline) with the bill; with
+    `changed_only`, None when no byte a client forwards can differ (`diff` of equal
+    catalogs loads no tokenizer, profile or schema library)."""
+    from catalogaudit.diffing import model_visible, prompt_bill
+
+    if changed_only and not any(model_visible(sides[0], s) for s in sides[1:]):
+        return None
+    from catalogaudit.verify import prompts_of  # NOTE: loads the profiles and jsonschema
 
     return prompt_bill(sides, prompts_of(sides), load_prices(prices))

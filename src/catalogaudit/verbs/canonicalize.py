@@ -239,7 +239,7 @@ def run_hash(
     `clients`: also each one's prompt hash (`hash --client C`, `all`: every client)."""
     from catalogaudit.formatters import format_hashes
 
-    asked = _clients(clients)
+    asked = _clients(clients) if clients else []
     report, notes = hashes_of(spec, protocol)
     if asked:
         prompts = client_prompts(spec, protocol, asked)

@@ -139,7 +139,7 @@ def run_diff(o: DiffOptions) -> int:
     assertions = contract.resolve(o.contract, conf)
     result = diff(olds[0], news[0], o.mode, _allowlist(o.allowlist))
     result.notes.extend(notes)
-    result.prompt_cache = bill_of([olds[0], news[0]], o.prices)
+    result.prompt_cache = bill_of([olds[0], news[0]], o.prices, changed_only=True)
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)

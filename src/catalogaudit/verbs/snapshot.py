@@ -198,7 +198,8 @@ def _bill(doc: dict[str, Any], o: SnapshotOptions) -> list[str]:
     from catalogaudit.verbs.bill import bill_of
 
     sides, _ = sides_of(_source(o), doc)
-    return bill_lines(bill_of(sides, o.prices)) if len(sides) > 1 else []
+    cache = bill_of(sides, o.prices, changed_only=True) if len(sides) > 1 else None
+    return bill_lines(cache) if cache is not None else []
 
 
 def _count(rec: dict[str, Any]) -> str:
