@@ -18,10 +18,9 @@ OBSERVED = json.loads(fixture("model", "root-combinators.observed.json").read_te
 SCHEMA = json.loads(
     (ROOT / "src" / "catalogaudit" / "formatters" / "schemas" / "hash.schema.json").read_text()
 )
-#: Tools whose object Claude Code 2.1.328 sent with keys in another order than the profile
-#: predicts: `$schema` of a draft-07 schema moved after `properties` (the profile's view is
-#: compared without key order by `verify --model`, so only the bytes tell).
-KEY_ORDER_UNPREDICTED = {"invalid_nested_d7"}
+#: `verify --model` on server-filesystem (whose served input schemas start with `$schema`,
+#: which Claude Code moves to the end: the profile's `schema_last`).
+FILESYSTEM = json.loads(fixture("model", "server-filesystem.observed.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -41,36 +40,37 @@ def _hashes(snap: Path, *clients: str) -> dict[str, Any]:
     return doc
 
 
-def test_claude_code_tool_hashes_equal_what_verify_model_observed(snap: Path) -> None:
-    mine = {
-        t["identity"]: t for t in _hashes(snap, "claude-code")["clients"]["claude-code"]["tools"]
+@pytest.mark.parametrize(
+    ("catalog", "observed", "inline"),
+    [
+        (None, OBSERVED, 25),
+        (fixture("real-servers", "server-filesystem.snapshot.json"), FILESYSTEM, 14),
+    ],
+    ids=["root-combinators", "server-filesystem"],
+)
+def test_claude_code_tool_hashes_equal_what_verify_model_observed(
+    snap: Path, catalog: Path | None, observed: dict[str, Any], inline: int
+) -> None:
+    doc = _hashes(catalog or snap, "claude-code")["clients"]["claude-code"]
+    mine = {t["identity"]: t for t in doc["tools"]}
+    seen = {n: m.get("tool-search-off", m) for n, m in observed["tools"].items()}
+    assert set(mine) == set(seen)
+    for name, got in seen.items():
+        assert mine[name]["offered"] == got["offered"], name
+    hashed = {n for n, got in seen.items() if got["offered"] == "inline"}
+    assert len(hashed) == inline
+    assert {n: mine[n]["prompt"] for n in hashed} == {
+        n: "sha256:" + seen[n]["modelViewSha256"] for n in hashed
     }
-    matched, differ = 0, set()
-    for name, modes in OBSERVED["tools"].items():
-        seen = modes["tool-search-off"]
-        assert mine[name]["offered"] == seen["offered"], name
-        if seen["offered"] != "inline":
-            continue
-        if mine[name]["prompt"] == "sha256:" + seen["modelViewSha256"]:
-            matched += 1
-        else:
-            differ.add(name)
-    assert differ == KEY_ORDER_UNPREDICTED and matched == 24
 
 
-def test_prompt_hash_is_the_tools_array_in_the_clients_order(tmp_path: Path) -> None:
-    # the catalog without the tool whose key order is not predicted: every object's bytes
-    # are then known from the observation, and so are the array's
-    served = json.loads(fixture("model", "root-combinators-tools.json").read_text())
-    served["tools"] = [t for t in served["tools"] if t["name"] not in KEY_ORDER_UNPREDICTED]
-    (tmp_path / "tools.json").write_text(json.dumps(served))
-    made = cli("snapshot", "--from", tmp_path / "tools.json", "-o", tmp_path / "s.json")
-    assert made.code == 0, str(made)
-    rec = _hashes(tmp_path / "s.json", "claude-code")["clients"]["claude-code"]
+def test_prompt_hash_is_the_tools_array_in_the_clients_order(snap: Path) -> None:
+    # every object's bytes are known from the observation, and so are the array's
+    rec = _hashes(snap, "claude-code")["clients"]["claude-code"]
     inline = [t for t in rec["tools"] if t["offered"] == "inline"]
     names = [t["name"] for t in inline]
     assert names == sorted(names)  # Claude Code sorts its tools array by name
-    assert rec["inline"] == len(inline) == 24 and rec["mode"] == "tool-search-off"
+    assert rec["inline"] == len(inline) == 25 and rec["mode"] == "tool-search-off"
     views = [
         m["tool-search-off"]["modelView"]
         for m in OBSERVED["tools"].values()
@@ -79,7 +79,6 @@ def test_prompt_hash_is_the_tools_array_in_the_clients_order(tmp_path: Path) -> 
     texts = [
         json.dumps(v, separators=(",", ":"), ensure_ascii=False)
         for v in sorted(views, key=lambda v: v["name"])
-        if v["name"].rpartition("__")[2] not in KEY_ORDER_UNPREDICTED
     ]
     digest = hashlib.sha256(("[" + ",".join(texts) + "]").encode()).hexdigest()
     assert rec["prompt"] == "sha256:" + digest
