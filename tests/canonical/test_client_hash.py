@@ -18,9 +18,11 @@ OBSERVED = json.loads(fixture("model", "root-combinators.observed.json").read_te
 SCHEMA = json.loads(
     (ROOT / "src" / "catalogaudit" / "formatters" / "schemas" / "hash.schema.json").read_text()
 )
-#: `verify --model` on server-filesystem (whose served input schemas start with `$schema`,
-#: which Claude Code moves to the end: the profile's `schema_last`).
+#: `verify --model` on server-filesystem (whose served input schemas start with `$schema`)
+#: and on a tool served `properties` before `type`: Claude Code sends `type`, `properties`,
+#: `required` first (the profile's `schema_first`).
 FILESYSTEM = json.loads(fixture("model", "server-filesystem.observed.json").read_text())
+KEY_ORDER = json.loads(fixture("model", "key-order.observed.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +47,9 @@ def _hashes(snap: Path, *clients: str) -> dict[str, Any]:
     [
         (None, OBSERVED, 25),
         (fixture("real-servers", "server-filesystem.snapshot.json"), FILESYSTEM, 14),
+        (fixture("stability", "key-order", "b.json"), KEY_ORDER, 3),
     ],
-    ids=["root-combinators", "server-filesystem"],
+    ids=["root-combinators", "server-filesystem", "key-order"],
 )
 def test_claude_code_tool_hashes_equal_what_verify_model_observed(
     snap: Path, catalog: Path | None, observed: dict[str, Any], inline: int

@@ -6,8 +6,8 @@ model sees (`name` format and `transform`), which fields are forwarded (`fields`
 served key, `""` when the served tool has none), whether a description is cut (`description`
 `max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
 object carries once loaded (`deferred_fields`), and what the client does to the input schema
-first (`schema_normalize`, `schema_skip`: `verify.flatten`; `schema_last`: root keys of an
-unrewritten schema it moves to the end). A tool the listing-time
+first (`schema_normalize`, `schema_skip`: `verify.flatten`; `schema_first`: the root keys
+an unrewritten schema starts with). A tool the listing-time
 prediction drops is not offered. A call is predicted `reached` unless a finding on the tool
 comes from a rule whose `call` entries say `refused` at this version (the draft-07
 `outputSchema` reports, CC-SCHEMA-002).
@@ -98,11 +98,8 @@ def sent_view(
         return None, got.skipped
     schema = got.schema
     if schema is tool.get("inputSchema") and isinstance(schema, dict):  # sent unrewritten
-        last = [k for k in entry.get("schema_last", []) if k in schema]
-        schema = {
-            **{k: v for k, v in schema.items() if k not in last},
-            **{k: schema[k] for k in last},
-        }
+        first = [k for k in entry.get("schema_first", []) if k in schema]
+        schema = {**{k: schema[k] for k in first}, **schema}
     shown = {**tool, "inputSchema": schema} if "inputSchema" in tool else dict(tool)
     if got.description is not None:
         shown["description"] = got.description
