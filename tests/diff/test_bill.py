@@ -48,28 +48,32 @@ def test_key_order_per_start_is_billed_per_provider_in_json(runs: Path) -> None:
     prices = doc["promptCache"]["prices"]
     assert prices["date"] == PRICES["date"] and prices["source"] == "built-in"
     assert "https://platform.claude.com/docs/en/about-claude/pricing" in prices["sources"]
-    rows = _rows(doc)
-    assert set(rows) == {"anthropic", "openai", "google"}
-    for row in rows.values():
+    rows = doc["promptCache"]["providers"]
+    assert {r["provider"] for r in rows} == {"anthropic", "openai", "google"}
+    for row in rows:
         assert row["tokens"] > 0 and row["belowMinimum"] is True  # one small tool
-        # odd starts agree with start 1 (the server alternates), so only start 2 re-bills
+        # odd starts agree with start 1 (the server alternates), so only start 2 can re-bill
         assert row["perInput"] == {f"{runs}#2": row["resent"], f"{runs}#3": 0}
-    # Claude Code writes {name, description, input_schema} itself: the served top-level key
-    # order never reaches its request, so nothing is re-billed for it
-    claude = rows["anthropic"]
+        # every client with a predicted prompt builds the tool object itself, so the served
+        # top-level key order never reaches its request; the served projection does change
+        assert row["rebills"] is (row["client"] is None), row
+    # Claude Code writes {name, description, input_schema} itself
+    claude = _rows(doc)["anthropic"]
     assert claude["client"] == "claude-code" and claude["mode"] == "tool-search-off"
-    assert claude["rebills"] is False and claude["cost"]["perThousandSessions"] == 0
-    assert len(set(claude["prompts"].values())) == 1
+    assert claude["cost"]["perThousandSessions"] == 0 and len(set(claude["prompts"].values())) == 1
     assert "defers MCP tools by default" in claude["note"]
-    # the served projection (no other client's view is predicted yet) changes at every start
-    openai = rows["openai"]
-    assert openai["rebills"] is True and openai["resent"] > 0
-    family = PRICES["providers"]["openai"]["families"]["gpt-5"]
-    per_token = (family["cacheWrite"]["auto"] - family["cacheRead"]) / 1e6
-    assert openai["cost"]["perThousandSessions"] == pytest.approx(
-        openai["resent"] * per_token * 1000, abs=1e-4
-    )
-    assert openai["tokenizer"] == "o200k_base" and rows["google"]["tokenizer"] == "o200k estimate"
+    assert {r["tokenizer"] for r in rows if r["provider"] == "openai"} == {"o200k_base"}
+    assert {r["tokenizer"] for r in rows if r["provider"] != "openai"} == {"o200k estimate"}
+
+
+def _described(where: Path) -> tuple[Path, Path]:
+    """Two captures whose first tool's description differs: every client forwards it."""
+    tools = json.loads((KEY_ORDER / "a.json").read_text())
+    old, new = where / "old.json", where / "new.json"
+    old.write_text(json.dumps(tools))
+    tools["tools"][0]["description"] = "First tool, reworded."
+    new.write_text(json.dumps(tools))
+    return old, new
 
 
 def test_key_order_per_start_bill_in_text_and_markdown(runs: Path) -> None:
@@ -82,7 +86,8 @@ def test_key_order_per_start_bill_in_text_and_markdown(runs: Path) -> None:
     md = cli("stability", runs, "--format", "markdown").stdout
     assert f"Prompt-cache bill, prices of {PRICES['date']} (built-in), in USD:" in md
     assert "| provider | family | priced on | tokens | re-sent per session |" in md
-    assert "| openai | gpt-5 | served prompt projection |" in md
+    assert "| anthropic | claude-sonnet-4.6 | claude-code 2.1.328, mode tool-search-off |" in md
+    assert "| openai | gpt-5 |" in md and "| google | gemini-2.5-pro |" in md
 
 
 def test_prices_file_overrides_and_minimum(tmp_path: Path) -> None:
@@ -92,15 +97,17 @@ def test_prices_file_overrides_and_minimum(tmp_path: Path) -> None:
     fam.update({"cacheWrite": {"auto": 1_000_000}, "cacheRead": 0, "minimumPrefix": 0})
     path = tmp_path / "prices.json"
     path.write_text(json.dumps(mine))
-    doc = cli(
-        "stability", "a.json", "b.json", "--format", "json", "--prices", path, cwd=KEY_ORDER
-    ).json()
-    openai = _rows(doc)["openai"]
+    old, new = _described(tmp_path)
+    doc = cli("stability", old, new, "--format", "json", "--prices", path).json()
     assert doc["promptCache"]["prices"]["date"] == "2030-01-01"
     assert doc["promptCache"]["prices"]["source"] == str(path)
-    assert openai["cost"]["perSession"] == openai["resent"] > 0  # one unit per token
-    assert openai["belowMinimum"] is False
-    assert _rows(doc)["google"]["belowMinimum"] is True
+    for row in doc["promptCache"]["providers"]:
+        assert row["rebills"] is True and row["resent"] > 0
+        if row["provider"] == "openai":  # one currency unit per re-sent token
+            assert row["cost"]["perSession"] == row["resent"]
+            assert row["belowMinimum"] is False
+        else:
+            assert row["belowMinimum"] is True
 
 
 @pytest.mark.parametrize(
@@ -126,15 +133,17 @@ def test_bad_prices_file_is_one_error_line(tmp_path: Path, content: str, message
         assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
 
 
-def test_diff_bills_a_change_and_not_an_equal_catalog() -> None:
-    changed = cli("diff", "a.json", "b.json", "--format", "json", cwd=KEY_ORDER).json()
-    assert _rows(changed)["openai"]["rebills"] is True
-    text = cli("diff", "a.json", "b.json", cwd=KEY_ORDER).stdout
+def test_diff_bills_a_change_and_not_an_equal_catalog(tmp_path: Path) -> None:
+    old, new = _described(tmp_path)
+    changed = cli("diff", old, new, "--format", "json").json()
+    assert all(r["rebills"] for r in changed["promptCache"]["providers"])
+    text = cli("diff", old, new).stdout
     assert "prompt-cache bill (prices of" in text and "per 1,000 sessions" in text
-    md = cli("diff", "a.json", "b.json", "--format", "markdown", cwd=KEY_ORDER).stdout
+    md = cli("diff", old, new, "--format", "markdown").stdout
     assert "| anthropic | claude-sonnet-4.6 |" in md
-    same = cli("diff", "a.json", "a.json", cwd=KEY_ORDER)
+    same = cli("diff", old, old)
     assert same.code == 0 and "prompt-cache bill" not in same.stdout
+    assert "promptCache" not in cli("diff", old, old, "--format", "json").json()
 
 
 def test_the_built_in_prices_are_valid_price_data() -> None:
