@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from helpers import ROOT, cli, fixture
 
-from catalogaudit.verify import model_clients
+from catalogaudit.verify import prompt_clients
 
 OBSERVED = json.loads(fixture("model", "root-combinators.observed.json").read_text())
 SCHEMA = json.loads(
@@ -105,7 +105,7 @@ def test_unknown_client_is_one_error_line(snap: Path) -> None:
 
 
 @pytest.mark.skipif(
-    "codex" not in model_clients(), reason="the codex profile has no model_view data yet"
+    "codex" not in prompt_clients(), reason="the codex profile has no model_view data yet"
 )
 def test_codex_and_claude_code_differ_where_their_views_differ(snap: Path) -> None:
     doc = _hashes(snap, "claude-code", "codex")["clients"]

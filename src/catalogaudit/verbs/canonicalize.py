@@ -252,9 +252,9 @@ def run_hash(
 
 def _clients(clients: Sequence[str]) -> list[str]:
     """`--client` values checked: profile ids with `model_view` data (`all`: every one)."""
-    from catalogaudit.verify import model_clients
+    from catalogaudit.verify import prompt_clients
 
-    known = model_clients()
+    known = prompt_clients()
     asked = [c.strip() for given in clients for c in given.split(",") if c.strip()]
     if "all" in asked:
         return known

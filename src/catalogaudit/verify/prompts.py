@@ -24,7 +24,7 @@ from catalogaudit.verify.predict import _versions
 from catalogaudit.verify.predict_model import _entries, _first, sent_view
 
 
-def model_clients() -> list[str]:
+def prompt_clients() -> list[str]:
     """The profiles that carry `model_view` data, sorted."""
     return sorted(_entries()[0])
 
@@ -79,6 +79,6 @@ def prompts_of(
         tools = items if items is not None else side.served("tools")
         out[side.label] = {
             c.partition("@")[0]: client_prompt(c, server, tools)
-            for c in (model_clients() if clients is None else clients)
+            for c in (prompt_clients() if clients is None else clients)
         }
     return out
