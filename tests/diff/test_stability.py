@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 from helpers import PYTHON, ROOT, cli, fixture
+from helpers.tokens import reference, resent
 
 STABILITY = fixture("stability")
 UNSTABLE = str(fixture("servers", "unstable_server.py"))
@@ -40,7 +41,7 @@ def item(doc: dict[str, Any], ident: str, listing: str = "tools") -> dict[str, A
     return next(i for i in doc["listings"][listing]["items"] if i["identity"] == ident)
 
 
-def test_item_order_only_is_bytes_only_with_cause_and_cost() -> None:
+def test_item_order_only_is_bytes_only_with_cause_and_cost(tmp_path: Path) -> None:
     doc = report("a.json", "b.json", cwd=STABILITY / "item-order")
     tools = doc["listings"]["tools"]
     assert doc["verdict"] == tools["verdict"] == "bytes-only"
@@ -58,7 +59,16 @@ def test_item_order_only_is_bytes_only_with_cause_and_cost() -> None:
     b_block += '"properties":{"q":{"type":"string"}}}},'
     assert cache_["cachedBytes"] == len(b_block) + len('{"name":"')
     assert cache_["fromItem"] == "gamma" and cache_["exact"] is True
-    assert cache_["tokens"] == -(-cache_["bytes"] // 4) > 0
+    # tokens: tiktoken's o200k_base from the first token of b's block that a's lacks
+    blocks = [
+        json.dumps(
+            json.loads((STABILITY / "item-order" / f).read_text())["tools"],
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        for f in ("a.json", "b.json")
+    ]
+    assert cache_["tokens"] == resent(reference(str(tmp_path)), *blocks) > 0
     assert doc["promptCache"]["tokens"] == cache_["tokens"]
 
 

@@ -123,6 +123,9 @@ def diff(old: Snapshot | Source, new: Snapshot | Source) -> DiffResult:
         notes.append("an input holds several runs of snapshot --runs; diff compares run 1")
     result = run_diff(olds[0], news[0])
     result.notes.extend(notes)
+    from catalogaudit.verbs import bill_of
+
+    result.prompt_cache = bill_of([olds[0], news[0]], None, changed_only=True)
     return result
 
 
@@ -132,6 +135,7 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
     `catalogaudit stability FILE... --format json` prints. One snapshot taken with `runs >= 2`,
     or several snapshots."""
     from catalogaudit.diffing import stability_report as report
+    from catalogaudit.verify import prompts_of
 
     groups, notes = _sides(values)
     sides = [side for group in groups for side in group]
@@ -139,4 +143,4 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
         raise UsageError(
             "stability needs two or more captures: several snapshots, or one taken with runs >= 2"
         )
-    return report(sides, notes)
+    return report(sides, notes, prompts_of(sides))

@@ -2,7 +2,8 @@
 
 - `jcs`: RFC 8785 bytes (orjson where it is exact), and bytes read at C speed for `quick`
   (`hash` of a list result) and `strict` (`canonicalize --jcs`);
-- `hashes`: served, prompt and canonical hashes per item, listing and catalog.
+- `hashes`: served, prompt and canonical hashes per item, listing and catalog;
+- `tokens`: o200k_base token counts, offline.
 """
 
 from __future__ import annotations
@@ -22,8 +23,13 @@ if TYPE_CHECKING:
         sha256,
     )
     from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash
+    from catalogaudit.canonical.prompts import ClientPrompt, SentTool, sent_text
     from catalogaudit.canonical.quick import hash_report as quick_hash_report
     from catalogaudit.canonical.strict import strict_jcs
+    from catalogaudit.canonical.tokens import ENCODING, ESTIMATE
+    from catalogaudit.canonical.tokens import count as count_tokens
+    from catalogaudit.canonical.tokens import label as token_label
+    from catalogaudit.canonical.tokens import resent as tokens_resent
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
 __getattr__ = lazy(
@@ -34,7 +40,9 @@ __getattr__ = lazy(
             "prompt_projection sha256"
         ),
         "jcs": "gc_paused jcs_bytes jcs_hash",
+        "prompts": "ClientPrompt SentTool sent_text",
         "quick": "quick_hash_report=hash_report",
         "strict": "strict_jcs",
+        "tokens": "ENCODING ESTIMATE count_tokens=count token_label=label tokens_resent=resent",
     },
 )

@@ -8,7 +8,7 @@ import typer
 
 from catalogaudit._version import __version__
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import Transport, TransportOpt, server_options
+from catalogaudit.cli.options import PricesOpt, Transport, TransportOpt, server_options
 
 app = typer.Typer(
     name="catalogaudit",
@@ -136,6 +136,7 @@ def snapshot(
         str | None,
         typer.Option("--shard", metavar="I/N", help="With --servers: only shard I of N."),
     ] = None,
+    prices: PricesOpt = None,
     expect_tool: c.ExpectTool = None,
     forbid_tool: c.ForbidTool = None,
     min_tools: c.MinTools = None,

@@ -79,11 +79,23 @@ def register(app: typer.Typer) -> None:
             HashFormat.TEXT
         ),
         protocol: ProtocolOpt = "auto",
+        client: Annotated[
+            Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+            typer.Option(
+                "--client",
+                metavar="CLIENT",
+                help="Also the prompt hash of what CLIENT (a profile id with model_view data, "
+                "or all) sends the model for the tools, per tool and in its order. Repeatable.",
+            ),
+        ] = None,
     ) -> None:
         """Print the served, prompt and canonical hashes per item, per listing and for the catalog.
+
+        With --client, also each client's prompt hash: its predicted tools array (names,
+        fields, schema rewrites, order), tokens per tool, and which tools it defers.
 
         Exit codes: 0 printed, 2 usage or input error.
         """
         from catalogaudit.verbs import run_hash
 
-        raise typer.Exit(run_hash(file, fmt, protocol))
+        raise typer.Exit(run_hash(file, fmt, protocol, client or ()))

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import Color, ColorOpt, MaxChars
+from catalogaudit.cli.options import Color, ColorOpt, MaxChars, PricesOpt
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 
@@ -120,6 +120,7 @@ def register(app: typer.Typer) -> None:
         expand: Annotated[
             bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
         ] = False,
+        prices: PricesOpt = None,
         expect_tool: c.ExpectTool = None,
         forbid_tool: c.ForbidTool = None,
         min_tools: c.MinTools = None,
@@ -157,6 +158,7 @@ def register(app: typer.Typer) -> None:
         output: OutputOpt = "-",
         max_chars: MaxChars = None,
         color: ColorOpt = Color.AUTO,
+        prices: PricesOpt = None,
     ) -> None:
         """Say per listing and item whether captures agree: stable, bytes-only (the cause
         named) or content, with the JSON paths that changed and the prompt-cache cost.
@@ -165,5 +167,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import StabilityOptions, run_stability
 
-        options = StabilityOptions(tuple(files), fmt, output, max_chars, color.value)
+        options = StabilityOptions(tuple(files), fmt, output, max_chars, color.value, prices)
         raise typer.Exit(run_stability(options))

@@ -80,6 +80,18 @@ ColorOpt = Annotated[
 ]
 
 
+#: `--prices FILE` of every verb that prices a prompt-cache miss (None: the built-in data).
+PricesOpt = Annotated[
+    Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+    typer.Option(
+        "--prices",
+        metavar="FILE",
+        help="Price data (JSON, the shape of the built-in prices.json) for the prompt-cache "
+        "bill; default: the built-in data, dated.",
+    ),
+]
+
+
 class Transport(str, enum.Enum):
     """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
 

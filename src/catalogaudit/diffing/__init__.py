@@ -3,7 +3,8 @@
 - `sides`: a snapshot document as one or more comparable sides (one per `--runs` run);
 - `items`: `diff(old, new)`, the classified changes (breaking ... cosmetic, unknown, renames);
 - `rules` and `schema`: the per-field and per-JSON-Schema change rules (CA8xx);
-- `stability`: `report(sides)`, stable / bytes-only / content per listing and item.
+- `stability`: `report(sides)`, stable / bytes-only / content per listing and item;
+- `bill`: what re-sent prompt tokens cost per provider, from dated price data.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ if TYPE_CHECKING:
     from catalogaudit.diffing.accept import Accepted, entries_for
     from catalogaudit.diffing.accept import apply as apply_accepted
     from catalogaudit.diffing.accept import parse as parse_accepted
+    from catalogaudit.diffing.bill import check_prices, default_prices
     from catalogaudit.diffing.items import Change, DiffReport, DiffResult, diff
     from catalogaudit.diffing.modes import read_allowlist
     from catalogaudit.diffing.rules import RULES
-    from catalogaudit.diffing.sides import sides_of
+    from catalogaudit.diffing.sides import Side, sides_of
+    from catalogaudit.diffing.stability import model_visible, prompt_bill
     from catalogaudit.diffing.stability import report as stability_report
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -26,11 +29,12 @@ __getattr__ = lazy(
     globals(),
     {
         "accept": "Accepted apply_accepted=apply entries_for parse_accepted=parse",
+        "bill": "check_prices default_prices",
         "items": "Change DiffReport DiffResult diff",
         "modes": "read_allowlist",
         "rules": "RULES",
-        "sides": "sides_of",
-        "stability": "stability_report=report",
+        "sides": "Side sides_of",
+        "stability": "model_visible prompt_bill stability_report=report",
     },
 )
 
@@ -41,10 +45,15 @@ __all__ = [
     "DiffReport",
     "DiffResult",
     "RULES",
+    "Side",
     "apply_accepted",
+    "check_prices",
+    "default_prices",
     "diff",
     "entries_for",
+    "model_visible",
     "parse_accepted",
+    "prompt_bill",
     "read_allowlist",
     "sides_of",
     "stability_report",

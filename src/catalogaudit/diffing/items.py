@@ -117,6 +117,8 @@ class DiffReport:
     mode: str = "all"
     #: Failed contract assertions on the new catalog (audit findings, CA910-CA912).
     assertions: list[Any] = field(default_factory=list)
+    #: What the change costs prompt caches (`stability.prompt_bill`), when the verb priced it.
+    prompt_cache: dict[str, Any] | None = None
 
     def counts(self) -> dict[str, int]:
         """Changes per class."""

@@ -10,11 +10,11 @@ matching and causes come from `compare`, shared with `diff`.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from catalogaudit.canonical import prompt_projection
+from catalogaudit.canonical import ClientPrompt, count_tokens, prompt_projection, tokens_resent
+from catalogaudit.diffing.bill import bill, default_prices, prices_header
 from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
@@ -44,12 +44,13 @@ CAPTURE_IGNORED = frozenset({"runs", "inputs"})
 #: Capture keys that hold what the server said about itself (the rest is how we captured it).
 SERVER_REPORTED = ("/serverInfo", "/serverCapabilities", "/instructions", "/supportedVersions")
 TOKEN_METHOD = (
-    "UTF-8 bytes of the listing's prompt projection (items in served order and served key "
-    "order, compact JSON) from the first byte that differs to the end, divided by 4 and rounded "
-    "up. An estimate: tokenizers differ, clients re-serialize tools in their own format, and "
-    "everything a client sends after the tools block (system prompt, conversation) misses the "
-    "cache too and is not counted. Without a wire section the count starts at the first "
-    "changed item instead of the first changed byte."
+    "o200k_base tokens (counted offline) of the listing's prompt projection (items in served "
+    "order and served key order, compact JSON) from the first token that differs to the end. "
+    "Exact for OpenAI's tokenizer, an o200k estimate for Anthropic and Google (no offline "
+    "tokenizer is published); each client's own view of the tools is priced under "
+    "promptCache.providers. Everything a client sends after the tools block (system prompt, "
+    "conversation) misses the cache too and is not counted. Without a wire section the count "
+    "starts at the first changed item instead of the first changed byte."
 )
 
 
@@ -83,14 +84,16 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
     ow, nw = old.wire_items(name), new.wire_items(name)
     out: dict[str, Any] = {}
     if ow is not None and nw is not None:
-        new_block = _block(name, nw)
-        offset = _common_prefix(_block(name, ow), new_block)
+        old_block, new_block = _block(name, ow), _block(name, nw)
+        offset = _common_prefix(old_block, new_block)
         missed = len(new_block) - offset
+        tokens = tokens_resent(_text(old_block), _text(new_block))
         out = {"exact": True, "cachedBytes": offset}
     else:
-        missed = len(_block(name, new.served(name)[first:]))
+        rest = _block(name, new.served(name)[first:])
+        missed, tokens = len(rest), count_tokens(_text(rest))
         out = {"exact": False}
-    out.update({"bytes": missed, "tokens": math.ceil(missed / 4)})
+    out.update({"bytes": missed, "tokens": tokens})
     if first < len(np_):
         out["fromItem"] = identity(name, new.served(name)[first])
     return out
@@ -98,9 +101,15 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
 
 def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
     """The same estimate for a model-visible string such as `instructions`."""
-    a, b = (dump_string(s).encode() if s is not None else b"" for s in (old, new))
-    missed = 0 if a == b else len(b) - _common_prefix(a, b)
-    return {"bytes": missed, "tokens": math.ceil(missed / 4)}
+    a, b = (dump_string(s) if s is not None else "" for s in (old, new))
+    if a == b:
+        return {"bytes": 0, "tokens": 0}
+    missed = len(b.encode()) - _common_prefix(a.encode(), b.encode())
+    return {"bytes": missed, "tokens": tokens_resent(a, b)}
+
+
+def _text(block: bytes) -> str:
+    return block.decode("utf-8", "surrogatepass")
 
 
 # --- capture blocks ------------------------------------------------------------------------------
@@ -166,8 +175,16 @@ def _worst(*verdicts: str) -> str:
     return max(verdicts, key=VERDICTS.index)
 
 
-def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
-    """The stability report over inputs (input 1 is the baseline every other is compared with)."""
+def report(
+    sides: Sequence[Side],
+    notes: Sequence[str] = (),
+    prompts: Mapping[str, Mapping[str, ClientPrompt]] | None = None,
+    prices: tuple[Mapping[str, Any], str] | None = None,
+) -> dict[str, Any]:
+    """The stability report over inputs (input 1 is the baseline every other is compared with).
+
+    `prompts`: per input label, each client's predicted prompt (`verify.client_prompt`);
+    `prices`: price data and where it came from (default: the built-in data)."""
     base, others = sides[0], list(sides[1:])
     warnings = [w for s in others if (w := capture_warning(base, s)) is not None]
     listings = {name: _listing(base, others, name) for name in LISTINGS}
@@ -195,11 +212,63 @@ def report(sides: Sequence[Side], notes: Sequence[str] = ()) -> dict[str, Any]:
                 "worstInput": worst[0] or None,
                 "perInput": per_input,
                 "method": TOKEN_METHOD,
+                **billed(base, per_input, prompts or {}, prices),
             },
             "warnings": warnings,
             "notes": list(notes),
         },
     )
+
+
+def model_visible(old: Side, new: Side) -> bool:
+    """Whether any byte a client forwards may differ between two sides: a listing's served
+    or prompt hashes, or the instructions (equal served bytes are equal prompt bytes for
+    every client, whatever it rewrites)."""
+
+    def kinds(side: Side, name: str) -> tuple[Any, Any]:
+        hashes = side.record(name).get("hashes") or {}
+        return hashes.get("served"), hashes.get("prompt")
+
+    return old.instructions != new.instructions or any(
+        kinds(old, n) != kinds(new, n) for n in LISTINGS
+    )
+
+
+def prompt_bill(
+    sides: Sequence[Side],
+    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prices: tuple[Mapping[str, Any], str] | None = None,
+) -> dict[str, Any]:
+    """The report's `promptCache` alone (for `diff` and `snapshot --runs`): tokens re-sent
+    against input 1 over every listing and the instructions, and the bill."""
+    base = sides[0]
+    per_input = {
+        s.label: sum(prompt_cost(base, s, name)["tokens"] for name in LISTINGS)
+        + text_cost(base.instructions, s.instructions)["tokens"]
+        for s in sides[1:]
+    }
+    worst = max(per_input.items(), key=lambda kv: kv[1], default=("", 0))
+    return {
+        "tokens": worst[1],
+        "worstInput": worst[0] or None,
+        "perInput": per_input,
+        "method": TOKEN_METHOD,
+        **billed(base, per_input, prompts, prices),
+    }
+
+
+def billed(
+    base: Side,
+    per_input: Mapping[str, int],
+    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prices: tuple[Mapping[str, Any], str] | None,
+) -> dict[str, Any]:
+    """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced
+    on each client's prompt, else on the served prompt projection of `base`."""
+    data, source = prices if prices is not None else (default_prices(), "built-in")
+    items = base.wire_items("tools") or base.served("tools")
+    served = {"tokens": count_tokens(_text(_block("tools", items))), "perInput": per_input}
+    return {"providers": bill(prompts, served, data), "prices": prices_header(data, source)}
 
 
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:

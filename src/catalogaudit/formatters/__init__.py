@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from catalogaudit.formatters.rewrite import format_rewrite
     from catalogaudit.formatters.rule import format_rule
     from catalogaudit.formatters.rules import format_rules
+    from catalogaudit.formatters.stability import bill_lines
     from catalogaudit.formatters.stability import render as render_stability
     from catalogaudit.formatters.stability import summary as stability_summary
     from catalogaudit.formatters.suggest import documents, render_text
@@ -64,7 +65,7 @@ __getattr__ = lazy(
         "rewrite": "format_rewrite",
         "rule": "format_rule",
         "rules": "format_rules",
-        "stability": "render_stability=render stability_summary=summary",
+        "stability": "bill_lines render_stability=render stability_summary=summary",
         "suggest": "documents render_text",
         "verify": "format_verify verify_document",
     },
@@ -72,6 +73,7 @@ __getattr__ = lazy(
 
 
 __all__ = [
+    "bill_lines",
     "DEFAULT_MAX_CHARS",
     "DiffFormat",
     "HashFormat",

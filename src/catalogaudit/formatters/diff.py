@@ -112,6 +112,8 @@ def as_json(result: DiffResult, fail_on: str, unknown: str) -> dict[str, Any]:
         extra["mode"] = result.mode
     if result.assertions:
         extra["assertions"] = [f.report_dict() for f in result.assertions]
+    if result.prompt_cache is not None:
+        extra["promptCache"] = result.prompt_cache
     return envelope(
         "diff",
         {
@@ -145,6 +147,7 @@ def _head(page: Page, result: DiffResult) -> None:
 def _tail(page: Page, result: DiffResult) -> None:
     for f in result.assertions:
         page.line(("error", "bold red"), f" {f.rule_id} {visible(f.message)}", indent=2, hang=4)
+    page.lines(_bill(result))
     for w in result.warnings:
         page.line(("warning:", "bold yellow"), f" {visible(w['message'])}", hang=2)
     for n in result.notes:
@@ -200,6 +203,14 @@ def text(page: Page, result: DiffResult, expand: bool = False) -> None:
     if not result.changes:
         page.line("no changes", indent=2)
     _tail(page, result)
+
+
+def _bill(result: DiffResult) -> list[str]:
+    """The prompt-cache bill of a change that re-bills a cache (nothing when none does)."""
+    from catalogaudit.formatters.stability import bill_lines
+
+    cache = result.prompt_cache
+    return bill_lines(cache) if cache and any(r["rebills"] for r in cache["providers"]) else []
 
 
 def _name(identity: str | None) -> str:

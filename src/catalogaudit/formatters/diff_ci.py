@@ -85,9 +85,20 @@ def markdown(
         more = f" and {extra} more" if extra > 0 else ""
         paths.rows.append(f"- {words(item['listing'])} {ident}: {joined}{more}")
     paths.footer = ["", "</details>", ""]
+    bill = Section(rows=_bill(result))
     notes = Section(header=["Notes:", ""], rows=[f"- {words(n)}" for n in result.notes])
-    text = fit_markdown(head, [table, paths, notes], max_chars=max_chars, where=where)
+    text = fit_markdown(head, [table, paths, bill, notes], max_chars=max_chars, where=where)
     return text.rstrip("\n") + "\n"
+
+
+def _bill(result: DiffResult) -> list[str]:
+    """The prompt-cache bill table when the change re-bills a cache."""
+    from catalogaudit.formatters.stability import bill_markdown
+
+    cache = result.prompt_cache
+    if not cache or not any(r["rebills"] for r in cache["providers"]):
+        return []
+    return ["\n".join(bill_markdown(cache))]
 
 
 def summary(result: DiffResult, fail_on: str, unknown: str) -> str:

@@ -24,7 +24,22 @@ def hash_text(report: dict[str, Any]) -> str:
             elif not ident or ident.startswith("#") or any(c.isspace() or c == '"' for c in ident):
                 ident = dump_string(ident)  # so the subject stays one unambiguous word
             rows.extend((item[k], k, f"{lname} {ident}") for k in HASH_KINDS)
+    rows.extend(client_rows(report.get("clients") or {}))
     return "".join(f"{value:<71}  {kind:<10}  {subject}\n" for value, kind, subject in rows)
+
+
+def client_rows(clients: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """`hash --client`: per client its prompt hash (kind `prompt@CLIENT`), then each tool's,
+    subject the name the model sees and how it is offered; a tool left out says so."""
+    rows = []
+    for cid, rec in clients.items():
+        kind = f"prompt@{cid}"
+        rows.append((rec["prompt"], kind, f"tools ({rec['tokens']} tokens, mode {rec['mode']})"))
+        for tool in rec["tools"]:
+            value = tool["prompt"] or tool["offered"]
+            name = tool["name"] or dump_string(tool["identity"])
+            rows.append((value, kind, f"tools {name} ({tool['offered']}, {tool['tokens']} tokens)"))
+    return rows
 
 
 def format_hashes(report: dict[str, Any], fmt: HashFormat) -> str:

@@ -138,18 +138,82 @@ def text(report: dict[str, Any], *, color: bool = False, width: int = 100) -> st
     if report["promptCache"]["tokens"]:
         page.line(
             (
-                "prompt-cache cost: UTF-8 bytes of the prompt projection from the first "
-                "changed byte on, divided by 4; an estimate (promptCache.method in --format "
-                "json says how)",
+                "prompt-cache cost: o200k tokens of the prompt projection from the first "
+                "changed token on (promptCache.method in --format json says how)",
                 DIM,
             ),
             hang=2,
         )
+    page.lines(bill_lines(report["promptCache"]))
     for w in report["warnings"]:
         page.line(("warning:", "bold yellow"), f" {visible(w['message'])}", hang=2)
     for n in report["notes"]:
         page.line(("note:", DIM), f" {visible(n)}", hang=2)
     return page.text()
+
+
+# --- the bill (text and Markdown; `diff` and `snapshot --runs` show the same) ------------------
+
+
+def _who(row: dict[str, Any]) -> str:
+    if row["client"] is None:
+        return "served prompt projection"
+    return f"{row['client']} {row.get('version') or ''}".strip() + f", mode {row['mode']}"
+
+
+def _money(value: float, currency: str) -> str:
+    return f"{value:,.4f} {currency}"
+
+
+def bill_lines(cache: dict[str, Any]) -> list[str]:
+    """The bill as text: one line per provider and client (empty without one)."""
+    prices = cache.get("prices")
+    if not prices:
+        return []
+    cur = prices["currency"]
+    lines = [
+        f"prompt-cache bill (prices of {prices['date']}, {prices['source']}; per session and "
+        "per 1,000 sessions, re-sent tokens billed as cache writes instead of reads):"
+    ]
+    for row in cache.get("providers", []):
+        line = (
+            f"  {row['provider']} {row['family']} ({_who(row)}): {row['resent']:,} of "
+            f"{row['tokens']:,} tokens re-sent per session ({row['tokenizer']}); "
+            f"{_money(row['cost']['perThousandSessions'], cur)} per 1,000 sessions"
+        )
+        if not row["rebills"]:
+            line += "; the cached prefix is not re-billed"
+        if row["belowMinimum"]:
+            line += f"; under the {row['minimumPrefix']:,}-token minimum cacheable prefix"
+        lines.append(line)
+        if row.get("note") and row["client"] is not None:
+            lines.append(f"    {row['note']}")
+    return lines
+
+
+def bill_markdown(cache: dict[str, Any]) -> list[str]:
+    """The bill as a Markdown table (empty without one)."""
+    prices = cache.get("prices")
+    if not prices:
+        return []
+    cur = prices["currency"]
+    rows = [
+        f"Prompt-cache bill, prices of {prices['date']} ({words(prices['source'])}), "
+        f"in {words(cur)}:",
+        "",
+        "| provider | family | priced on | tokens | re-sent per session | per session "
+        "| per 1,000 sessions | minimum prefix |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in cache.get("providers", []):
+        below = " (under it)" if row["belowMinimum"] else ""
+        rows.append(
+            f"| {words(row['provider'])} | {words(row['family'])} | {words(_who(row))} "
+            f"| {row['tokens']:,} ({words(row['tokenizer'])}) | {row['resent']:,} "
+            f"| {row['cost']['perSession']:.6f} | {row['cost']['perThousandSessions']:.4f} "
+            f"| {row['minimumPrefix']:,}{below} |"
+        )
+    return [*rows, ""]
 
 
 def markdown(
@@ -185,7 +249,7 @@ def markdown(
             )
             items.ranks.append(0 if item["verdict"] == "bytes-only" else 1)
     items.footer = [""]
-    tail = Section()
+    tail = Section(rows=["\n".join(bill_markdown(report["promptCache"]))])
     if report["promptCache"]["tokens"]:
         method = words(report["promptCache"]["method"])
         tail.rows.append(f"_Prompt-cache cost is an estimate: {method}_\n")

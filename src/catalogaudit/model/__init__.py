@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         compact_utf8,
         decode_utf8,
         dump_string,
+        dumps,
         escape_pointer,
         is_integer_lexeme,
         jcs_key,
@@ -156,7 +157,7 @@ __getattr__ = lazy(
         "inert": "inert_text=inert visible",
         "jsonwire": (
             "Member WireDecodeError WireFloat WireLimitError WireObject anomalies canonical "
-            "canonical_utf8 compact compact_utf8 decode_utf8 dump_string escape_pointer "
+            "canonical_utf8 compact compact_utf8 decode_utf8 dump_string dumps escape_pointer "
             "is_integer_lexeme jcs_key jcs_number lexeme loads parse_members pointer_join "
             "pointer_of pointer_tokens raw_decode utf16_order_may_differ write_written written"
         ),

@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its mo
 if TYPE_CHECKING:
     from catalogaudit.verbs.audit import AuditRunOptions, rules_listing
     from catalogaudit.verbs.audit import run as run_audit
+    from catalogaudit.verbs.bill import bill_of
     from catalogaudit.verbs.canonicalize import options as canonicalize_options
     from catalogaudit.verbs.canonicalize import run as run_canonicalize
     from catalogaudit.verbs.canonicalize import run_hash
@@ -49,6 +50,7 @@ __getattr__ = lazy(
     globals(),
     {
         "audit": "AuditRunOptions rules_listing run_audit=run",
+        "bill": "bill_of",
         "canonicalize": "canonicalize_options=options run_canonicalize=run run_hash",
         "ci": "CiOptions run_ci",
         "complete": "client_ids profile_ids rule_ids selectors",
@@ -77,6 +79,7 @@ __all__ = [
     "ServeOptions",
     "SnapshotOptions",
     "StabilityOptions",
+    "bill_of",
     "canonicalize_options",
     "capture",
     "client_ids",

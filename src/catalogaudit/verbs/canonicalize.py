@@ -232,11 +232,46 @@ def options(
     return Options(tuple(inputs), check, in_place, output, jcs, protocol)
 
 
-def run_hash(spec: str, fmt: HashFormat, protocol: str = "auto") -> int:
-    """`catalogaudit hash`: print the hash report of one input (notes on stderr); exit 0."""
+def run_hash(
+    spec: str, fmt: HashFormat, protocol: str = "auto", clients: Sequence[str] = ()
+) -> int:
+    """`catalogaudit hash`: print the hash report of one input (notes on stderr); exit 0.
+    `clients`: also each one's prompt hash (`hash --client C`, `all`: every client)."""
     from catalogaudit.formatters import format_hashes
 
+    asked = _clients(clients) if clients else []
     report, notes = hashes_of(spec, protocol)
+    if asked:
+        prompts = client_prompts(spec, protocol, asked)
+        report["clients"] = {c: p.as_dict() for c, p in prompts.items()}
+        notes += [p.note for p in prompts.values() if p.note]
     output.say(notes)
     output.emit("-", format_hashes(report, fmt))
     return EXIT_OK
+
+
+def _clients(clients: Sequence[str]) -> list[str]:
+    """`--client` values checked: profile ids with `model_view` data (`all`: every one)."""
+    from catalogaudit.verify import prompt_clients
+
+    known = prompt_clients()
+    asked = [c.strip() for given in clients for c in given.split(",") if c.strip()]
+    if "all" in asked:
+        return known
+    for c in asked:
+        if c.partition("@")[0] not in known:
+            raise UsageError(
+                f"--client {c}: no model_view data in its profile, so what it sends the model "
+                f"is not predicted; clients with it: {', '.join(known)}"
+            )
+    return asked
+
+
+def client_prompts(spec: str, protocol: str, clients: Sequence[str]) -> dict[str, Any]:
+    """Each client's prompt for the input's tools, from its served bytes (the wire copy)."""
+    from catalogaudit.diffing import sides_of
+    from catalogaudit.verify import prompts_of
+
+    r = canonicalize(spec, protocol)
+    sides, _ = sides_of(r.name, r.doc)
+    return dict(prompts_of(sides[:1], clients)[sides[0].label])

@@ -68,6 +68,8 @@ class DiffOptions:
     expires: str | None = None
     #: `--color auto|always|never` of the text report (`verbs.terminal.color`).
     color: str = "auto"
+    #: `--prices FILE`: price data for the prompt-cache bill (None: the built-in data).
+    prices: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class StabilityOptions:
     output: str = "-"
     max_chars: int | None = None
     color: str = "auto"
+    prices: str | None = None
 
 
 def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffOptions:
@@ -107,6 +110,7 @@ def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffO
         accept=given.get("accept"),
         expires=given.get("expires"),
         color=_value(given.get("color", "auto")),
+        prices=given.get("prices"),
     )
 
 
@@ -122,6 +126,9 @@ def run_diff(o: DiffOptions) -> int:
     """Classify what changed between two catalogs; 1 when a change reaches `--fail-on`."""
     if o.mode not in ("all", "schema", "prose"):
         raise UsageError("--schema-only and --prose-only exclude each other")
+    from catalogaudit.verbs.bill import bill_of, load_prices
+
+    load_prices(o.prices)  # NOTE: a bad --prices file is refused before any input is read
     old_bytes = new_bytes = b""
     if o.live:
         (olds, news), notes = live_inputs(o.old, o.new, o.config)
@@ -136,6 +143,7 @@ def run_diff(o: DiffOptions) -> int:
     assertions = contract.resolve(o.contract, conf)
     result = diff(olds[0], news[0], o.mode, _allowlist(o.allowlist))
     result.notes.extend(notes)
+    result.prompt_cache = bill_of([olds[0], news[0]], o.prices, changed_only=True)
     if assertions and news[0].doc is not None:
         new_catalog = Catalog(news[0].doc, source=news[0].label)
         result.assertions = contract.findings(new_catalog, assertions)
@@ -200,6 +208,10 @@ def _allowlist(path: str | None) -> list[Any]:
 
 def run_stability(o: StabilityOptions) -> int:
     """Say per listing and item whether captures agree; 1 when they do not."""
+    from catalogaudit.verbs.bill import load_prices
+    from catalogaudit.verify import prompts_of
+
+    prices = load_prices(o.prices)
     groups, notes = load_inputs(list(o.files))
     sides = [side for group in groups for side in group]
     if len(sides) < 2 and not sides[0].lost_runs:
@@ -207,7 +219,7 @@ def run_stability(o: StabilityOptions) -> int:
             "stability needs two or more captures: several files, or one snapshot "
             "written with --runs N (N >= 2)"
         )
-    report = stability_report(sides, notes)
+    report = stability_report(sides, notes, prompts_of(sides), prices)
     color = o.fmt is StabilityFormat.TEXT and terminal.color(o.color, o.output)
     text = render_stability(
         report,

@@ -57,6 +57,8 @@ class SnapshotOptions:
     secrets: tuple[str, ...] = ()
     #: Pass the server our whole environment, not the allow-list (`--inherit-env`).
     inherit_env: bool = False
+    #: `--prices FILE`: price data for the bill of runs that differ (None: built-in).
+    prices: str | None = None
 
 
 def parse_headers(values: Sequence[str], environ: dict[str, str]) -> dict[str, str]:

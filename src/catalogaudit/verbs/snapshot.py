@@ -42,6 +42,10 @@ def snapshot(o: SnapshotOptions) -> int:
         code = EXIT_OK
     else:
         live.target_of(o)  # option errors before any server starts
+        if o.runs > 1:
+            from catalogaudit.verbs.bill import load_prices
+
+            load_prices(o.prices)  # NOTE: a bad --prices file is refused before any start
         limits = live.limits_of(o)  # NOTE: the --timeout starts here and covers every run
         if o.runs == 1:
             doc = live.capture(o, limits=limits, meanwhile=_prepare)
@@ -61,6 +65,7 @@ def snapshot(o: SnapshotOptions) -> int:
     output.emit_document(o.output, lambda fh: write(doc, fh), check_readable_size)
     output.say(notes)
     _summary(doc, o.output)
+    output.say(_bill(doc, o))
     from catalogaudit.model import Catalog
 
     failed = contract.findings(Catalog(doc, source=_source(o)), assertions)
@@ -181,6 +186,20 @@ def _summary(doc: dict[str, Any], dest: str) -> None:
         first = errors[0]["message"]
         lines.append(f"{len(errors)} capture finding(s) of severity error; first: {first}")
     output.say(lines)
+
+
+def _bill(doc: dict[str, Any], o: SnapshotOptions) -> list[str]:
+    """What the runs that differ cost prompt caches (`stability`'s bill), on stderr."""
+    runs = doc["capture"].get("runs")
+    if not runs or runs["stable"]:
+        return []
+    from catalogaudit.diffing import sides_of
+    from catalogaudit.formatters import bill_lines
+    from catalogaudit.verbs.bill import bill_of
+
+    sides, _ = sides_of(_source(o), doc)
+    cache = bill_of(sides, o.prices, changed_only=True) if len(sides) > 1 else None
+    return bill_lines(cache) if cache is not None else []
 
 
 def _count(rec: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from catalogaudit.verify.predict import compare
     from catalogaudit.verify.predict import predict as predict_observations
     from catalogaudit.verify.predict_model import predict_views
+    from catalogaudit.verify.prompts import client_prompt, prompt_clients, prompts_of
     from catalogaudit.verify.transports import HTTP, STDIO, label, verify
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -29,6 +30,7 @@ __getattr__ = lazy(
         "model_runs": "observe_model=observe",
         "predict": "compare predict_observations=predict",
         "predict_model": "predict_views",
+        "prompts": "client_prompt prompt_clients prompts_of",
         "transports": "HTTP STDIO label verify",
     },
 )
@@ -58,11 +60,14 @@ def driver(client_id: str, client_path: str | None, version: str | None = None) 
 __all__ = [
     "HTTP",
     "STDIO",
+    "client_prompt",
     "compare",
     "label",
+    "prompt_clients",
     "observe_model",
     "predict_observations",
     "predict_views",
+    "prompts_of",
     "targets",
     "verify",
 ]

@@ -6,7 +6,8 @@ model sees (`name` format and `transform`), which fields are forwarded (`fields`
 served key, `""` when the served tool has none), whether a description is cut (`description`
 `max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
 object carries once loaded (`deferred_fields`), and what the client does to the input schema
-first (`schema_normalize`, `schema_skip`: `verify.flatten`). A tool the listing-time
+first (`schema_normalize`, `schema_skip`: `verify.flatten`; `schema_first`: the root keys
+an unrewritten schema starts with). A tool the listing-time
 prediction drops is not offered. A call is predicted `reached` unless a finding on the tool
 comes from a rule whose `call` entries say `refused` at this version (the draft-07
 `outputSchema` reports, CC-SCHEMA-002).
@@ -109,6 +110,32 @@ def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[st
     return out
 
 
+def sent_view(
+    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str
+) -> tuple[dict[str, Any] | None, str, Any]:
+    """The object the client sends for `tool` offered `offered` (its schema rewritten first,
+    `verify.flatten`), or None and why the client leaves the tool out of the request."""
+    got = as_sent(tool, entry)
+    if got.skipped:
+        return None, got.skipped, None
+    schema = got.schema
+    if schema is tool.get("inputSchema") and isinstance(schema, dict):  # sent unrewritten
+        first = [k for k in entry.get("schema_first", []) if k in schema]
+        schema = {**{k: schema[k] for k in first}, **schema}
+    spec = entry.get("schema_rewrite")
+    if isinstance(spec, dict):
+        schema, left = rewrite(schema, spec)
+        if schema is None:
+            return None, left, None
+    shown = {**tool, "inputSchema": schema} if "inputSchema" in tool or spec else dict(tool)
+    if got.description is not None:
+        shown["description"] = got.description
+    view = view_of(entry, server, shown)
+    if offered == DEFERRED:
+        view = {**view, **entry.get("deferred_fields", {})}
+    return view, "", schema
+
+
 def _text(tool: dict[str, Any], key: str) -> bool:
     return isinstance(tool.get(key), str)
 
@@ -135,25 +162,11 @@ def predict_views(
             out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
             continue
         offered = str(entry.get("deferral", {}).get(mode, INLINE))
-        got = as_sent(tool, entry)
-        if got.skipped:
-            left = f"{pid}: tool left out of the request: {got.skipped}"
+        view, skipped, schema = sent_view(entry, server, tool, offered)
+        if view is None:
+            left = f"{pid}: tool left out of the request: {skipped}"
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
             continue
-        schema = got.schema
-        spec = entry.get("schema_rewrite")
-        if isinstance(spec, dict):
-            schema, left = rewrite(schema, spec)
-            if schema is None:
-                why = f"{pid}: tool left out of the request: {left}"
-                out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, why)
-                continue
-        shown = {**tool, "inputSchema": schema} if "inputSchema" in tool or spec else dict(tool)
-        if got.description is not None:
-            shown["description"] = got.description
-        view = view_of(entry, server, shown)
-        if offered == DEFERRED:
-            view = {**view, **entry.get("deferred_fields", {})}
         name = str(tool.get("name"))
         if name not in calls:
             out[item.served_index] = Predicted(offered, NOT_CALLED, view)

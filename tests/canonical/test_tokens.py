@@ -1,0 +1,68 @@
+"""Token counts: `catalogaudit.canonical.tokens` against the reference tokenizer (tiktoken's own
+o200k_base, `helpers.tokens`) on every fixture catalog, per item, per listing, per catalog,
+on the served prompt projection and on each client's predicted prompt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import ROOT
+from helpers.tokens import reference, resent
+
+from catalogaudit import intake
+from catalogaudit.canonical import count_tokens, prompt_projection, tokens_resent
+from catalogaudit.diffing import sides_of
+from catalogaudit.model import LISTINGS, compact
+from catalogaudit.verify import prompts_of
+
+CATALOGS = sorted((ROOT / "fixtures" / "real-servers").glob("*.snapshot.json")) + sorted(
+    (ROOT / "fixtures" / "captures").glob("*.snapshot.json")
+)
+
+
+@pytest.fixture(scope="module")
+def ref(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return reference(str(tmp_path_factory.mktemp("tiktoken")))
+
+
+def _tokens(enc: Any, text: str) -> int:
+    return len(enc.encode_ordinary(text))
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.name)
+def test_counts_equal_tiktoken_on_fixture_catalogs(ref: Any, path: Path) -> None:
+    (side, *_), _ = sides_of(path.name, intake.read_catalog(str(path)).doc)
+    blocks = []
+    for listing in LISTINGS:
+        items = side.wire_items(listing) or side.served(listing)
+        texts = [compact(prompt_projection(listing, i)) for i in items]
+        for text in texts:
+            assert count_tokens(text) == _tokens(ref, text), text[:200]
+        blocks.append("[" + ",".join(texts) + "]")
+        assert count_tokens(blocks[-1]) == _tokens(ref, blocks[-1])
+    catalog = "".join(blocks)
+    assert count_tokens(catalog) == _tokens(ref, catalog) > 0
+    for prompt in prompts_of([side])[side.label].values():
+        assert prompt.tokens() == _tokens(ref, prompt.text)
+        shown = prompt.as_dict()["tools"]
+        for tool, sent in zip(shown, prompt.tools, strict=True):
+            assert tool["tokens"] == (_tokens(ref, sent.text) if sent.text else 0)
+
+
+def test_the_whole_snapshot_files_count_as_tiktoken_counts_them(ref: Any) -> None:
+    # megabyte-sized texts with every kind of JSON punctuation, escapes and non-ASCII prose
+    for path in CATALOGS:
+        text = path.read_text(encoding="utf-8")
+        assert count_tokens(text) == _tokens(ref, text), path.name
+
+
+def test_tokens_resent_start_at_the_first_token_that_differs(ref: Any) -> None:
+    old = '[{"name":"alpha","inputSchema":{"type":"object","properties":{"q":{}}}}]'
+    new = '[{"name":"alpha","inputSchema":{"properties":{"q":{}},"type":"object"}}]'
+    assert tokens_resent(old, new) == resent(ref, old, new) > 0
+    assert tokens_resent(old, old) == 0
+    assert tokens_resent("", new) == _tokens(ref, new)
+    # a lone surrogate (JSON may hold one) counts as U+FFFD instead of failing
+    assert count_tokens("a\ud800b") == _tokens(ref, "a\ufffdb")
