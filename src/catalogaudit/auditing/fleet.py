@@ -14,11 +14,11 @@ MCP gateway does not qualify (its `tool_names.go` refuses duplicates across all 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from catalogaudit.canonical import count_tokens
 from catalogaudit.model import Catalog, Finding, Location, RuleMeta, Severity
 from catalogaudit.rules import FLEET_RULES, TRANSFORMS
 
@@ -210,14 +210,14 @@ def _tokens(c: Client, tools: Sequence[tuple[str, dict[str, Any]]], manifest: st
             "description": tool.get("description", ""),
             "input_schema": tool.get("inputSchema", {}),
         }
-        size = len(json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode())
+        size = count_tokens(json.dumps(sent, ensure_ascii=False, separators=(",", ":")))
         per[server] = per.get(server, 0) + size
-    total = math.ceil(sum(per.values()) / 4)
+    total = sum(per.values())
     top = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-    most = ", ".join(f"{s} ~{math.ceil(b / 4)}" for s, b in top)
+    most = ", ".join(f"{s} {n}" for s, n in top)
     return _finding(
         "CA932",
-        f"{c.label}: {len(tools)} tools, about {total} tokens on every request"
+        f"{c.label}: {len(tools)} tools, {total} o200k tokens on every request"
         + (f" (most: {most})" if most else ""),
         c.label,
         manifest,

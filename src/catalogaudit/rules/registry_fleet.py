@@ -45,9 +45,10 @@ FLEET_RULES: dict[str, RuleMeta] = {
             Severity.INFO,
             "What the fleet's tools cost each client's prompt, estimated",
             "Every request a client makes carries every tool of every configured server: name, "
-            "description and input schema. The estimate is the bytes of those three fields per "
-            "tool, under the name the client gives it, divided by four (tokenizers differ, and "
-            "clients add their own framing); it says which servers cost most.",
+            "description and input schema. The count is the o200k tokens of those three fields per "
+            "tool, under the name the client gives it (an estimate for clients whose model uses "
+            "another tokenizer, and clients add their own framing); it says which servers cost "
+            "most.",
             "Drop servers the work does not need, or tools a server can disable; shorten "
             "descriptions and schemas (`catalogaudit rewrite`).",
             "https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
