@@ -469,8 +469,11 @@ GEMINI_CLI = [
     "not yet explained. `base@modern` (as every 2026-07-28 shape of that first run) failed",
     "with `MCP error -32022: Unsupported protocol version`: it sends no `server/discover`.",
     "The `gemini-cli` profile predicts every recorded verdict",
-    "(GCLI-TYPE-001, GCLI-PAGE-001, GCLI-PAGE-002, GCLI-NAME-002, and TSSDK-SCHEMA-001 and",
-    "TSSDK-ERA-001 included); no `verify` run of the oracle suite is recorded for it yet.",
+    "(GCLI-TYPE-001, GCLI-PAGE-001, GCLI-PAGE-002, GCLI-NAME-002, and TSSDK-SCHEMA-001",
+    "included), and the era scenarios of `tests/oracle/test_era_oracle.py` (GCLI-ERA-001: the",
+    "TS SDK bundled in 0.61.0 asks for 2025-06-18 and accepts 2025-06-18, 2025-03-26,",
+    "2024-11-05 and 2024-10-07 only, so an InitializeResult naming 2025-11-25, which `serve`",
+    "replays to it from a capture that negotiated 2025-11-25, fails the server).",
 ]
 
 

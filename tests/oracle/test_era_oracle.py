@@ -126,23 +126,15 @@ MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("inspector", "K"): (FAILED, ()),
     ("inspector", "R"): (KEPT, ()),
     # Gemini CLI 0.61.0 never sends discover, and its bundled TS SDK speaks up to 2025-06-18
-    # (SUPPORTED_PROTOCOL_VERSIONS in its bundle): an initialize answered with 2025-11-25 fails.
+    # (SUPPORTED_PROTOCOL_VERSIONS in its bundle): it asks for 2025-06-18, and the replayed
+    # InitializeResult of G and R names 2025-11-25, which it refuses (GCLI-ERA-001).
     ("gemini-cli", "G"): (FAILED, ("Server's protocol version is not supported: 2025-11-25",)),
     ("gemini-cli", "H"): (FAILED, ("-32022",)),
     ("gemini-cli", "K"): (FAILED, ()),
     ("gemini-cli", "R"): (FAILED, ("Server's protocol version is not supported: 2025-11-25",)),
 }
-#: Observed, not yet predicted by the profile (it includes TSSDK-ERA-001, whose versions are
-#: the TS SDK 1.32.2's): strict, so the profile's fix must remove the mark.
-NOT_PREDICTED = {("gemini-cli", "G"), ("gemini-cli", "R")}
 CASES = [
-    pytest.param(
-        c,
-        s,
-        marks=[pytest.mark.xfail(strict=True, reason="gemini-cli refuses 2025-11-25")]
-        if (c, s) in NOT_PREDICTED
-        else [],
-    )
+    pytest.param(c, s)
     for c in CLIENTS
     if c in DRIVERS
     for s in sorted(SCENARIOS)
