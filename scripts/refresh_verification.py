@@ -470,10 +470,14 @@ GEMINI_CLI = [
     "with `MCP error -32022: Unsupported protocol version`: it sends no `server/discover`.",
     "The `gemini-cli` profile predicts every recorded verdict",
     "(GCLI-TYPE-001, GCLI-PAGE-001, GCLI-PAGE-002, GCLI-NAME-002, and TSSDK-SCHEMA-001",
-    "included), and the era scenarios of `tests/oracle/test_era_oracle.py` (GCLI-ERA-001: the",
-    "TS SDK bundled in 0.61.0 asks for 2025-06-18 and accepts 2025-06-18, 2025-03-26,",
-    "2024-11-05 and 2024-10-07 only, so an InitializeResult naming 2025-11-25, which `serve`",
-    "replays to it from a capture that negotiated 2025-11-25, fails the server).",
+    "included), and the era scenarios H and K of `tests/oracle/test_era_oracle.py`",
+    "(GCLI-ERA-001: the TS SDK bundled in 0.61.0 asks for 2025-06-18 and accepts 2025-06-18,",
+    "2025-03-26, 2024-11-05 and 2024-10-07 only). G and R fail too, as strict xfails: their",
+    "servers echoed the probe's 2025-11-25, so the profile takes them to echo 2025-06-18 as",
+    "the lifecycle says a server that speaks it must, but `serve` replays the recorded",
+    "InitializeResult and names 2025-11-25 to every client. Modelling `serve` instead would",
+    "give every live capture that negotiated 2025-11-25 an error for Gemini CLI (13 of the 13",
+    "real-server fixtures) that the real servers, which echo, would not cause.",
 ]
 
 
