@@ -42,8 +42,8 @@ Legend, per client version:
     ListMcpResourcesTool and ReadMcpResourceTool tools);
   - opencode reads resource templates but exposes them on no route;
   - Gemini CLI reads prompts (a failing prompts/list loses the server) but shows which it
-    kept in no model request and no headless command (`-p "/mcp desc"` prints nothing: the
-    non-interactive UI drops the `mcp_status` item it makes), and it never requests
+    kept in no model request and no headless command (`gemini -p "/mcp desc"` sends one model
+    request and prints only its answer), and it never requests
     resources/templates/list; its resources are observed through its built-in
     `list_mcp_resources` tool;
   - a run with fewer shapes than `observable` was driven over a sample.

@@ -84,7 +84,7 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool], tuple[str, ...]]] 
     "python-sdk": ("python-sdk@2.3.0", None, lambda: True, ALL),
     "opencode": ("opencode@1.18.33", str(MODULES), _bin("opencode"), ("tools", "resources")),
     "inspector": ("inspector@2.12.0", str(MODULES), _bin("mcp-inspector"), ALL),
-    "gemini-cli": ("gemini-cli@0.61.0", str(MODULES), _bin("gemini"), ("tools",)),
+    "gemini-cli": ("gemini-cli@0.61.0", str(MODULES), _bin("gemini"), ("tools", "resources")),
 }
 #: (client, scenario) -> (measured verdict of every list it reads, quotes from its message).
 MEASURED: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
