@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogaudit.verify.lattice import Shape, shapes
-from catalogaudit.verify.observatory import OBSERVES, predict_all, rule_of
+from catalogaudit.verify.observatory import OBSERVES, applicable, predict_all, rule_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "compatibility.md"
@@ -30,10 +30,23 @@ Legend, per client version:
 - a rule id after the verdict is the profile rule whose prediction equals it (nothing: the
   profile predicts the same verdict without a rule, i.e. `kept`); `≠ predicted X` marks a
   shape the profile gets wrong;
-- `·`: not observed (Codex never reads prompts; Codex, the TS SDK v1, opencode, the Inspector
-  and ContextForge never negotiate 2026-07-28, so their modern era is the one shape
-  `base@modern`; the Claude Code driver observes the tool list only, opencode's no resource
-  templates; a ContextForge release may have been driven over a sample only).
+- `·`: not observed, for one of these reasons (each client drives every other shape at its
+  pinned version; `observable` in the runs table counts them):
+  - Codex, the TS SDK v1, opencode, the Inspector, ContextForge and Gemini CLI never
+    negotiate 2026-07-28 (they send no `server/discover`), so their modern era is the one
+    shape `base@modern`;
+  - Codex never reads prompts;
+  - the Claude Code driver observes the tool list only: `claude mcp get` reports whether
+    tools/list succeeded and nothing else, though Claude Code itself also lists prompts,
+    resources and templates (its 2.1.328 binary holds the SDK client's list calls and the
+    ListMcpResourcesTool and ReadMcpResourceTool tools);
+  - opencode reads resource templates but exposes them on no route;
+  - Gemini CLI reads prompts (a failing prompts/list loses the server) but shows which it
+    kept in no model request and no headless command (`gemini -p "/mcp desc"` sends one model
+    request and prints only its answer), and it never requests
+    resources/templates/list; its resources are observed through its built-in
+    `list_mcp_resources` tool;
+  - a run with fewer shapes than `observable` was driven over a sample.
 
 The Inspector CLI lists each listing in a client process and a server of its own, so it is
 asked only the listing that holds the defect (every listing for the base shapes).
@@ -70,14 +83,19 @@ def render(ledger: dict[str, Any]) -> str:
     totals = []
     for r, p in zip(runs, predictions, strict=True):
         wrong = sum(1 for sid, o in r["observations"].items() if p[sid].verdict != o["verdict"])
+        can = sum(1 for s in every if applicable(r["client"], s))
         totals.append(
-            f"| {r['client']} | {r['version']} | {r['date']} | {len(r['observations'])} | {wrong} |"
+            f"| {r['client']} | {r['version']} | {r['date']} | {len(r['observations'])} "
+            f"| {can} | {wrong} |"
         )
     lines += [
         "## Runs",
         "",
-        "| client | version | date | shapes | mismatches |",
-        "| --- | --- | --- | ---: | ---: |",
+        f"`observable`: the shapes of the {len(every)} whose defect the client's driver can",
+        "observe (see the legend's `·`); a run with fewer `shapes` was driven over a sample.",
+        "",
+        "| client | version | date | shapes | observable | mismatches |",
+        "| --- | --- | --- | ---: | ---: | ---: |",
         *totals,
         "",
     ]

@@ -1,9 +1,9 @@
 """The gemini-cli driver against the real Gemini CLI (tests/package.json pins 0.61.0): one
 headless session over two served snapshots, its model request read from the loopback stand-in.
 
-Observations are asserted, not predictions: the gemini-cli profile has no rules for these
-shapes yet, so this checks the driver (kept tools from the request, a failed list from
-`--debug`), and the oracle suite checks the profile."""
+Observations are asserted, not predictions: this checks the driver (kept tools from the
+request, kept resources from its `list_mcp_resources` call, a failed list from `--debug`), and
+the oracle suite checks the profile."""
 
 from __future__ import annotations
 
@@ -18,11 +18,22 @@ from catalogaudit.verify.drivers.gemini_cli import qualified
 GOOD = {"name": "get weather", "inputSchema": {"type": "object"}}
 
 
-def _snapshot(tmp_path: Path, name: str, tools: list[dict[str, object]]) -> Path:
-    raw = tmp_path / f"{name}.txt"
-    raw.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+def _snapshot(
+    tmp_path: Path,
+    name: str,
+    tools: list[dict[str, object]],
+    resources: list[dict[str, object]] | None = None,
+) -> Path:
+    inputs = [("tools", {"tools": tools})]
+    if resources is not None:
+        inputs.append(("resources", {"resources": resources}))
+    args = []
+    for kind, result in inputs:
+        raw = tmp_path / f"{name}-{kind}.txt"
+        raw.write_text(json.dumps(result), encoding="utf-8")
+        args += ["--from", str(raw)]
     out = tmp_path / f"{name}.json"
-    assert cli("snapshot", "--from", str(raw), "-o", str(out)).code == 0
+    assert cli("snapshot", *args, "-o", str(out)).code == 0
     return out
 
 
@@ -50,3 +61,35 @@ def test_gemini_cli_keeps_good_tools_and_fails_a_nameless_one(tmp_path: Path) ->
     (failed,) = (o for o in observed(doc, bad) if o["index"] is None)
     assert failed["message"].startswith("tools: ")
     assert '"path":["tools",1,"name"]' in failed["message"]
+
+
+def test_gemini_cli_lists_its_resources_through_its_own_tool(tmp_path: Path) -> None:
+    """The resources Gemini CLI registered, read back through `list_mcp_resources`: an empty
+    URI passes the SDK's schema but is never registered; a resource list the SDK refuses
+    loses the server's tools as well."""
+    npm_bin("gemini")
+    ok = {"uri": "file:///a", "name": "a"}
+    kept = _snapshot(tmp_path, "kept", [GOOD], [ok, {"uri": "", "name": "empty"}])
+    bad = _snapshot(tmp_path, "bad", [GOOD], [ok, {"uri": "file:///b", "name": 3}])
+    client = str(Path(npm_bin("gemini")).parents[1])
+    _, doc = verify_json("gemini-cli", [kept, bad], client_path=client, timeout=300)
+    verdicts = {
+        path.stem: [(o["listing"], o["index"], o["verdict"]) for o in observed(doc, path)]
+        for path in (kept, bad)
+    }
+    assert verdicts == {
+        "kept": [
+            ("tools", None, "kept"),
+            ("tools", 0, "kept"),
+            ("resources", None, "kept"),
+            ("resources", 0, "kept"),
+            ("resources", 1, "dropped"),
+        ],
+        "bad": [
+            ("tools", None, "failed"),
+            ("tools", 0, "dropped"),
+            ("resources", None, "failed"),
+            ("resources", 0, "dropped"),
+            ("resources", 1, "dropped"),
+        ],
+    }

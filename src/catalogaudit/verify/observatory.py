@@ -137,8 +137,8 @@ def predict_all(
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
     "claude-code": ("tools",),
-    # Prompts and resources reach no model request (its driver's docstring).
-    "gemini-cli": ("tools",),
+    # Resources through its list_mcp_resources tool; prompts reach no request (its driver).
+    "gemini-cli": ("tools", "resources"),
     # opencode lists templates but exposes them on no route (its driver's docstring).
     "opencode": ("tools", "resources", "prompts"),
 }

@@ -38,6 +38,12 @@ PROTO = "/capture/protocol"
             "description": "protocolVersion values the client accepts in an InitializeResult "
             "(default: any).",
         },
+        "requests": {
+            "type": "string",
+            "description": "The protocolVersion the client's initialize asks for, when it "
+            "differs from the one the capture offered: a server that echoed the capture's "
+            "offer is taken to echo this one too, so only a counter-offer is checked.",
+        },
     },
 )
 def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
@@ -45,7 +51,10 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
     2026-07-28 server reached by `server/discover` when the client probes it and shares a
     version; otherwise through `initialize`, whose answered `protocolVersion` must be one of
     `initialize_versions`. A 2026-only server (its legacy `initialize` answered -32022) is
-    unreachable for a client that never sends discover. A catalog-level hit; a note, not a
+    unreachable for a client that never sends discover. With `requests`, an answer that echoed
+    the capture's own offer stands for an echo of the client's version (P:2025-11-25
+    basic/lifecycle, version negotiation: a server that supports the requested version must
+    answer with it), so only a counter-offer can fail. A catalog-level hit; a note, not a
     finding, when a 2026-07-28 capture did not record the legacy answer
     (`snapshot --legacy-probe`): the rule cannot tell then."""
     proto = catalog.capture.get("protocol")
@@ -58,8 +67,12 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
     accepted: Sequence[str] | None = params.get("initialize_versions")
     if proto.get("handshake") == "static" and proto.get("era") != "modern":
         return
+    asks = params.get("requests")
     if proto.get("era") != "modern":
         version = proto.get("negotiated")
+        offered = proto.get("offered")
+        if asks is not None and isinstance(offered, list) and offered[-1:] == [version]:
+            return  # it echoed the offer (initialize's is the last): it echoes `asks` too
         if accepted is not None and version not in accepted:
             yield Hit(
                 None,
@@ -97,6 +110,8 @@ def handshake(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iter
         )
         return
     version = legacy.get("version")
+    if asks is not None and version == legacy.get("offered"):
+        return  # the probe's offer was echoed: so is the client's
     if accepted is not None and version not in accepted:
         yield Hit(
             None,

@@ -236,12 +236,19 @@ DIALECTS = {
         "field": SCHEMA_FIELD,
         "dialect": {"enum": ["draft-07", "2020-12", "auto"]},
         "default": {"enum": ["draft-07", "2020-12"]},
+        "formats": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Formats the meta-schema's `format` keywords are checked for, as "
+            "a validator with a format checker does (e.g. `regex`: every `pattern` compiles).",
+        },
     },
 )
 def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The schema must validate against its dialect's meta-schema (jsonschema's validator for
     `dialect`, or with `auto` the one its `$schema` names, else `default`), each violation
-    reported at its pointer."""
+    reported at its pointer; with `formats`, the meta-schema's `format` keywords of those
+    names are asserted too (jsonschema's own checkers)."""
     import jsonschema  # lazy: only profiles that check dialects pay for it
 
     field = params.get("field", "/inputSchema")
@@ -256,7 +263,9 @@ def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
             cls = jsonschema.validators.validator_for(schema, default=default)
         else:
             cls = jsonschema.validators.validator_for({"$schema": DIALECTS[dialect]})
-        meta = cls(cls.META_SCHEMA)
+        formats = params.get("formats")
+        checker = jsonschema.FormatChecker(formats) if formats else None
+        meta = cls(cls.META_SCHEMA, format_checker=checker)
         errors = sorted(meta.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path])
         for err in errors:
             where = pointer_of(err.absolute_path, at)

@@ -5,17 +5,23 @@ driven headless against a loopback stand-in of the Gemini API, with a dummy key.
 driver starts one headless session instead: every catalog is a trusted stdio server `cN` in a
 throwaway `$HOME/.gemini/settings.json` (a server not marked `trust` has its tools left out in
 non-interactive mode), the folder is trusted through `GEMINI_CLI_TRUST_WORKSPACE`, and
-`gemini -m gemini-2.5-flash -p hi --debug` discovers every server and sends one
-`streamGenerateContent` request to `GOOGLE_GEMINI_BASE_URL`, the loopback Gemini API
-stand-in (`verify.gemini_api`), which records it and answers with one streamed
-`ok`. `-m` skips the model router, whose classifier request would come first.
+`gemini -m gemini-2.5-flash -p hi --debug` discovers every server and sends a
+`streamGenerateContent` request to `GOOGLE_GEMINI_BASE_URL`, the loopback Gemini API stand-in
+(`verify.gemini_api`), which records each request. `-m` skips the model router, whose
+classifier request would come first. When a catalog holds resources, the stand-in answers the
+first request with a call of Gemini CLI's built-in `list_mcp_resources` tool, whose result
+(`- cN:URI | name | description` per resource it registered) comes back in the second request
+(Gemini CLI declares the tool only when some resource was registered: undeclared, none was);
+every other request gets one streamed `ok`, which ends the session.
 
 Verdicts: the tools kept are the request's `functionDeclarations` named `mcp_cN_<tool>` (the
-tool name with characters outside [A-Za-z0-9_.:-] as `_`, cut in the middle to 63 characters).
-A `[MCP error] Error discovering tools|resources|prompts from cN: ...` line on stderr, or
-`Error during discovery for MCP server 'cN'`, fails the tool list when no `mcp_cN_` tool was
-sent (a failed resources/list takes the server's tools with it). Only the tool list is observed:
-prompts and resources reach no request.
+tool name with characters outside [A-Za-z0-9_.:-] as `_`, cut in the middle to 63 characters);
+the resources kept are the listed URIs of `cN`, matched to served resources in served order. A
+`[MCP error] Error discovering tools|resources|prompts from cN: ...` line on stderr, or
+`Error during discovery for MCP server 'cN'`, fails every observed list of `cN` when none of
+its tools or resources was registered (discovery reads prompts, tools, then resources, and
+registers nothing of a server when one of them fails). Prompts are not observed: no request
+or built-in tool shows which were registered.
 """
 
 from __future__ import annotations
@@ -58,6 +64,10 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DROP = ("GEMINI_", "GOOGLE_", "CLOUDSDK_", "VERTEX")
 #: `-m` skips the model router, whose classifier request would come first.
 MODEL = "gemini-2.5-flash"
+
+
+#: Gemini CLI's built-in tool that lists every registered MCP resource.
+_LIST_RESOURCES = "list_mcp_resources"
 
 
 def qualified(server: str, tool: str) -> str:
@@ -155,8 +165,10 @@ class GeminiCliDriver:
     def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
         """Start every catalog in one headless session and read the model request it sends."""
         tools_only(targets, "gemini-cli")
+        ask = any(t.catalog.items("resources") for t in targets if "resources" in t.listings)
+        script = Script(lambda name: ask and name == _LIST_RESOURCES)
         with (
-            gemini_api.running(Script(lambda _: False)) as api,
+            gemini_api.running(script) as api,
             tempfile.TemporaryDirectory(prefix="catalogaudit-gemini-") as tmp,
         ):
             home = Path(tmp)
@@ -173,10 +185,42 @@ class GeminiCliDriver:
                 f"gemini-cli sent no model request (exit {proc.returncode}): {tail[:200]}"
             )
         failures = _failures(_ANSI.sub("", proc.stderr))
-        return [
-            [_tools(target, f"c{n}", declared, failures.get(f"c{n}", ""))]
-            for n, target in enumerate(targets)
-        ]
+        # Gemini CLI hides list_mcp_resources while no server registered a resource.
+        listed = _listed(bodies) if _LIST_RESOURCES in script.sent else []
+        out: list[list[ListOutcome]] = []
+        for n, target in enumerate(targets):
+            server = f"c{n}"
+            got = [_tools(target, server, declared, failures.get(server, ""))]
+            if "resources" in target.listings:
+                got.append(_resources(target, server, listed, failures.get(server, "")))
+            out.append(got)
+        return out
+
+
+def _listed(bodies: Sequence[bytes]) -> list[str]:
+    """The lines of `list_mcp_resources`' result, as Gemini CLI sent it back."""
+    for body in bodies:
+        try:
+            request = json.loads(body)
+        except ValueError:
+            continue
+        contents = request.get("contents") if isinstance(request, dict) else None
+        for content in contents if isinstance(contents, list) else []:
+            parts = content.get("parts") if isinstance(content, dict) else None
+            for part in parts if isinstance(parts, list) else []:
+                answer = part.get("functionResponse") if isinstance(part, dict) else None
+                if isinstance(answer, dict) and answer.get("name") == _LIST_RESOURCES:
+                    return [line for text in _strings(answer) for line in text.splitlines()]
+    raise CatalogauditError(f"gemini-cli never sent back the result of {_LIST_RESOURCES}")
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for v in value for s in _strings(v)] if isinstance(value, list) else []
 
 
 def _declared(bodies: Sequence[bytes]) -> set[str] | None:
@@ -227,6 +271,31 @@ def _tools(target: Target, server: str, declared: set[str], failure: str) -> Lis
         return ListOutcome("tools", None, failure)
     reasons = {i.served_index: "not declared to the model" for i in items if i.value not in kept}
     return ListOutcome("tools", kept, reasons=reasons)
+
+
+def _resources(target: Target, server: str, listed: list[str], failure: str) -> ListOutcome:
+    """The served resources whose URI `list_mcp_resources` listed for the server, matched in
+    served order (one listed line per kept URI: the registry keys resources by URI); a failed
+    list when none was listed and Gemini CLI reported a discovery error for the server."""
+    items = target.catalog.items("resources")
+    lines = list(listed)
+    kept: list[Any] = []
+    reasons: dict[int, str] = {}
+    for item in items:
+        uri = item.value.get("uri") if isinstance(item.value, dict) else None
+        head = f"- {server}:{uri}"
+        line = next(
+            (x for x in lines if isinstance(uri, str) and (x == head or x.startswith(head + " |"))),
+            None,
+        )
+        if line is None:
+            reasons[item.served_index] = "not listed by list_mcp_resources"
+            continue
+        lines.remove(line)
+        kept.append(item.value)
+    if items and not kept and failure:
+        return ListOutcome("resources", None, failure)
+    return ListOutcome("resources", kept, reasons=reasons)
 
 
 def driver(client_path: str | None) -> GeminiCliDriver:
