@@ -18,6 +18,9 @@ and root-combinator catalogs and server-filesystem (2026-12-06):
   the tool out of the request: `null-root` (a root typed `"null"`), `tuple-items` (an array
   `items`), `bad-additional` (`additionalProperties` neither boolean nor object),
   `bad-combinator` (an `anyOf`/`oneOf`/`allOf` that is not an array).
+- `order` / `sorted` (Codex 0.169.0, which parses the schema into a struct and writes it back):
+  every subschema's keys in this order whatever the served one, and the members of the maps
+  named in `sorted` (`properties`, `$defs`, `definitions`) by name.
 """
 
 from __future__ import annotations
@@ -130,6 +133,19 @@ def _project(schema: Any, spec: Mapping[str, Any], root: bool = False) -> Any:
         out["properties"] = {}
     if "array" in types and "items" not in out:
         out["items"] = copy.deepcopy(spec.get("bool_schema", {}))
+    return _ordered(out, spec)
+
+
+def _ordered(schema: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema` with its keys in the spec's `order` (others after, as they were) and the maps
+    it names in `sorted` sorted by member name: the bytes a client that rebuilds the schema
+    writes."""
+    order = {k: n for n, k in enumerate(spec.get("order", ()))}
+    keys = sorted(schema, key=lambda k: order.get(k, len(order)))
+    out = {k: schema[k] for k in keys}
+    for key in spec.get("sorted", ()):
+        if isinstance(out.get(key), dict):
+            out[key] = dict(sorted(out[key].items()))
     return out
 
 
