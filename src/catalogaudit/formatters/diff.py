@@ -144,10 +144,11 @@ def _head(page: Page, result: DiffResult) -> None:
     page.line(("diff", "bold"), f" {old} -> {new}{mode}", hang=4)
 
 
-def _tail(page: Page, result: DiffResult) -> None:
+def _tail(page: Page, result: DiffResult, bill: bool = False) -> None:
     for f in result.assertions:
         page.line(("error", "bold red"), f" {f.rule_id} {visible(f.message)}", indent=2, hang=4)
-    page.lines(_bill(result))
+    if bill:
+        page.lines(_bill(result))
     for w in result.warnings:
         page.line(("warning:", "bold yellow"), f" {visible(w['message'])}", hang=2)
     for n in result.notes:
@@ -202,7 +203,7 @@ def text(page: Page, result: DiffResult, expand: bool = False) -> None:
                 )
     if not result.changes:
         page.line("no changes", indent=2)
-    _tail(page, result)
+    _tail(page, result, bill=True)
 
 
 def _bill(result: DiffResult) -> list[str]:
