@@ -61,7 +61,8 @@ def _tokens(line: str) -> dict[int, str]:
 def broken_words(narrow: str, wide: str) -> list[str]:
     """Words of `wide` that `narrow` shows in two pieces: the end of one line and the start of
     the next (a wrapped line), or a cell's last word on one row and the word that starts at the
-    same column on the next row (a folded table cell)."""
+    same column on the next row (a folded table cell). Two words that `wide` also shows apart
+    ("TS SDK" beside the rule id "TSSDK-...") are not one broken word."""
     words = set(WORD.findall(wide))
     bad = []
     lines = narrow.splitlines()
@@ -77,7 +78,8 @@ def broken_words(narrow: str, wide: str) -> list[str]:
                 pairs.append((token, there[col]))
         for head, tail in pairs:
             a, b = re.search(r"(\w+)$", head), re.match(r"(\w+)", tail)
-            if a and b and a.group(1) + b.group(1) in words:
+            apart = a and b and re.search(rf"\b{a.group(1)}\s+{b.group(1)}\b", wide)
+            if a and b and a.group(1) + b.group(1) in words and not apart:
                 bad.append(f"{a.group(1)}|{b.group(1)}")
     return bad
 
