@@ -68,6 +68,13 @@ def test_five_servers_four_snapshots_and_one_error_row(tmp_path: Path) -> None:
     assert "memory.snapshot.json" in files or "everything.snapshot.json" in files
     tokens = {f["identity"] for f in findings if f["ruleId"] == "CA932"}
     assert {"codex@0.169.0", "claude-code@2.1.328"} <= tokens
+    # Without --profile each server is judged by the configuration's own client too: Claude
+    # Desktop refuses the example server's dotted tool name; with --profile spec it is not asked.
+    assert ("CD-NAME-001", "example.snapshot.json") in {
+        (f["ruleId"], f.get("location", {}).get("file")) for f in findings
+    }
+    spec_only = cli("audit", out, "--profile", "spec", "--format", "json").json()["findings"]
+    assert not [f for f in spec_only if f["ruleId"].startswith("CD-")]
 
 
 def test_bad_input_is_one_error_line_and_nothing_written(tmp_path: Path) -> None:

@@ -63,6 +63,21 @@ def special(
     return None
 
 
+#: The profile of a configuration's own client, where its id is not the client's.
+_OWN_PROFILE = {"vscode": "vscode-copilot"}
+
+
+def per_server(options: AuditOptions, client: str) -> tuple[AuditOptions, str | None]:
+    """Without `--profile`, each server is judged by spec and the profile of the client whose
+    configuration named it (the client that will run it), when one exists; else as asked."""
+    from catalogaudit.profiles import load_all
+
+    own = _OWN_PROFILE.get(client, client)
+    if options.profiles or own not in load_all():
+        return options, None
+    return replace(options, profiles=("spec", own)), own
+
+
 def clients(options: AuditOptions) -> list[FleetClient]:
     """The clients the fleet rules judge for: the `--profile`s that have fleet facts, else
     every profile that has some (naming or a tool-count limit)."""
@@ -85,13 +100,15 @@ def audit_fleet(
     Servers are read and audited one at a time, in `jobs` worker processes (`verbs.fanout`);
     what the fleet rules need of each (its tools) is all that is kept."""
     read = read_fleet_dirs(dirs)
+    options_each, own = per_server(options, read.client)
     captured = [r for r in read.rows if r.path is not None and r.file is not None]
 
     def work(row: Row) -> tuple[Report, tuple[dict[str, Any], ...], tuple[str, ...]]:
         assert row.path is not None and row.file is not None
         got = intake.read_catalog(row.path, protocol=revision or "auto")
         catalog = catalog_of(got, row.file, revision, None, regions)
-        named = options if options.server_name else replace(options, server_name=row.name)
+        each = options_each
+        named = each if each.server_name else replace(each, server_name=row.name)
         return audit(catalog, named), fleet_tools(catalog), got.warnings
 
     workers = fanout.workers(jobs, [r.file or "" for r in captured])
@@ -112,6 +129,11 @@ def audit_fleet(
     fleet = Report(inputs=[MANIFEST], rules=metas, profiles=[c.label for c in judged])
     fleet.revision = reports[0].revision if reports else ""
     fleet.notes.extend(read.notes)
+    if own:
+        fleet.notes.append(
+            f"fleet: each server judged by spec and {own}, the profile of the configuration's "
+            "client (--profile to choose)"
+        )
     fleet.notes.append(
         f"fleet: {len(read.rows)} server(s) from {read.client or 'a configuration'}; fleet rules "
         f"for {', '.join(c.label for c in judged) or 'no client'}"
@@ -123,4 +145,4 @@ def audit_fleet(
     return [*reports, fleet]
 
 
-__all__ = ["audit_fleet", "clients"]
+__all__ = ["audit_fleet", "clients", "per_server"]
