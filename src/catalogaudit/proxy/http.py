@@ -26,7 +26,6 @@ from typing import Any
 
 import httpx
 
-from catalogaudit.errors import CatalogauditError
 from catalogaudit.proxy.session import Client, Policy, Session
 from catalogaudit.serve import Connections, Stopped, install_sigterm, stopped
 from catalogaudit.wire import Limits
@@ -222,14 +221,7 @@ def run_http(
     say: Callable[[str], None],
 ) -> int:
     """Listen until SIGTERM; say the URL on stderr once listening."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    server_class = type("_BoundServer", (_Server,), {"address_family": family})
-    try:
-        httpd: _Server = server_class((host, port), _Handler)
-    except OSError as exc:
-        raise CatalogauditError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    httpd = _Server.bound(host, port, _Handler)
     said: OrderedDict[str, None] = OrderedDict()
 
     def once(line: str) -> None:  # the same client on every stateless request: said once

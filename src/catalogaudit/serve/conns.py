@@ -21,7 +21,9 @@ import socket
 import threading
 import time
 from http.server import ThreadingHTTPServer
-from typing import Any
+from typing import Any, TypeVar
+
+from catalogaudit.errors import CatalogauditError
 
 #: Connections handled at once, one thread each.
 MAX_CONNECTIONS = 256
@@ -31,6 +33,9 @@ BACKLOG = 1024
 WATCH_EVERY = 0.25
 #: How long a connection may wait for or read its request before a new one may evict it.
 GRACE = 2.0
+
+
+_S = TypeVar("_S", bound="Connections")
 
 
 class Connections(ThreadingHTTPServer):
@@ -45,6 +50,19 @@ class Connections(ThreadingHTTPServer):
     deadlines: dict[Any, float]
     #: Connections whose request has been read and is being answered (not to be evicted).
     busy: set[Any]
+
+    @classmethod
+    def bound(cls: type[_S], host: str, port: int, handler: Any) -> _S:
+        """Bind the listener, IPv6 for a host with a colon; one `error:` line when the port is
+        taken or the host is wrong."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        bound: type[_S] = type("_BoundServer", (cls,), {"address_family": family})
+        try:
+            return bound((host, port), handler)
+        except OSError as exc:
+            raise CatalogauditError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+            ) from None
 
     def limit(self, idle: float) -> None:
         self.lock = threading.Lock()

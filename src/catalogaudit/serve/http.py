@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import secrets
 import signal
-import socket
 import sys
 import threading
 import time
@@ -23,7 +22,6 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import LEGACY_VERSIONS, WireDecodeError, decode_utf8, loads
 from catalogaudit.serve import sse
 from catalogaudit.serve.conns import Connections
@@ -272,12 +270,7 @@ def make_server(
     legacy_sse: bool = False,
 ) -> _Server:
     """Bind the listener (one `error:` line when the port is taken or the host is wrong)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    server_class = type("_BoundServer", (_Server,), {"address_family": family})
-    try:
-        httpd: _Server = server_class((host, port), _Handler)
-    except OSError as exc:
-        raise CatalogauditError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    httpd = _Server.bound(host, port, _Handler)
     httpd.replay = replay
     httpd.sse = sse_answers
     httpd.legacy_sse = legacy_sse

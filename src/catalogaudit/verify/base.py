@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,38 @@ def server_argv(target: Target, max_seconds: float) -> list[str]:
     relative = str(target.path)
     absolute = str(target.path.resolve())
     return [absolute if a == relative else a for a in target.serve_argv(max_seconds)]
+
+
+def run_group(
+    client: str, argv: Sequence[str], env: Mapping[str, str], cwd: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run a client CLI in its own process group, then kill the group: the servers it started
+    die with it, whatever it did."""
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(env),
+            cwd=cwd,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise ClientNotFound(f"{client}: cannot run {argv[0]}: {exc.strerror}") from None
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        shown = " ".join([Path(argv[0]).name, *argv[1:3]])
+        raise CatalogauditError(f"{client}: `{shown}` gave no answer in {timeout:.0f} s") from None
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def run_job(

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -34,7 +32,7 @@ from catalogaudit.errors import CatalogauditError
 from catalogaudit.model import INLINE, NOT_CALLED, NOT_OFFERED, REACHED, REFUSED, ToolView
 from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify import chat_api, gemini_api, responses_api
-from catalogaudit.verify.base import OFFLINE_ENV
+from catalogaudit.verify.base import OFFLINE_ENV, run_group
 from catalogaudit.verify.model_view import PROMPT, Served, Session, logged
 from catalogaudit.verify.standin import Offered, Recorded, Script, StandIn, member
 
@@ -194,31 +192,9 @@ def _pythonpath(env: dict[str, str]) -> dict[str, str]:
 
 
 def _run(client: str, argv: list[str], env: dict[str, str], cwd: Path, timeout: float) -> str:
-    """Run the client in its own process group, killed with every server it started."""
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=cwd,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        raise CatalogauditError(f"{client}: cannot run {argv[0]}: {exc.strerror}") from None
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise CatalogauditError(f"{client}: no answer in {timeout:.0f} s") from None
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-    return out + err
+    """The client's whole output (`verify.base.run_group`: the servers it started die with it)."""
+    done = run_group(client, argv, env, cwd, timeout)
+    return done.stdout + done.stderr
 
 
 def tools_text(client: str, run: Session) -> str:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import tempfile
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ from catalogaudit.verify.base import (
     Target,
     executable,
     home_env,
+    run_group,
     server_argv,
     tools_only,
 )
@@ -124,32 +124,8 @@ class GeminiCliDriver:
         self, args: list[str], home: Path, base_url: str, timeout: float
     ) -> subprocess.CompletedProcess[str]:
         """Run gemini in its own process group, killed with every server it started."""
-        try:
-            proc = subprocess.Popen(
-                [self.gemini, *args],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=self._env(home, base_url),
-                cwd=home,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise ClientNotFound(f"gemini-cli: cannot run {self.gemini}: {exc.strerror}") from None
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise CatalogauditError(
-                f"gemini-cli: `gemini {' '.join(args[:2])}` gave no answer in {timeout:.0f} s"
-            ) from None
-        finally:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
-        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+        env = self._env(home, base_url)
+        return run_group("gemini-cli", [self.gemini, *args], env, home, timeout)
 
     def version(self) -> str:
         """`gemini --version` prints `0.61.0`."""
