@@ -128,7 +128,7 @@ def _setup(
         (home / "codex" / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
         argv = [drv.codex, "exec", "--skip-git-repo-check"]
         argv += ["--dangerously-bypass-approvals-and-sandbox", PROMPT]
-        return argv, _pythonpath(drv._env(home)), home
+        return argv, _pythonpath(drv.env(home)), home
     if drv.id == "opencode":
         from catalogaudit.verify.drivers.opencode import _seed_plugin_dependency
 
@@ -165,11 +165,11 @@ def _setup(
         (config_dir / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
         _seed_plugin_dependency(config_dir)
         argv = [drv.opencode, "run", "--print-logs", "--log-level", "WARN", PROMPT]
-        return argv, _pythonpath(drv._env(home)), home / "work"
+        return argv, _pythonpath(drv.env(home)), home / "work"
     from catalogaudit.verify.drivers.gemini_cli import MODEL
 
     (home / ".gemini").mkdir(exist_ok=True)
-    settings = drv._settings([])
+    settings = drv.settings([])
     settings["mcpServers"] = {
         name: {
             "command": argv[0],
@@ -180,7 +180,7 @@ def _setup(
         for name, argv in servers.items()
     }
     (home / ".gemini" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    return [drv.gemini, "-m", MODEL, "-p", PROMPT], _pythonpath(drv._env(home, url)), home
+    return [drv.gemini, "-m", MODEL, "-p", PROMPT], _pythonpath(drv.env(home, url)), home
 
 
 def _pythonpath(env: dict[str, str]) -> dict[str, str]:

@@ -159,7 +159,7 @@ def session(
     }
     (home / "mcp.json").write_text(json.dumps(config), encoding="utf-8")
     with running(script) as stand:
-        env = claude._env(home)
+        env = claude.env(home)
         env.pop("ENABLE_TOOL_SEARCH", None)
         env.update(ANTHROPIC_BASE_URL=stand.url, ANTHROPIC_API_KEY="catalogaudit-stand-in")
         env["MCP_TOOL_TIMEOUT"] = str(int(claude.timeout * 1000))

@@ -52,7 +52,9 @@ class ClaudeCodeDriver:
         self.claude = executable("claude", claude)
         self.timeout = timeout
 
-    def _env(self, home: Path) -> dict[str, str]:
+    def env(self, home: Path) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         inherited = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
         return home_env(
             inherited,
@@ -89,7 +91,7 @@ class ClaudeCodeDriver:
     def version(self) -> str:
         """`claude --version` prints `2.1.328 (Claude Code)`."""
         with tempfile.TemporaryDirectory(prefix="catalogaudit-claude-") as tmp:
-            out = self._claude(["--version"], self._env(Path(tmp)), Path(tmp)).strip()
+            out = self._claude(["--version"], self.env(Path(tmp)), Path(tmp)).strip()
         found = re.match(r"(\d+\.\d+\.\d+\S*)", out)
         if found is None:
             raise ClientNotFound(f"claude-code: {self.claude} --version printed {out[:80]!r}")
@@ -102,7 +104,7 @@ class ClaudeCodeDriver:
         with tempfile.TemporaryDirectory(prefix="catalogaudit-claude-") as tmp:
             home = Path(tmp)
             (home / ".claude").mkdir()
-            env = self._env(home)
+            env = self.env(home)
             # The user-scope servers, written as `claude mcp add -s user` writes them (one
             # file instead of one `claude` process per catalog).
             servers = {

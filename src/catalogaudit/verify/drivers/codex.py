@@ -67,7 +67,9 @@ class CodexDriver:
         self.codex = executable("codex", codex)
         self.timeout = timeout
 
-    def _env(self, home: Path) -> dict[str, str]:
+    def env(self, home: Path) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         inherited = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
         return home_env(
             inherited,
@@ -86,7 +88,7 @@ class CodexDriver:
                     [self.codex, "--version"],
                     capture_output=True,
                     text=True,
-                    env=self._env(Path(tmp)),
+                    env=self.env(Path(tmp)),
                     timeout=60,
                     stdin=subprocess.DEVNULL,
                 )
@@ -171,7 +173,7 @@ class CodexDriver:
                     stdout=subprocess.PIPE,
                     stderr=err,
                     text=True,
-                    env=self._env(home),
+                    env=self.env(home),
                     cwd=home,
                     start_new_session=True,
                 )

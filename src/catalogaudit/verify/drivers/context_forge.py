@@ -106,7 +106,9 @@ class ContextForgeDriver:
             raise ClientNotFound(f"context-forge: {PACKAGE} is not installed in {self.venv}")
         return proc.stdout.strip()
 
-    def _env(self, home: Path) -> dict[str, str]:
+    def env(self, home: Path) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         env = {k: v for k, v in os.environ.items() if k in _KEEP}
         env.update(OFFLINE_ENV)
         env.update(SETTINGS)
@@ -129,7 +131,7 @@ class ContextForgeDriver:
                     input=json.dumps(job),
                     capture_output=True,
                     text=True,
-                    env=self._env(Path(tmp)),
+                    env=self.env(Path(tmp)),
                     cwd=tmp,
                     timeout=self.timeout * (len(targets) + 2),
                 )

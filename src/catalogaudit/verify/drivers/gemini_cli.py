@@ -86,7 +86,9 @@ class GeminiCliDriver:
         self.gemini = executable("gemini", gemini)
         self.timeout = timeout
 
-    def _env(self, home: Path, base_url: str) -> dict[str, str]:
+    def env(self, home: Path, base_url: str) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         inherited = {k: v for k, v in os.environ.items() if not k.startswith(_DROP)}
         empty = str(home / "none.json")
         return home_env(
@@ -102,7 +104,9 @@ class GeminiCliDriver:
             NO_COLOR="1",
         )
 
-    def _settings(self, targets: Sequence[Target]) -> dict[str, Any]:
+    def settings(self, targets: Sequence[Target]) -> dict[str, Any]:
+        """`~/.gemini/settings.json`: each catalog a trusted stdio server `cN`, nothing sent
+        home, no update checks."""
         servers = {}
         for n, target in enumerate(targets):
             argv = server_argv(target, self.timeout * 2)
@@ -124,7 +128,7 @@ class GeminiCliDriver:
         self, args: list[str], home: Path, base_url: str, timeout: float
     ) -> subprocess.CompletedProcess[str]:
         """Run gemini in its own process group, killed with every server it started."""
-        env = self._env(home, base_url)
+        env = self.env(home, base_url)
         return run_group("gemini-cli", [self.gemini, *args], env, home, timeout)
 
     def version(self) -> str:
@@ -149,7 +153,7 @@ class GeminiCliDriver:
         ):
             home = Path(tmp)
             (home / ".gemini").mkdir()
-            settings = json.dumps(self._settings(targets))
+            settings = json.dumps(self.settings(targets))
             (home / ".gemini" / "settings.json").write_text(settings, encoding="utf-8")
             args = ["-m", MODEL, "-p", "hi", "--debug"]
             proc = self._gemini(args, home, api.url, self.timeout * 3)

@@ -81,7 +81,9 @@ class InspectorDriver:
         self.argv = command(path)
         self.timeout = timeout
 
-    def _env(self, home: Path) -> dict[str, str]:
+    def env(self, home: Path) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         env = {k: v for k, v in os.environ.items() if k in _KEEP}
         if len(self.argv) == 2:
             # The launcher may start its CLI with `node` from PATH: make that ours too.
@@ -95,7 +97,7 @@ class InspectorDriver:
                 [*self.argv, *args],
                 capture_output=True,
                 text=True,
-                env=self._env(home),
+                env=self.env(home),
                 cwd=home,
                 timeout=self.timeout,
                 stdin=subprocess.DEVNULL,

@@ -77,7 +77,9 @@ class OpencodeDriver:
         self.timeout = timeout
         self.password = secrets.token_urlsafe(16)
 
-    def _env(self, home: Path) -> dict[str, str]:
+    def env(self, home: Path) -> dict[str, str]:
+        """The client's environment: ours without what could reach a real account or
+        configuration, its home in `home` (the model-view sessions start it the same way)."""
         return home_env(
             {k: v for k, v in os.environ.items() if k in _KEEP},
             home,
@@ -102,7 +104,7 @@ class OpencodeDriver:
                     [self.opencode, "--version"],
                     capture_output=True,
                     text=True,
-                    env=self._env(Path(tmp)),
+                    env=self.env(Path(tmp)),
                     cwd=tmp,
                     timeout=60,
                     stdin=subprocess.DEVNULL,
@@ -183,7 +185,7 @@ class OpencodeDriver:
                     stdout=subprocess.PIPE,
                     stderr=err,
                     text=True,
-                    env=self._env(home),
+                    env=self.env(home),
                     cwd=home / "work",
                     start_new_session=True,
                 )
