@@ -2,7 +2,7 @@
 on PATH is the hook's virtualenv, which has catalogaudit but not the server's packages, so the
 README's `server = {command = ["python", ...]}` could not start an `mcp` server there.
 `server.python = ".venv/bin/python"` (relative to the configuration file) replaces the
-command's leading `python`. Run through `pre-commit try-repo`, as users run the hook."""
+command's leading `python`. Run through `pre-commit run`, as users run the hook."""
 
 from __future__ import annotations
 
@@ -13,35 +13,10 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from helpers import PYTHON, ROOT, SERVERS, cli
+from helpers import ROOT, SERVERS, cli
+from hookrepo import HookRepo, commit_all
 
 pytestmark = pytest.mark.timeout(900)
-
-
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
-
-
-def _commit(repo: Path) -> None:
-    if not (repo / ".git").exists():
-        _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "step")
-
-
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = tmp_path_factory.mktemp("hookrepo")
-    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "src", repo / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    _commit(repo)
-    return repo
 
 
 def _server_venv(repo: Path) -> None:
@@ -61,23 +36,8 @@ def _server_venv(repo: Path) -> None:
     Path(probe.stdout.strip(), "shared.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
 
-def _try(hook_repo: Path, repo: Path) -> tuple[int, str]:
-    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("GIT_")}
-    env.pop("PYTHONPATH", None)
-    proc = subprocess.run(
-        [PYTHON, "-m", "pre_commit", "try-repo", str(hook_repo), "catalogaudit-live-diff"]
-        + ["--hook-stage", "manual", "--all-files", "--verbose"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**env, "PRE_COMMIT_COLOR": "never"},
-    )
-    return proc.returncode, proc.stdout + proc.stderr
-
-
 @pytest.mark.slow_install
-def test_server_python_names_the_servers_interpreter(hook_repo: Path, tmp_path: Path) -> None:
+def test_server_python_names_the_servers_interpreter(hook_repo: HookRepo, tmp_path: Path) -> None:
     repo = tmp_path / "server"
     repo.mkdir()
     shutil.copy(SERVERS / "release_server.py", repo / "server.py")
@@ -98,17 +58,17 @@ def test_server_python_names_the_servers_interpreter(hook_repo: Path, tmp_path: 
     config.write_text(
         'snapshot = "catalog.snapshot.json"\nserver = { command = ["python", "server.py", "1"] }\n'
     )
-    _commit(repo)
+    commit_all(repo)
     # The README's old advice: `python` is the hook's virtualenv, without `mcp`.
-    code, out = _try(hook_repo, repo)
+    code, out = hook_repo.run(repo, "catalogaudit-live-diff", "--hook-stage", "manual", "--verbose")
     assert code == 1 and "catalogaudit live diff" in out and "Failed" in out, out
     assert "No module named 'mcp'" in out, out
     config.write_text(
         'snapshot = "catalog.snapshot.json"\n'
         'server = { command = ["python", "server.py", "1"], python = ".venv/bin/python" }\n'
     )
-    _commit(repo)
-    code, out = _try(hook_repo, repo)
+    commit_all(repo)
+    code, out = hook_repo.run(repo, "catalogaudit-live-diff", "--hook-stage", "manual", "--verbose")
     assert code == 0 and "Passed" in out, out
     assert "no changes" in out, out
 

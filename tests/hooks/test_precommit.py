@@ -1,23 +1,22 @@
-"""The shipped `.pre-commit-hooks.yaml`, run through `pre-commit try-repo` on temporary git
+"""The shipped `.pre-commit-hooks.yaml`, run through `pre-commit run` on temporary git
 repositories: each hook green on a clean fixture and red on a broken one.
 
 The hook repository is a temporary git copy of the working tree (pyproject, README, src and
-the manifest), so the test exercises exactly the files in this checkout, committed or not.
-try-repo builds a fresh hook environment per run (pip install of the package; wheels come from
-pip's cache after the first run), so the cases are grouped to keep the runs few.
+the manifest), so the test exercises exactly the files in this checkout, committed or not; it
+and the pre-commit store are shared by a worker's hook tests (conftest.py), so the hook's
+environment is built once per worker.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 from helpers import FIXTURES, PYTHON, ROOT, cli
+from hookrepo import HookRepo, commit_all
 
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 VENV_BIN = Path(PYTHON).parent
@@ -29,59 +28,11 @@ def hooks() -> list[dict[str, object]]:
     return loaded
 
 
-def _env() -> dict[str, str]:
-    # NOTE: a test run from inside a git hook inherits GIT_DIR/GIT_INDEX_FILE; they would point
-    # pre-commit at the wrong repository.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="t",
-        GIT_AUTHOR_EMAIL="t@example.invalid",
-        GIT_COMMITTER_NAME="t",
-        GIT_COMMITTER_EMAIL="t@example.invalid",
-        PRE_COMMIT_COLOR="never",
-    )
-    return env
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=_env())
-
-
-def commit_all(repo: Path) -> None:
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "fixture")
-
-
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = tmp_path_factory.mktemp("hookrepo")
-    for name in ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, repo / name)
-    shutil.copytree(
-        ROOT / "src", repo / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
-    commit_all(repo)
-    return repo
-
-
 def fixture_repo(tmp_path: Path, case: str) -> Path:
     repo = tmp_path / case
     shutil.copytree(FIXTURES / "hooks" / case, repo)
     commit_all(repo)
     return repo
-
-
-def try_repo(hook_repo: Path, repo: Path, *args: str) -> tuple[int, str]:
-    proc = subprocess.run(
-        [PYTHON, "-m", "pre_commit", "try-repo", str(hook_repo), *args, "--all-files"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env=_env(),
-    )
-    return proc.returncode, proc.stdout + proc.stderr
 
 
 def verdicts(output: str) -> dict[str, str]:
@@ -161,38 +112,40 @@ def test_documented_config_is_the_shipped_hooks(page: str) -> None:
     assert ids == {str(h["id"]) for h in hooks()}
 
 
-# --- the hooks, through pre-commit try-repo ------------------------------------------------------
+# --- the hooks, through pre-commit run ------------------------------------------------------
 
 
 @pytest.mark.slow_install
-def test_audit_hook_green_on_clean_red_on_broken(hook_repo: Path, tmp_path: Path) -> None:
+def test_audit_hook_green_on_clean_red_on_broken(hook_repo: HookRepo, tmp_path: Path) -> None:
     clean = fixture_repo(tmp_path, "clean")
-    code, out = try_repo(hook_repo, clean, "catalogaudit-audit")
+    code, out = hook_repo.run(clean, "catalogaudit-audit")
     assert (code, verdicts(out)) == (0, {"catalogaudit audit": "Passed"}), out
 
     broken = fixture_repo(tmp_path, "audit-error")
-    code, out = try_repo(hook_repo, broken, "catalogaudit-audit")
+    code, out = hook_repo.run(broken, "catalogaudit-audit")
     assert (code, verdicts(out)) == (1, {"catalogaudit audit": "Failed"}), out
     assert "CA401" in out and "list_rows" in out
 
     # profiles come from the configuration: the clean catalog's `;` fails ContextForge 1.0.0rc1
     configured = fixture_repo(tmp_path, "profile-from-config")
-    code, out = try_repo(hook_repo, configured, "catalogaudit-audit")
+    code, out = hook_repo.run(configured, "catalogaudit-audit")
     assert (code, verdicts(out)) == (1, {"catalogaudit audit": "Failed"}), out
     assert "CF-DESC-001" in out and "context-forge@1.0.0rc1" in out
 
 
 @pytest.mark.slow_install
-def test_canonicalize_hook_green_on_clean_red_on_rewritten(hook_repo: Path, tmp_path: Path) -> None:
+def test_canonicalize_hook_green_on_clean_red_on_rewritten(
+    hook_repo: HookRepo, tmp_path: Path
+) -> None:
     _canonicalize_ready()
     clean = fixture_repo(tmp_path, "clean")
     before = (clean / "catalog.snapshot.json").read_bytes()
-    code, out = try_repo(hook_repo, clean, "catalogaudit-canonicalize")
+    code, out = hook_repo.run(clean, "catalogaudit-canonicalize")
     assert (code, verdicts(out)) == (0, {"catalogaudit canonicalize": "Passed"}), out
     assert (clean / "catalog.snapshot.json").read_bytes() == before
 
     messy = fixture_repo(tmp_path, "not-canonical")
-    code, out = try_repo(hook_repo, messy, "catalogaudit-canonicalize")
+    code, out = hook_repo.run(messy, "catalogaudit-canonicalize")
     assert (code, verdicts(out)) == (1, {"catalogaudit canonicalize": "Failed"}), out
     # like other fixers: the file was rewritten into the written form, which equals clean's
     assert (messy / "catalog.snapshot.json").read_bytes() == before
@@ -215,25 +168,23 @@ def _time_repo(tmp_path: Path, name: str) -> tuple[Path, Path]:
 
 @pytest.mark.slow_install
 def test_live_diff_hook_green_when_unchanged_red_when_the_server_lost_a_tool(
-    hook_repo: Path, tmp_path: Path
+    hook_repo: HookRepo, tmp_path: Path
 ) -> None:
     same, _ = _time_repo(tmp_path, "same")
     commit_all(same)
-    code, out = try_repo(
-        hook_repo, same, "catalogaudit-live-diff", "--hook-stage", "manual", "--verbose"
-    )
+    code, out = hook_repo.run(same, "catalogaudit-live-diff", "--hook-stage", "manual", "--verbose")
     assert (code, verdicts(out)) == (0, {"catalogaudit live diff": "Passed"}), out
     assert "no changes" in out
 
     drifted, snap = _time_repo(tmp_path, "drifted")
     _add_committed_tool(snap)
     commit_all(drifted)
-    code, out = try_repo(hook_repo, drifted, "catalogaudit-live-diff", "--hook-stage", "manual")
+    code, out = hook_repo.run(drifted, "catalogaudit-live-diff", "--hook-stage", "manual")
     assert (code, verdicts(out)) == (1, {"catalogaudit live diff": "Failed"}), out
     assert "retired_tool" in out
 
     # manual stage: a commit-time run does not start the server
-    code, out = try_repo(hook_repo, drifted, "catalogaudit-live-diff")
+    code, out = hook_repo.run(drifted, "catalogaudit-live-diff")
     assert "No hook with id `catalogaudit-live-diff` in stage `pre-commit`" in out, out
 
 

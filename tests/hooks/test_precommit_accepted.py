@@ -1,5 +1,5 @@
 """The pre-commit live diff honours the accepted-changes file (issue 34, item 1), through real
-`pre-commit try-repo` runs of the shipped hook on a repository whose server moves from release
+`pre-commit run` runs of the shipped hook on a repository whose server moves from release
 1 to release 2 of a real fastmcp server (fixtures/servers/fastmcp_release.py: a renamed
 required argument, a removed tool): red, green once the break is accepted in the committed file,
 and the entries reported stale once the change is reverted."""
@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from helpers import PYTHON, SERVERS, cli
-from test_precommit import commit_all, git, hook_repo, try_repo, verdicts
-
-__all__ = ["hook_repo"]  # the module-scoped fixture, shared with test_precommit.py
+from hookrepo import HookRepo, commit_all, git
+from test_precommit import verdicts
 
 LINE = 'RELEASE = sys.argv[1] if len(sys.argv) > 1 else "1"'
 HOOK = ("catalogaudit-live-diff", "--hook-stage", "manual", "--verbose")
@@ -25,8 +24,8 @@ def _release(repo: Path, release: str) -> None:
 
 
 @pytest.mark.slow_install
-@pytest.mark.timeout(1500)  # three try-repo runs, the first building the hook's environment
-def test_live_diff_hook_accepts_a_committed_break(hook_repo: Path, tmp_path: Path) -> None:
+@pytest.mark.timeout(1500)  # three pre-commit runs, the first may build the hook's environment
+def test_live_diff_hook_accepts_a_committed_break(hook_repo: HookRepo, tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     _release(repo, "1")
@@ -39,19 +38,19 @@ def test_live_diff_hook_accepts_a_committed_break(hook_repo: Path, tmp_path: Pat
     commit_all(repo)
     _release(repo, "2")
     git(repo, "commit", "-qam", "release 2")
-    code, out = try_repo(hook_repo, repo, *HOOK)
+    code, out = hook_repo.run(repo, *HOOK)
     assert (code, verdicts(out)) == (1, {"catalogaudit live diff": "Failed"}), out
 
     wrote = cli("diff", "--live", "--accept", "purge moved; search takes text", cwd=repo)
     assert wrote.code == 0, wrote
     git(repo, "add", "catalogaudit.accepted.toml")
     git(repo, "commit", "-qm", "accept the break")
-    code, out = try_repo(hook_repo, repo, *HOOK)
+    code, out = hook_repo.run(repo, *HOOK)
     assert (code, verdicts(out)) == (0, {"catalogaudit live diff": "Passed"}), out
     assert "(accepted: purge moved; search takes text)" in out
 
     _release(repo, "1")
     git(repo, "commit", "-qam", "revert to release 1")
-    code, out = try_repo(hook_repo, repo, *HOOK)
+    code, out = hook_repo.run(repo, *HOOK)
     assert (code, verdicts(out)) == (0, {"catalogaudit live diff": "Passed"}), out
     assert "it is stale" in out, out
