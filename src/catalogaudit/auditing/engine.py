@@ -176,5 +176,5 @@ def _run_profile(
     )
     notes: list[str] = []
     got, errors = run_profile(catalog, resolved, ctx, notes)
-    metas = {m.id: m for m in rule_meta() if m.origin == resolved.id}
+    metas = {m.id: m for m in rule_meta(resolved.id)}
     return got, errors, resolved.label, [*resolved.notes, *notes], metas

@@ -96,7 +96,7 @@ def client(spec: str, settings: Mapping[str, str]) -> Client | None:
     if naming is None and not limits:
         return None
     ids = {lim.rule_id for lim in limits}
-    metas = {m.id: m for m in rule_meta() if m.origin == resolved.id and m.id in ids}
+    metas = {m.id: m for m in rule_meta(resolved.id) if m.id in ids}
     return Client(resolved.label, resolved.id, naming, tuple(limits), metas)
 
 

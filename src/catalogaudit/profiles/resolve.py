@@ -332,11 +332,12 @@ def _newer_finding(catalog: Catalog, resolved: ResolvedProfile) -> Finding:
     )
 
 
-def rule_meta() -> list[RuleMeta]:
+def rule_meta(origin: str | None = None) -> list[RuleMeta]:
     """Metadata of every profile rule, once per profile that runs it (origin = that profile),
-    plus the version note each versioned profile can emit."""
+    plus the version note each versioned profile can emit; with `origin`, that profile's only
+    (an audit needs its own profile's, and each rule's evidence text costs a lookup)."""
     out: list[RuleMeta] = []
-    for profile in load_all().values():
+    for profile in load_all().values() if origin is None else (load_all()[origin],):
         out.extend(
             _meta(r, profile.id, r.versions, r.severity, _other_severities(r))
             for r in profile.rules

@@ -15,7 +15,9 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from catalogaudit.intake import read_merged
 from catalogaudit.model import DROPPED, FAILED, Catalog, Observation
@@ -38,19 +40,31 @@ class Verdict:
     message: str = ""
 
 
-def target(shape: Shape, workdir: Path, client: str = "") -> Target:
+def target(shape: Shape, workdir: Path | None, client: str = "") -> Target:
     """The shape as a verify target: a static snapshot of its JSONL (modern shapes negotiated
-    2026-07-28, so `serve` answers them as a 2026-only server would); for a client in
+    2026-07-28, so `serve` answers them as a 2026-only server would), written into `workdir`
+    for a client to be served (None: a prediction, which reads no file); for a client in
     PER_LISTING, only the listing that holds the defect."""
-    src = workdir / (shape.id.replace("/", "~") + ".jsonl")
-    src.write_text(jsonl(shape), encoding="utf-8")
-    got = read_merged([str(src)], protocol="2026-07-28" if shape.era == "modern" else "auto")
-    path = src.with_suffix(".json")
-    from catalogaudit.snapshots import render
+    doc = _snapshot(jsonl(shape), shape.era)
+    path = Path(shape.id.replace("/", "~") + ".json")
+    if workdir is not None:
+        from catalogaudit.snapshots import render
 
-    path.write_text(render(got.doc), encoding="utf-8")
+        path = workdir / path
+        path.write_text(render(doc), encoding="utf-8")
     only = (_listing(shape),) if client in PER_LISTING and shape.pointer else None
-    return Target(shape.id, path, Catalog(got.doc, source=shape.id), only=only)
+    return Target(shape.id, path, Catalog(doc, source=shape.id), only=only)
+
+
+@lru_cache(maxsize=4096)
+def _snapshot(lines: str, era: str) -> dict[str, Any]:
+    """A shape's snapshot document from its JSONL, built once per process: the table and the
+    oracle predict every shape for every client."""
+    with tempfile.TemporaryDirectory(prefix="catalogaudit-shape-") as tmp:
+        src = Path(tmp, "shape.jsonl")
+        src.write_text(lines, encoding="utf-8")
+        protocol = "2026-07-28" if era == "modern" else "auto"
+        return read_merged([str(src)], protocol=protocol).doc
 
 
 def _listing(shape: Shape) -> str:
@@ -124,12 +138,11 @@ def predict_all(
 ) -> dict[str, Verdict]:
     """Shape id -> the profile's predicted verdict, over the listings a driver observes."""
     out: dict[str, Verdict] = {}
-    with tempfile.TemporaryDirectory(prefix="catalogaudit-lattice-") as tmp:
-        for shape in shapes:
-            t = target(shape, Path(tmp), profile.partition("@")[0])
-            chosen = t.listings if t.only else listings
-            rows = [r for r in predict(t, profile) if chosen is None or r.listing in chosen]
-            out[shape.id] = reduce(shape, rows)
+    for shape in shapes:
+        t = target(shape, None, profile.partition("@")[0])
+        chosen = t.listings if t.only else listings
+        rows = [r for r in predict(t, profile) if chosen is None or r.listing in chosen]
+        out[shape.id] = reduce(shape, rows)
     return out
 
 
