@@ -7,12 +7,12 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 from __future__ import annotations
 
 import enum
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import Color, ColorOpt, MaxChars, PricesOpt
+from catalogaudit.cli.contract import with_contract
+from catalogaudit.cli.options import AcceptedOpt, Color, ColorOpt, MaxChars, PricesOpt, filled
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 
@@ -41,6 +41,7 @@ def register(app: typer.Typer) -> None:
     """Add `diff` and `stability` to the app."""
 
     @app.command("diff")
+    @with_contract
     def diff_cmd(
         old: Annotated[
             str | None,
@@ -96,13 +97,7 @@ def register(app: typer.Typer) -> None:
                 help="Names or globs, one a line: their removal or rename is breaking (CA805)."
             ),
         ] = None,
-        accepted: Annotated[
-            str | None,
-            typer.Option(
-                help="Accepted-changes file (default: config accepted, else "
-                "catalogaudit.accepted.toml when it exists)."
-            ),
-        ] = None,
+        accepted: AcceptedOpt = None,
         accept: Annotated[
             str | None,
             typer.Option(
@@ -121,25 +116,14 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
         ] = False,
         prices: PricesOpt = None,
-        expect_tool: c.ExpectTool = None,
-        forbid_tool: c.ForbidTool = None,
-        min_tools: c.MinTools = None,
-        expect_prompt: c.ExpectPrompt = None,
-        forbid_prompt: c.ForbidPrompt = None,
-        min_prompts: c.MinPrompts = None,
-        expect_resource: c.ExpectResource = None,
-        forbid_resource: c.ForbidResource = None,
-        min_resources: c.MinResources = None,
-        expect_template: c.ExpectTemplate = None,
-        forbid_template: c.ForbidTemplate = None,
-        min_templates: c.MinTemplates = None,
+        **contract: Any,
     ) -> None:
         """Classify what changed between two catalogs (breaking, unknown, model-visible,
         additive, compatible, cosmetic).
 
         Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
         """
-        given = dict(locals())  # every parameter, by name (`diff.options_of` reads them)
+        given = {**locals(), **contract}  # every parameter, by name (`options_of` reads them)
         from catalogaudit.verbs import options_of, run_diff
 
         raise typer.Exit(run_diff(options_of(old, new, given)))
@@ -167,5 +151,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import StabilityOptions, run_stability
 
-        options = StabilityOptions(tuple(files), fmt, output, max_chars, color.value, prices)
+        options = filled(StabilityOptions, locals())
         raise typer.Exit(run_stability(options))

@@ -11,6 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from catalogaudit.cli.options import filled
+
 
 class ServeProtocol(str, enum.Enum):
     """Which eras `serve` answers."""
@@ -43,7 +45,7 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ],
-        http: Annotated[
+        http_port: Annotated[
             Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
             typer.Option(
                 "--http",
@@ -118,19 +120,5 @@ def register(app: typer.Typer) -> None:
         """
         from catalogaudit.verbs import ServeOptions, run_serve
 
-        options = ServeOptions(
-            snapshot=snapshot,
-            protocol=protocol.value,
-            cache_hints=cache_hints.value,
-            page_size=page_size,
-            capabilities=capabilities,
-            http_port=http,
-            host=host,
-            sse=sse,
-            transport=transport,
-            max_seconds=max_seconds,
-            idle_timeout=idle_timeout,
-            initialize_version=initialize_version,
-            call_log=call_log,
-        )
+        options = filled(ServeOptions, locals())
         raise typer.Exit(run_serve(options))
