@@ -18,7 +18,6 @@ from catalogaudit.cli.options import (
     ProtocolOpt,
     SecretOpt,
     TimeoutOpt,
-    Transport,
     TransportOpt,
     UrlOpt,
     server_options,
@@ -61,7 +60,7 @@ def snapshot(
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
     url: UrlOpt = None,
-    transport: TransportOpt = Transport.AUTO,
+    transport: TransportOpt = "auto",
     headers: HeaderOpt = None,
     cwd: CwdOpt = None,
     env: EnvOpt = None,
@@ -146,9 +145,10 @@ def _snapshot(o: dict[str, Any]) -> int:
     return run_snapshot(options)
 
 
-from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot
-
-register_all(app)
+# NOTE: each module adds its verbs to `app` (typer imports are cheap; each verb's work is
+# imported when it runs), in the order `--help` lists them.
+from catalogaudit.cli import audit, diff, rewrite, profiles, canonical  # noqa: E402, F401, I001
+from catalogaudit.cli import serve, proxy, verify, ci  # noqa: E402, F401, I001
 
 
 __all__ = ["app"]

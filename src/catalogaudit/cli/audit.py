@@ -6,11 +6,11 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.contract import with_contract
 from catalogaudit.cli.options import (
     AuditFailOn,
     CapabilitiesOpt,
-    Color,
     ColorOpt,
     ConfigOpt,
     CwdOpt,
@@ -27,7 +27,6 @@ from catalogaudit.cli.options import (
     SecretOpt,
     ServerNameOpt,
     TimeoutOpt,
-    Transport,
     TransportOpt,
     UrlOpt,
     complete_rules,
@@ -38,19 +37,13 @@ from catalogaudit.cli.options import (
 from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 
-def register(app: typer.Typer) -> None:
-    """Add the verbs to the app."""
-    app.command()(audit)
-    app.command()(rules)
-    app.command()(rule)
-
-
 def _selector(flag: str) -> Any:
     return typer.Option(
         flag, help="Rule id, prefix, name or profile.", autocompletion=complete_selectors
     )
 
 
+@app.command()
 @with_contract
 def audit(
     args: Annotated[
@@ -64,7 +57,7 @@ def audit(
         bool, typer.Option("--live", help="Snapshot the server after -- first.")
     ] = False,
     url: UrlOpt = None,
-    transport: TransportOpt = Transport.AUTO,
+    transport: TransportOpt = "auto",
     headers: HeaderOpt = None,
     cwd: CwdOpt = None,
     env: EnvOpt = None,
@@ -95,7 +88,7 @@ def audit(
     ] = None,
     show_matrix: Annotated[bool, typer.Option("--matrix", help="Every profile's verdict.")] = False,
     config: ConfigOpt = None,
-    color: ColorOpt = Color.AUTO,
+    color: ColorOpt = "auto",
     substitutions: Annotated[
         str | None,
         typer.Option(help="Audit as if prose were rewritten with these old=new pairs."),
@@ -142,6 +135,7 @@ def audit(
     raise typer.Exit(run_audit(options))
 
 
+@app.command()
 def rules(
     output_format: Annotated[
         RulesFormat, typer.Option("--format", help="Output format.")
@@ -153,6 +147,7 @@ def rules(
     raise typer.Exit(rules_listing(output_format))
 
 
+@app.command()
 def rule(
     rule_id: Annotated[
         str,
@@ -172,6 +167,3 @@ def rule(
     from catalogaudit.verbs import run_rule
 
     raise typer.Exit(run_rule(rule_id, output_format))
-
-
-__all__: list[Any] = ["register"]

@@ -6,12 +6,12 @@ Exit codes: 0 passed, 1 a change or finding at or above its `--*-fail-on` (or un
 
 from __future__ import annotations
 
-import enum
 import shlex
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.options import (
     AcceptedOpt,
     AuditFailOn,
@@ -22,7 +22,6 @@ from catalogaudit.cli.options import (
     List,
     ProfileOpt,
     TimeoutOpt,
-    Transport,
     TransportOpt,
     UrlOpt,
     filled,
@@ -30,21 +29,11 @@ from catalogaudit.cli.options import (
 )
 from catalogaudit.errors import UsageError
 
-
-class DiffFailOn(str, enum.Enum):
-    """`--diff-fail-on`: a change at this level or above fails the gate."""
-
-    BREAKING = "breaking"
-    MODEL_VISIBLE = "model-visible"
-    COSMETIC = "cosmetic"
-    NEVER = "never"
+#: `--diff-fail-on`: a change at this level or above fails the gate.
+DiffFailOn = Literal["breaking", "model-visible", "cosmetic", "never"]
 
 
-def register(app: typer.Typer) -> None:
-    """Add `ci` to the app."""
-    app.command("ci")(ci)
-
-
+@app.command("ci")
 def ci(
     command: Annotated[
         List,
@@ -66,7 +55,7 @@ def ci(
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
     ] = None,
     url: UrlOpt = None,
-    transport: TransportOpt = Transport.AUTO,
+    transport: TransportOpt = "auto",
     headers: HeaderOpt = None,
     header_lines: Annotated[
         str | None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar
 
 import typer
 
@@ -51,26 +51,12 @@ def complete_selectors(incomplete: str) -> list[str]:
     return selectors(incomplete)
 
 
-class AuditFailOn(str, enum.Enum):
-    """`audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-    NEVER = "never"
-
-
-class Color(str, enum.Enum):
-    """`--color` of the human text (`verbs.terminal.color`: auto follows NO_COLOR, FORCE_COLOR
-    and whether stdout is a terminal)."""
-
-    AUTO = "auto"
-    ALWAYS = "always"
-    NEVER = "never"
+#: `audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1.
+AuditFailOn = Literal["error", "warning", "info", "never"]
 
 
 ColorOpt = Annotated[
-    Color,
+    Literal["auto", "always", "never"],
     typer.Option(
         "--color",
         help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
@@ -92,16 +78,9 @@ PricesOpt = Annotated[
 ]
 
 
-class Transport(str, enum.Enum):
-    """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
-
-    AUTO = "auto"
-    STREAMABLE_HTTP = "streamable-http"
-    SSE = "sse"
-
-
+#: `--transport` of a live `--url` server (`verbs.live.TRANSPORTS`).
 TransportOpt = Annotated[
-    Transport,
+    Literal["auto", "streamable-http", "sse"],
     typer.Option(help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."),
 ]
 

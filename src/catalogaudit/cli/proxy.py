@@ -10,14 +10,11 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.options import CwdOpt, List, filled
 
 
-def register(app: typer.Typer) -> None:
-    """Add the verb to the app."""
-    app.command(name="proxy")(proxy_command)
-
-
+@app.command(name="proxy")
 def proxy_command(
     command: Annotated[
         List, typer.Argument(help="The stdio server command, after --.", show_default=False)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.options import (
     ConfigOpt,
     GatewayNameOpt,
@@ -23,11 +24,7 @@ from catalogaudit.cli.options import (
 from catalogaudit.formatters import RewriteFormat
 
 
-def register(app: typer.Typer) -> None:
-    """Add the verb to the app."""
-    app.command(name="rewrite")(rewrite_command)
-
-
+@app.command(name="rewrite")
 def rewrite_command(
     snapshot: Annotated[str, typer.Argument(help="Snapshot (or any catalog input) to rewrite.")],
     substitutions: Annotated[
