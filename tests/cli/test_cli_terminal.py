@@ -139,6 +139,30 @@ def test_completion_is_on_and_bash_completion_completes() -> None:
     ]
 
 
+#: Starts the command in its arguments in a session of its own and exits at once: the command
+#: is orphaned (re-parented to init), so no shell is among its ancestors; it keeps the pipe
+#: the test reads until the command ends.
+ORPHAN = "import subprocess, sys; subprocess.Popen(sys.argv[1:], start_new_session=True)"
+
+
+def test_a_named_shell_wins_over_the_ancestry() -> None:
+    """`--show-completion SHELL` prints that shell's script, detached from any shell too
+    (typer's flag ignored the name and guessed from the ancestors: "Shell  not supported.")."""
+    script = str(Path(PYTHON).parent / "catalogaudit")
+    detached = subprocess.run(
+        [PYTHON, "-c", ORPHAN, script, "--show-completion", "bash"],
+        capture_output=True,
+        text=True,
+        env=plain_env(),
+        timeout=120,
+        start_new_session=True,
+    )
+    assert "complete -o default -F _catalogaudit_completion catalogaudit" in detached.stdout
+    assert "not supported" not in detached.stdout + detached.stderr
+    zsh = run("--show-completion", "zsh")
+    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef catalogaudit")
+
+
 def test_install_completion_writes_the_bash_script(tmp_path: Path) -> None:
     result = run("--install-completion", "bash", HOME=str(tmp_path))
     assert result.returncode == 0, result.stderr

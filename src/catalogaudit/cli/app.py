@@ -7,8 +7,21 @@ from typing import Annotated, Any
 import typer
 
 from catalogaudit._version import __version__
-from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import PricesOpt, Transport, TransportOpt, server_options
+from catalogaudit.cli.contract import with_contract
+from catalogaudit.cli.options import (
+    CapabilitiesOpt,
+    CwdOpt,
+    EnvOpt,
+    HeaderOpt,
+    InheritEnvOpt,
+    PricesOpt,
+    ProtocolOpt,
+    SecretOpt,
+    TimeoutOpt,
+    TransportOpt,
+    UrlOpt,
+    server_options,
+)
 
 app = typer.Typer(
     name="catalogaudit",
@@ -39,59 +52,25 @@ def _root(
     """Snapshot, audit, canonicalize, hash and diff MCP server catalogs."""
 
 
-ProtocolOpt = Annotated[
-    str,
-    typer.Option(
-        "--protocol",
-        help="auto (2026-07-28 discover, else initialize), legacy, modern, or a revision "
-        "such as 2025-06-18.",
-    ),
-]
-
-
-InheritEnvOpt = Annotated[
-    bool,
-    typer.Option(
-        "--inherit-env",
-        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
-        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
-    ),
-]
-SecretOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--secret",
-        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
-    ),
-]
-
-
 @app.command()
+@with_contract
 def snapshot(
     command: Annotated[
         list[str] | None,
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
-    url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
-    transport: TransportOpt = Transport.AUTO,
-    header: Annotated[
-        list[str] | None,
-        typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable."),
-    ] = None,
-    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
-    env: Annotated[
-        list[str] | None,
-        typer.Option("--env", help="KEY=VALUE for the server. Repeatable."),
-    ] = None,
+    url: UrlOpt = None,
+    transport: TransportOpt = "auto",
+    headers: HeaderOpt = None,
+    cwd: CwdOpt = None,
+    env: EnvOpt = None,
     inherit_env: InheritEnvOpt = False,
-    secret: SecretOpt = None,
+    secrets: SecretOpt = None,
     protocol: ProtocolOpt = "auto",
-    client_capabilities: Annotated[
-        str, typer.Option(help="none, or full (roots, sampling, elicitation).")
-    ] = "none",
+    client_capabilities: CapabilitiesOpt = "none",
     runs: Annotated[int, typer.Option(min=1, help="Start the server N times and compare.")] = 1,
     jobs: Annotated[int, typer.Option(min=1, help="Runs at once (only where it is safe).")] = 1,
-    timeout: Annotated[float, typer.Option(help="Seconds for the whole snapshot.")] = 300.0,
+    timeout: TimeoutOpt = 300.0,
     startup_timeout: Annotated[float, typer.Option(help="Seconds for the handshake.")] = 30.0,
     request_timeout: Annotated[float, typer.Option(help="Seconds for each request.")] = 30.0,
     max_pages: Annotated[int, typer.Option(min=1, help="Page cap per listing.")] = 1000,
@@ -116,7 +95,7 @@ def snapshot(
             "server/discover need it).",
         ),
     ] = False,
-    from_: Annotated[
+    static_inputs: Annotated[
         list[str] | None,
         typer.Option("--from", help="Static input (file, -, git:REF:PATH). Repeatable."),
     ] = None,
@@ -137,25 +116,14 @@ def snapshot(
         typer.Option("--shard", metavar="I/N", help="With --servers: only shard I of N."),
     ] = None,
     prices: PricesOpt = None,
-    expect_tool: c.ExpectTool = None,
-    forbid_tool: c.ForbidTool = None,
-    min_tools: c.MinTools = None,
-    expect_prompt: c.ExpectPrompt = None,
-    forbid_prompt: c.ForbidPrompt = None,
-    min_prompts: c.MinPrompts = None,
-    expect_resource: c.ExpectResource = None,
-    forbid_resource: c.ForbidResource = None,
-    min_resources: c.MinResources = None,
-    expect_template: c.ExpectTemplate = None,
-    forbid_template: c.ForbidTemplate = None,
-    min_templates: c.MinTemplates = None,
+    **contract: Any,
 ) -> None:
     """Capture a server's four listings exactly as served into a snapshot file.
 
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
     failed (with --servers: a server failed, the others written), 2 nothing written.
     """
-    raise typer.Exit(_snapshot(dict(locals())))
+    raise typer.Exit(_snapshot({**locals(), **contract}))
 
 
 def _snapshot(o: dict[str, Any]) -> int:
@@ -166,7 +134,6 @@ def _snapshot(o: dict[str, Any]) -> int:
         o,
         o["command"] or (),
         wire=not o["no_wire"],
-        static_inputs=tuple(o["from_"] or ()),
         contract=from_parameters(o),
     )
     if o["servers"] is not None:
@@ -178,9 +145,10 @@ def _snapshot(o: dict[str, Any]) -> int:
     return run_snapshot(options)
 
 
-from catalogaudit.cli.commands import register_all  # noqa: E402 - after the app and snapshot
-
-register_all(app)
+# NOTE: each module adds its verbs to `app` (typer imports are cheap; each verb's work is
+# imported when it runs), in the order `--help` lists them.
+from catalogaudit.cli import audit, diff, rewrite, profiles, canonical  # noqa: E402, F401, I001
+from catalogaudit.cli import serve, proxy, verify, ci  # noqa: E402, F401, I001
 
 
 __all__ = ["app"]

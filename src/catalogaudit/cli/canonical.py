@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.formatters import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).
@@ -23,79 +24,73 @@ ProtocolOpt = Annotated[
 ]
 
 
-def register(app: typer.Typer) -> None:
-    """Add `canonicalize` and `hash` to the app."""
-
-    @app.command("canonicalize")
-    def canonicalize_cmd(
-        files: Annotated[
-            list[str],
-            typer.Argument(
-                help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-                metavar="FILE",
-                show_default=False,
-            ),
-        ],
-        check: Annotated[
-            bool, typer.Option("--check", help="Print a diff; exit 1 if any file would change.")
-        ] = False,
-        in_place: Annotated[
-            bool, typer.Option("--in-place", help="Rewrite the files; exit 1 if any changed.")
-        ] = False,
-        output: Annotated[
-            Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
-            typer.Option("-o", "--output", help="Output file ('-' for stdout, the default)."),
-        ] = None,
-        jcs: Annotated[
-            bool,
-            typer.Option(
-                "--jcs", help="Print the RFC 8785 bytes of any JSON document (no newline)."
-            ),
-        ] = False,
-        protocol: ProtocolOpt = "auto",
-    ) -> None:
-        """Write inputs in the one written form `snapshot` writes, hashes recomputed.
-
-        A snapshot with a wire section is rebuilt from it: hand edits show as a diff.
-
-        Exit codes: 0 done; 1 a file changed or would change (--check, --in-place); 2 error.
-        """
-        from catalogaudit.verbs import canonicalize_options, run_canonicalize
-
-        options = canonicalize_options(files, check, in_place, output, jcs, protocol)
-        raise typer.Exit(run_canonicalize(options))
-
-    @app.command("hash")
-    def hash_cmd(
-        file: Annotated[
-            str,
-            typer.Argument(
-                help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-                metavar="FILE",
-                show_default=False,
-            ),
-        ],
-        fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (
-            HashFormat.TEXT
+@app.command("canonicalize")
+def canonicalize_cmd(
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
+            metavar="FILE",
+            show_default=False,
         ),
-        protocol: ProtocolOpt = "auto",
-        client: Annotated[
-            Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
-            typer.Option(
-                "--client",
-                metavar="CLIENT",
-                help="Also the prompt hash of what CLIENT (a profile id with model_view data, "
-                "or all) sends the model for the tools, per tool and in its order. Repeatable.",
-            ),
-        ] = None,
-    ) -> None:
-        """Print the served, prompt and canonical hashes per item, per listing and for the catalog.
+    ],
+    check: Annotated[
+        bool, typer.Option("--check", help="Print a diff; exit 1 if any file would change.")
+    ] = False,
+    in_place: Annotated[
+        bool, typer.Option("--in-place", help="Rewrite the files; exit 1 if any changed.")
+    ] = False,
+    output: Annotated[
+        Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option("-o", "--output", help="Output file ('-' for stdout, the default)."),
+    ] = None,
+    jcs: Annotated[
+        bool,
+        typer.Option("--jcs", help="Print the RFC 8785 bytes of any JSON document (no newline)."),
+    ] = False,
+    protocol: ProtocolOpt = "auto",
+) -> None:
+    """Write inputs in the one written form `snapshot` writes, hashes recomputed.
 
-        With --client, also each client's prompt hash: its predicted tools array (names,
-        fields, schema rewrites, order), tokens per tool, and which tools it defers.
+    A snapshot with a wire section is rebuilt from it: hand edits show as a diff.
 
-        Exit codes: 0 printed, 2 usage or input error.
-        """
-        from catalogaudit.verbs import run_hash
+    Exit codes: 0 done; 1 a file changed or would change (--check, --in-place); 2 error.
+    """
+    from catalogaudit.verbs import canonicalize_options, run_canonicalize
 
-        raise typer.Exit(run_hash(file, fmt, protocol, client or ()))
+    options = canonicalize_options(files, check, in_place, output, jcs, protocol)
+    raise typer.Exit(run_canonicalize(options))
+
+
+@app.command("hash")
+def hash_cmd(
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
+            metavar="FILE",
+            show_default=False,
+        ),
+    ],
+    fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (HashFormat.TEXT),
+    protocol: ProtocolOpt = "auto",
+    client: Annotated[
+        Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option(
+            "--client",
+            metavar="CLIENT",
+            help="Also the prompt hash of what CLIENT (a profile id with model_view data, "
+            "or all) sends the model for the tools, per tool and in its order. Repeatable.",
+        ),
+    ] = None,
+) -> None:
+    """Print the served, prompt and canonical hashes per item, per listing and for the catalog.
+
+    With --client, also each client's prompt hash: its predicted tools array (names,
+    fields, schema rewrites, order), tokens per tool, and which tools it defers.
+
+    Exit codes: 0 printed, 2 usage or input error.
+    """
+    from catalogaudit.verbs import run_hash
+
+    raise typer.Exit(run_hash(file, fmt, protocol, client or ()))

@@ -6,38 +6,34 @@ Exit codes: 0 passed, 1 a change or finding at or above its `--*-fail-on` (or un
 
 from __future__ import annotations
 
-import enum
 import shlex
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.options import (
+    AcceptedOpt,
     AuditFailOn,
-    Transport,
+    ConfigOpt,
+    CwdOpt,
+    EnvOpt,
+    HeaderOpt,
+    List,
+    ProfileOpt,
+    TimeoutOpt,
     TransportOpt,
-    complete_profiles,
+    UrlOpt,
+    filled,
     server_options,
 )
 from catalogaudit.errors import UsageError
 
-List = list[str] | None
+#: `--diff-fail-on`: a change at this level or above fails the gate.
+DiffFailOn = Literal["breaking", "model-visible", "cosmetic", "never"]
 
 
-class DiffFailOn(str, enum.Enum):
-    """`--diff-fail-on`: a change at this level or above fails the gate."""
-
-    BREAKING = "breaking"
-    MODEL_VISIBLE = "model-visible"
-    COSMETIC = "cosmetic"
-    NEVER = "never"
-
-
-def register(app: typer.Typer) -> None:
-    """Add `ci` to the app."""
-    app.command("ci")(ci)
-
-
+@app.command("ci")
 def ci(
     command: Annotated[
         List,
@@ -58,31 +54,24 @@ def ci(
         str | None,
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
     ] = None,
-    url: Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")] = None,
-    transport: TransportOpt = Transport.AUTO,
-    header: Annotated[
-        List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
-    ] = None,
-    headers: Annotated[
+    url: UrlOpt = None,
+    transport: TransportOpt = "auto",
+    headers: HeaderOpt = None,
+    header_lines: Annotated[
         str | None,
-        typer.Option(help="More 'Name: value' headers, one a line (the Action's input)."),
+        typer.Option(
+            "--headers", help="More 'Name: value' headers, one a line (the Action's input)."
+        ),
     ] = None,
-    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
-    env: Annotated[List, typer.Option("--env", help="KEY=VALUE for the server.")] = None,
+    cwd: CwdOpt = None,
+    env: EnvOpt = None,
     runs: Annotated[int, typer.Option(min=1, help="Capture the server N times and compare.")] = 1,
-    timeout: Annotated[float, typer.Option(help="Seconds for the whole capture.")] = 300.0,
+    timeout: TimeoutOpt = 300.0,
     baseline: Annotated[
         str | None,
         typer.Option(help="Git ref of the baseline snapshot (default: the PR's merge base)."),
     ] = None,
-    profile: Annotated[
-        List,
-        typer.Option(
-            "--profile",
-            help="ID or ID@VERSION; repeatable (default: config profiles, else spec).",
-            autocompletion=complete_profiles,
-        ),
-    ] = None,
+    profiles: ProfileOpt = None,
     audit_fail_on: Annotated[
         AuditFailOn | None,
         typer.Option(
@@ -96,14 +85,8 @@ def ci(
             "diff-fail-on, else breaking)."
         ),
     ] = None,
-    config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
-    accepted: Annotated[
-        str | None,
-        typer.Option(
-            help="Accepted-changes file (default: config accepted, else "
-            "catalogaudit.accepted.toml when it exists)."
-        ),
-    ] = None,
+    config: ConfigOpt = None,
+    accepted: AcceptedOpt = None,
     comment: Annotated[
         bool, typer.Option("--comment/--no-comment", help="Post or update the PR comment.")
     ] = True,
@@ -132,20 +115,14 @@ def ci(
         argv = tuple(command or ()) or tuple(shlex.split(command_line or ""))
     except ValueError as exc:
         raise UsageError(f"--command: {exc}") from None
-    lines = [h.strip() for h in (headers or "").splitlines() if h.strip()]
-    server = server_options(locals(), argv, url=url or None, headers=(*(header or ()), *lines))
-    options = CiOptions(
+    lines = [h.strip() for h in (header_lines or "").splitlines() if h.strip()]
+    server = server_options(locals(), argv, url=url or None, headers=(*(headers or ()), *lines))
+    options = filled(
+        CiOptions,
+        locals(),
         snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,
-        profiles=tuple(p.strip() for v in profile or () for p in v.split(",") if p.strip()),
-        audit_fail_on=audit_fail_on.value if audit_fail_on else "",
-        diff_fail_on=diff_fail_on.value if diff_fail_on else "",
-        config=config,
-        accepted=accepted,
-        comment=comment,
-        sarif=sarif,
-        out_dir=out_dir,
-        api_timeout=api_timeout,
+        profiles=tuple(p.strip() for v in profiles or () for p in v.split(",") if p.strip()),
     )
     raise typer.Exit(run_ci(options))

@@ -4,46 +4,50 @@ declared once; `verbs.contract` turns them (and the configuration keys) into ass
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-Names = list[str] | None
 PANEL = "Contract (a failed assertion is an error finding, exit 1)"
+#: Each listing's word in the option names, and what `--expect-WORD` names.
+_WORDS = (
+    ("tool", "tool (name)"),
+    ("prompt", "prompt (name)"),
+    ("resource", "resource (URI)"),
+    ("template", "resource template (uriTemplate)"),
+)
 
 
-def _option(flag: str, text: str, **more: Any) -> Any:
-    return typer.Option(flag, help=text, rich_help_panel=PANEL, **more)
+def _parameter(name: str, kind: Any, text: str, **more: Any) -> inspect.Parameter:
+    option = typer.Option("--" + name.replace("_", "-"), help=text, rich_help_panel=PANEL, **more)
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[kind, option]
+    )
 
 
-def _expect(what: str) -> str:
-    return f"This {what} must be listed. Repeatable."
+PARAMETERS = tuple(
+    parameter
+    for word, what in _WORDS
+    for parameter in (
+        _parameter(f"expect_{word}", list[str] | None, f"This {what} must be listed. Repeatable."),
+        _parameter(
+            f"forbid_{word}",
+            list[str] | None,
+            f"No {word} may match this glob (fnmatch, case-sensitive). Repeatable.",
+        ),
+        _parameter(f"min_{word}s", int | None, f"At least N {word}s must be listed.", min=0),
+    )
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _forbid(what: str) -> str:
-    return f"No {what} may match this glob (fnmatch, case-sensitive). Repeatable."
-
-
-ExpectTool = Annotated[Names, _option("--expect-tool", _expect("tool (name)"))]
-ForbidTool = Annotated[Names, _option("--forbid-tool", _forbid("tool"))]
-MinTools = Annotated[int | None, _option("--min-tools", "At least N tools must be listed.", min=0)]
-
-ExpectPrompt = Annotated[Names, _option("--expect-prompt", _expect("prompt (name)"))]
-ForbidPrompt = Annotated[Names, _option("--forbid-prompt", _forbid("prompt"))]
-MinPrompts = Annotated[
-    int | None, _option("--min-prompts", "At least N prompts must be listed.", min=0)
-]
-
-ExpectResource = Annotated[Names, _option("--expect-resource", _expect("resource (URI)"))]
-ForbidResource = Annotated[Names, _option("--forbid-resource", _forbid("resource"))]
-MinResources = Annotated[
-    int | None, _option("--min-resources", "At least N resources must be listed.", min=0)
-]
-
-ExpectTemplate = Annotated[
-    Names, _option("--expect-template", _expect("resource template (uriTemplate)"))
-]
-ForbidTemplate = Annotated[Names, _option("--forbid-template", _forbid("template"))]
-MinTemplates = Annotated[
-    int | None, _option("--min-templates", "At least N templates must be listed.", min=0)
-]
+def with_contract(command: F) -> F:
+    """`command` with the twelve contract options after its own, which its `**contract`
+    receives (typer reads the options from the signature)."""
+    own = inspect.signature(command, eval_str=True).parameters.values()
+    kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    command.__signature__ = inspect.Signature([*kept, *PARAMETERS])  # type: ignore[attr-defined]
+    return command

@@ -6,30 +6,17 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 
 from __future__ import annotations
 
-import enum
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
-from catalogaudit.cli import contract as c
-from catalogaudit.cli.options import Color, ColorOpt, MaxChars, PricesOpt
+from catalogaudit.cli.app import app
+from catalogaudit.cli.contract import with_contract
+from catalogaudit.cli.options import AcceptedOpt, ColorOpt, MaxChars, PricesOpt, filled
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
-
-class FailOn(str, enum.Enum):
-    """`--fail-on` threshold: cosmetic < model-visible < breaking."""
-
-    NEVER = "never"
-    COSMETIC = "cosmetic"
-    MODEL_VISIBLE = "model-visible"
-    BREAKING = "breaking"
-
-
-class Unknown(str, enum.Enum):
-    """What an undecidable (`unknown`) change counts as."""
-
-    FAIL = "fail"
-    IGNORE = "ignore"
+#: `--fail-on` threshold: cosmetic < model-visible < breaking.
+FailOn = Literal["never", "cosmetic", "model-visible", "breaking"]
 
 
 OutputOpt = Annotated[
@@ -37,135 +24,112 @@ OutputOpt = Annotated[
 ]
 
 
-def register(app: typer.Typer) -> None:
-    """Add `diff` and `stability` to the app."""
-
-    @app.command("diff")
-    def diff_cmd(
-        old: Annotated[
-            str | None,
-            typer.Argument(
-                help="Old catalog: file, -, or git:REF:PATH (--live: default the configured "
-                "snapshot).",
-                show_default=False,
-            ),
-        ] = None,
-        new: Annotated[
-            str | None,
-            typer.Argument(help="New catalog: file, -, or git:REF:PATH.", show_default=False),
-        ] = None,
-        fail_on: Annotated[
-            FailOn, typer.Option("--fail-on", help="Exit 1 at or above this level.")
-        ] = FailOn.BREAKING,
-        unknown: Annotated[
-            Unknown,
-            typer.Option(
-                help="fail: undecidable changes count as breaking; ignore: as model-visible."
-            ),
-        ] = Unknown.FAIL,
-        fmt: Annotated[DiffFormat, typer.Option("--format", help="Report format.")] = (
-            DiffFormat.TEXT
+@app.command("diff")
+@with_contract
+def diff_cmd(
+    old: Annotated[
+        str | None,
+        typer.Argument(
+            help="Old catalog: file, -, or git:REF:PATH (--live: default the configured snapshot).",
+            show_default=False,
         ),
-        output: OutputOpt = "-",
-        max_chars: MaxChars = None,
-        color: ColorOpt = Color.AUTO,
-        live: Annotated[
-            bool,
-            typer.Option(
-                "--live",
-                help="Snapshot the configured server now, with the committed snapshot's capture "
-                "settings, and diff the committed snapshot against it.",
-            ),
-        ] = False,
-        config: Annotated[
-            str | None, typer.Option(help="Configuration file (--live, contract keys).")
-        ] = None,
-        schema_only: Annotated[
-            bool,
-            typer.Option(
-                "--schema-only",
-                help="Ignore prose (descriptions, titles, argument descriptions, at any depth).",
-            ),
-        ] = False,
-        prose_only: Annotated[
-            bool, typer.Option("--prose-only", help="Look at prose (wording) and nothing else.")
-        ] = False,
-        allowlist: Annotated[
-            str | None,
-            typer.Option(
-                help="Names or globs, one a line: their removal or rename is breaking (CA805)."
-            ),
-        ] = None,
-        accepted: Annotated[
-            str | None,
-            typer.Option(
-                help="Accepted-changes file (default: config accepted, else "
-                "catalogaudit.accepted.toml when it exists)."
-            ),
-        ] = None,
-        accept: Annotated[
-            str | None,
-            typer.Option(
-                help="Accept every change at or above --fail-on for this reason: write one "
-                "entry each to the accepted-changes file.",
-                metavar="REASON",
-            ),
-        ] = None,
-        expires: Annotated[
-            str | None, typer.Option(help="With --accept: the entries' expiry date (YYYY-MM-DD).")
-        ] = None,
-        summary: Annotated[
-            bool, typer.Option("--summary", help="Text: one line per class and rule, counted.")
-        ] = False,
-        expand: Annotated[
-            bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
-        ] = False,
-        prices: PricesOpt = None,
-        expect_tool: c.ExpectTool = None,
-        forbid_tool: c.ForbidTool = None,
-        min_tools: c.MinTools = None,
-        expect_prompt: c.ExpectPrompt = None,
-        forbid_prompt: c.ForbidPrompt = None,
-        min_prompts: c.MinPrompts = None,
-        expect_resource: c.ExpectResource = None,
-        forbid_resource: c.ForbidResource = None,
-        min_resources: c.MinResources = None,
-        expect_template: c.ExpectTemplate = None,
-        forbid_template: c.ForbidTemplate = None,
-        min_templates: c.MinTemplates = None,
-    ) -> None:
-        """Classify what changed between two catalogs (breaking, unknown, model-visible,
-        additive, compatible, cosmetic).
+    ] = None,
+    new: Annotated[
+        str | None,
+        typer.Argument(help="New catalog: file, -, or git:REF:PATH.", show_default=False),
+    ] = None,
+    fail_on: Annotated[
+        FailOn, typer.Option("--fail-on", help="Exit 1 at or above this level.")
+    ] = "breaking",
+    unknown: Annotated[
+        Literal["fail", "ignore"],
+        typer.Option(help="fail: undecidable changes count as breaking; ignore: as model-visible."),
+    ] = "fail",
+    fmt: Annotated[DiffFormat, typer.Option("--format", help="Report format.")] = (DiffFormat.TEXT),
+    output: OutputOpt = "-",
+    max_chars: MaxChars = None,
+    color: ColorOpt = "auto",
+    live: Annotated[
+        bool,
+        typer.Option(
+            "--live",
+            help="Snapshot the configured server now, with the committed snapshot's capture "
+            "settings, and diff the committed snapshot against it.",
+        ),
+    ] = False,
+    config: Annotated[
+        str | None, typer.Option(help="Configuration file (--live, contract keys).")
+    ] = None,
+    schema_only: Annotated[
+        bool,
+        typer.Option(
+            "--schema-only",
+            help="Ignore prose (descriptions, titles, argument descriptions, at any depth).",
+        ),
+    ] = False,
+    prose_only: Annotated[
+        bool, typer.Option("--prose-only", help="Look at prose (wording) and nothing else.")
+    ] = False,
+    allowlist: Annotated[
+        str | None,
+        typer.Option(
+            help="Names or globs, one a line: their removal or rename is breaking (CA805)."
+        ),
+    ] = None,
+    accepted: AcceptedOpt = None,
+    accept: Annotated[
+        str | None,
+        typer.Option(
+            help="Accept every change at or above --fail-on for this reason: write one "
+            "entry each to the accepted-changes file.",
+            metavar="REASON",
+        ),
+    ] = None,
+    expires: Annotated[
+        str | None, typer.Option(help="With --accept: the entries' expiry date (YYYY-MM-DD).")
+    ] = None,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Text: one line per class and rule, counted.")
+    ] = False,
+    expand: Annotated[
+        bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
+    ] = False,
+    prices: PricesOpt = None,
+    **contract: Any,
+) -> None:
+    """Classify what changed between two catalogs (breaking, unknown, model-visible,
+    additive, compatible, cosmetic).
 
-        Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
-        """
-        given = dict(locals())  # every parameter, by name (`diff.options_of` reads them)
-        from catalogaudit.verbs import options_of, run_diff
+    Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
+    """
+    given = {**locals(), **contract}  # every parameter, by name (`options_of` reads them)
+    from catalogaudit.verbs import options_of, run_diff
 
-        raise typer.Exit(run_diff(options_of(old, new, given)))
+    raise typer.Exit(run_diff(options_of(old, new, given)))
 
-    @app.command("stability")
-    def stability_cmd(
-        files: Annotated[
-            list[str],
-            typer.Argument(
-                help="Snapshots or captures of one server; one `snapshot --runs N` file is enough."
-            ),
-        ],
-        fmt: Annotated[
-            StabilityFormat, typer.Option("--format", help="Report format.")
-        ] = StabilityFormat.TEXT,
-        output: OutputOpt = "-",
-        max_chars: MaxChars = None,
-        color: ColorOpt = Color.AUTO,
-        prices: PricesOpt = None,
-    ) -> None:
-        """Say per listing and item whether captures agree: stable, bytes-only (the cause
-        named) or content, with the JSON paths that changed and the prompt-cache cost.
 
-        Exit codes: 0 stable, 1 not stable, 2 errors.
-        """
-        from catalogaudit.verbs import StabilityOptions, run_stability
+@app.command("stability")
+def stability_cmd(
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            help="Snapshots or captures of one server; one `snapshot --runs N` file is enough."
+        ),
+    ],
+    fmt: Annotated[
+        StabilityFormat, typer.Option("--format", help="Report format.")
+    ] = StabilityFormat.TEXT,
+    output: OutputOpt = "-",
+    max_chars: MaxChars = None,
+    color: ColorOpt = "auto",
+    prices: PricesOpt = None,
+) -> None:
+    """Say per listing and item whether captures agree: stable, bytes-only (the cause
+    named) or content, with the JSON paths that changed and the prompt-cache cost.
 
-        options = StabilityOptions(tuple(files), fmt, output, max_chars, color.value, prices)
-        raise typer.Exit(run_stability(options))
+    Exit codes: 0 stable, 1 not stable, 2 errors.
+    """
+    from catalogaudit.verbs import StabilityOptions, run_stability
+
+    options = filled(StabilityOptions, locals())
+    raise typer.Exit(run_stability(options))

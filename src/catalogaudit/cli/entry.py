@@ -109,6 +109,9 @@ def _main(args: list[str], show_traceback: bool) -> int:
     global AFTER_DASH
     AFTER_DASH = args[args.index("--") + 1 :] if "--" in args else None
     command = plain(typer.main.get_command(app))
+    for param in command.params:
+        if param.name in ("install_completion", "show_completion"):
+            param.callback = _named_shell(args, param.callback)
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
     except CatalogauditError as exc:
@@ -143,6 +146,21 @@ def _main(args: list[str], show_traceback: bool) -> int:
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
     return result if isinstance(result, int) else 0
+
+
+def _named_shell(args: list[str], callback: Any) -> Any:
+    """Typer's `--show-completion`/`--install-completion` callback given the shell the word
+    after the flag names. Typer declares both as flags when shellingham is installed (they take
+    no value) and guesses the shell from the process's ancestors, so a named shell was ignored,
+    and a detached process (no shell among them) got "Shell  not supported."."""
+
+    def named(ctx: Any, param: Any, value: Any) -> Any:
+        flag = param.opts[0]
+        after = args[args.index(flag) + 1 :] if value and flag in args else []
+        shell = after[0] if after and not after[0].startswith("-") else value
+        return callback(ctx, param, shell)
+
+    return named
 
 
 __all__ = ["Interrupted", "Terminated", "main"]

@@ -12,7 +12,7 @@ renders the type as a user reads it. `plain(command)` does that once, before par
 from __future__ import annotations
 
 import enum
-from typing import Any, get_args
+from typing import Any, Literal, get_args, get_origin
 
 from typer.core import TyperArgument, TyperOption
 
@@ -59,6 +59,8 @@ def metavar(param: TyperOption | TyperArgument) -> str:
     inner = _element(_element(annotation))
     if isinstance(inner, type) and issubclass(inner, enum.Enum):
         return "|".join(str(m.value) for m in inner)
+    if get_origin(inner) is Literal:
+        return "|".join(get_args(inner))
     return _NAMES.get(inner, "VALUE")
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar
 
 import typer
 
@@ -51,26 +51,12 @@ def complete_selectors(incomplete: str) -> list[str]:
     return selectors(incomplete)
 
 
-class AuditFailOn(str, enum.Enum):
-    """`audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1."""
-
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-    NEVER = "never"
-
-
-class Color(str, enum.Enum):
-    """`--color` of the human text (`verbs.terminal.color`: auto follows NO_COLOR, FORCE_COLOR
-    and whether stdout is a terminal)."""
-
-    AUTO = "auto"
-    ALWAYS = "always"
-    NEVER = "never"
+#: `audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1.
+AuditFailOn = Literal["error", "warning", "info", "never"]
 
 
 ColorOpt = Annotated[
-    Color,
+    Literal["auto", "always", "never"],
     typer.Option(
         "--color",
         help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
@@ -92,35 +78,99 @@ PricesOpt = Annotated[
 ]
 
 
-class Transport(str, enum.Enum):
-    """`--transport` of a live `--url` server (`verbs.live.TRANSPORTS`)."""
-
-    AUTO = "auto"
-    STREAMABLE_HTTP = "streamable-http"
-    SSE = "sse"
-
-
+#: `--transport` of a live `--url` server (`verbs.live.TRANSPORTS`).
 TransportOpt = Annotated[
-    Transport,
+    Literal["auto", "streamable-http", "sse"],
     typer.Option(help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."),
 ]
 
-#: SnapshotOptions field <- the repeatable option's parameter name.
-_REPEATED = {"headers": "header", "env": "env", "secrets": "secret"}
+List = list[str] | None
+
+#: The options that say how to reach and start a server (`snapshot`, `audit --live`, `ci`).
+UrlOpt = Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")]
+HeaderOpt = Annotated[
+    List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
+]
+CwdOpt = Annotated[str | None, typer.Option(help="Working directory of the server.")]
+EnvOpt = Annotated[List, typer.Option("--env", help="KEY=VALUE for the server. Repeatable.")]
+InheritEnvOpt = Annotated[
+    bool,
+    typer.Option(
+        "--inherit-env",
+        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
+        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
+    ),
+]
+SecretOpt = Annotated[
+    List,
+    typer.Option(
+        "--secret",
+        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
+    ),
+]
+ProtocolOpt = Annotated[
+    str,
+    typer.Option(
+        "--protocol",
+        help="auto (2026-07-28 discover, else initialize), legacy, modern, or a revision "
+        "such as 2025-06-18.",
+    ),
+]
+CapabilitiesOpt = Annotated[str, typer.Option(help="none, or full (roots, sampling, elicitation).")]
+TimeoutOpt = Annotated[float, typer.Option(help="Seconds for the whole capture.")]
+
+#: The options that say what an audit checks (`audit`, `rewrite`, `ci`).
+ProfileOpt = Annotated[
+    List,
+    typer.Option(
+        "--profile",
+        help="ID or ID@VERSION; repeatable (default: config profiles, else spec).",
+        autocompletion=complete_profiles,
+    ),
+]
+ProfileSettingOpt = Annotated[
+    List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
+]
+ServerNameOpt = Annotated[str | None, typer.Option(help="Server name for qualified-name checks.")]
+GatewayNameOpt = Annotated[str | None, typer.Option(help="Gateway name (ContextForge).")]
+RevisionOpt = Annotated[str | None, typer.Option(help="Protocol revision to audit as.")]
+ConfigOpt = Annotated[str | None, typer.Option(help="Configuration file.")]
+AcceptedOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Accepted-changes file (default: config accepted, else "
+        "catalogaudit.accepted.toml when it exists)."
+    ),
+]
+
+T = TypeVar("T")
+
+
+def filled(cls: type[T], o: Mapping[str, Any], skip: Sequence[str] = (), **more: Any) -> T:
+    """The options dataclass `cls` of a command's parameters `o`: each field (but those in
+    `skip`, which mean something else there) is the parameter of its name, a list as a tuple
+    and a choice as its value where the field's default is a plain value; a parameter left
+    unset (None) keeps the field's default. `more` sets the fields the command fills otherwise."""
+    from dataclasses import fields
+
+    given: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        value = o.get(f.name)
+        if f.name in skip or f.name in more or value is None:
+            continue
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, enum.Enum) and not isinstance(f.default, enum.Enum):
+            value = value.value
+        given[f.name] = value
+    return cls(**given, **more)
 
 
 def server_options(
-    o: dict[str, Any], command: Sequence[str], skip: Sequence[str] = (), **more: Any
+    o: Mapping[str, Any], command: Sequence[str], skip: Sequence[str] = (), **more: Any
 ) -> SnapshotOptions:
-    """The one `SnapshotOptions` of a command's parameters `o` for the server `command`: each
-    parameter named as a field (but those in `skip`, which mean something else there) is that
-    field; `more` sets the fields the command fills otherwise."""
-    from dataclasses import fields
-
+    """The one `SnapshotOptions` of a command's parameters `o` for the server `command`
+    (`filled`; the contract, if any, is among `more`)."""
     from catalogaudit.verbs import SnapshotOptions
 
-    named = {f.name for f in fields(SnapshotOptions)} - {*_REPEATED, *skip}
-    given: dict[str, Any] = {k: o[k] for k in named if k in o}
-    given |= {field: tuple(o[k] or ()) for field, k in _REPEATED.items() if k in o}
-    given["transport"] = Transport(o.get("transport", Transport.AUTO)).value
-    return SnapshotOptions(**(given | {"command": tuple(command)} | more))
+    return filled(SnapshotOptions, o, (*skip, "contract"), command=tuple(command), **more)

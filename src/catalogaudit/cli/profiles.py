@@ -7,15 +7,12 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.app import app
 from catalogaudit.cli.options import complete_profiles
 from catalogaudit.formatters import ProfilesFormat
 
 
-def register(app: typer.Typer) -> None:
-    """Add the verb to the app."""
-    app.command("profiles")(profiles)
-
-
+@app.command("profiles")
 def profiles(
     profile: Annotated[
         str | None,

@@ -10,14 +10,11 @@ from typing import Annotated
 
 import typer
 
-List = list[str] | None
+from catalogaudit.cli.app import app
+from catalogaudit.cli.options import CwdOpt, List, filled
 
 
-def register(app: typer.Typer) -> None:
-    """Add the verb to the app."""
-    app.command(name="proxy")(proxy_command)
-
-
+@app.command(name="proxy")
 def proxy_command(
     command: Annotated[
         List, typer.Argument(help="The stdio server command, after --.", show_default=False)
@@ -36,11 +33,11 @@ def proxy_command(
     idle_timeout: Annotated[
         float, typer.Option(help="With --listen: seconds a connection may stay quiet.")
     ] = 300.0,
-    fix: Annotated[
+    fixes: Annotated[
         List,
         typer.Option("--fix", help="codex-app or cache-hints for every client; repeatable."),
     ] = None,
-    no_fix: Annotated[
+    no_fixes: Annotated[
         List, typer.Option("--no-fix", help="A fix for no client; repeatable.")
     ] = None,
     substitutions: Annotated[
@@ -50,14 +47,14 @@ def proxy_command(
             "Default: $CATALOGAUDIT_SUBSTITUTIONS."
         ),
     ] = None,
-    cwd: Annotated[str | None, typer.Option(help="Working directory of the server.")] = None,
+    cwd: CwdOpt = None,
     request_timeout: Annotated[
         float, typer.Option(help="Seconds a message may wait for the server to read it.")
     ] = 30.0,
     max_message_size: Annotated[
         int, typer.Option(help="Largest message either side may send, in bytes.")
     ] = 64 * 1024 * 1024,
-    secret: Annotated[
+    secrets: Annotated[
         List, typer.Option("--secret", help="A value never to print (env:VAR reads it).")
     ] = None,
 ) -> None:
@@ -69,18 +66,5 @@ def proxy_command(
     """
     from catalogaudit.verbs import ProxyOptions, run_proxy
 
-    options = ProxyOptions(
-        command=tuple(command or ()),
-        listen=listen,
-        url=url,
-        host=host,
-        idle_timeout=idle_timeout,
-        fixes=tuple(fix or ()),
-        no_fixes=tuple(no_fix or ()),
-        substitutions=substitutions,
-        cwd=cwd,
-        request_timeout=request_timeout,
-        max_message_size=max_message_size,
-        secrets=tuple(secret or ()),
-    )
+    options = filled(ProxyOptions, locals())
     raise typer.Exit(run_proxy(options))

@@ -10,17 +10,21 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.options import complete_profiles
+from catalogaudit.cli.app import app
+from catalogaudit.cli.options import (
+    ConfigOpt,
+    GatewayNameOpt,
+    List,
+    ProfileOpt,
+    ProfileSettingOpt,
+    RevisionOpt,
+    ServerNameOpt,
+    filled,
+)
 from catalogaudit.formatters import RewriteFormat
 
-List = list[str] | None
 
-
-def register(app: typer.Typer) -> None:
-    """Add the verb to the app."""
-    app.command(name="rewrite")(rewrite_command)
-
-
+@app.command(name="rewrite")
 def rewrite_command(
     snapshot: Annotated[str, typer.Argument(help="Snapshot (or any catalog input) to rewrite.")],
     substitutions: Annotated[
@@ -30,7 +34,7 @@ def rewrite_command(
             "Default: $CATALOGAUDIT_SUBSTITUTIONS."
         ),
     ] = None,
-    fix: Annotated[
+    fixes: Annotated[
         List, typer.Option("--fix", help="codex-app or cache-hints; repeatable.")
     ] = None,
     output: Annotated[
@@ -43,24 +47,15 @@ def rewrite_command(
     output_format: Annotated[
         RewriteFormat, typer.Option("--format", help="Report format.")
     ] = RewriteFormat.TEXT,
-    profile: Annotated[
-        List,
-        typer.Option(
-            "--profile",
-            help="Re-audit with ID or ID@VERSION; repeatable.",
-            autocompletion=complete_profiles,
-        ),
-    ] = None,
-    profile_setting: Annotated[
-        List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
-    ] = None,
-    server_name: Annotated[str | None, typer.Option(help="Server name for name checks.")] = None,
-    gateway_name: Annotated[str | None, typer.Option(help="Gateway name (ContextForge).")] = None,
-    revision: Annotated[str | None, typer.Option(help="Protocol revision to audit as.")] = None,
+    profiles: ProfileOpt = None,
+    profile_settings: ProfileSettingOpt = None,
+    server_name: ServerNameOpt = None,
+    gateway_name: GatewayNameOpt = None,
+    revision: RevisionOpt = None,
     fail_on: Annotated[
         str | None, typer.Option(help="error (default), warning, info, never.")
     ] = None,
-    config: Annotated[str | None, typer.Option(help="Configuration file.")] = None,
+    config: ConfigOpt = None,
 ) -> None:
     """Rewrite prose with ordered substitutions and apply profile fixes, without the server.
 
@@ -71,19 +66,5 @@ def rewrite_command(
     """
     from catalogaudit.verbs import RewriteOptions, run_rewrite
 
-    options = RewriteOptions(
-        snapshot=snapshot,
-        substitutions=substitutions,
-        fixes=tuple(fix or ()),
-        output=output,
-        report=report,
-        output_format=output_format,
-        profiles=tuple(profile or ()),
-        profile_settings=tuple(profile_setting or ()),
-        server_name=server_name,
-        gateway_name=gateway_name,
-        revision=revision,
-        fail_on=fail_on,
-        config=config,
-    )
+    options = filled(RewriteOptions, locals())
     raise typer.Exit(run_rewrite(options))

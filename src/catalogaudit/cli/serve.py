@@ -6,131 +6,101 @@ input errors and a port that cannot be bound (one `error:` line, printed by `cli
 
 from __future__ import annotations
 
-import enum
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
+from catalogaudit.cli.app import app
+from catalogaudit.cli.options import filled
 
-class ServeProtocol(str, enum.Enum):
-    """Which eras `serve` answers."""
-
-    AS_CAPTURED = "as-captured"
-    LEGACY = "legacy"
-    MODERN = "modern"
-    DUAL = "dual"
-
-
-class CacheHints(str, enum.Enum):
-    """What `serve` does with ttlMs, cacheScope and resultType."""
-
-    AS_CAPTURED = "as-captured"
-    PRESENT = "present"
-    ABSENT = "absent"
-    DISCOVER_ONLY = "discover-only"
+#: Which eras `serve` answers.
+ServeProtocol = Literal["as-captured", "legacy", "modern", "dual"]
+#: What `serve` does with ttlMs, cacheScope and resultType.
+CacheHints = Literal["as-captured", "present", "absent", "discover-only"]
 
 
-def register(app: typer.Typer) -> None:
-    """Add `serve` to the app."""
+@app.command("serve")
+def serve_cmd(
+    snapshot: Annotated[
+        str,
+        typer.Argument(
+            help="Snapshot file (or - or git:REF:PATH).",
+            metavar="SNAPSHOT",
+            show_default=False,
+        ),
+    ],
+    http_port: Annotated[
+        Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
+        typer.Option(
+            "--http",
+            metavar="PORT",
+            min=0,
+            max=65535,
+            help="Serve Streamable HTTP on PORT (0 picks one) instead of stdio.",
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
+    protocol: Annotated[ServeProtocol, typer.Option(help="Eras to answer.")] = "as-captured",
+    cache_hints: Annotated[
+        CacheHints,
+        typer.Option(help="Keep, add or remove ttlMs, cacheScope and resultType."),
+    ] = "as-captured",
+    page_size: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, help="Re-paginate with N items per page (default: as captured)."),
+    ] = None,
+    capabilities: Annotated[
+        str,
+        typer.Option(help="as-captured, or a JSON object of server capabilities."),
+    ] = "as-captured",
+    sse: Annotated[
+        bool, typer.Option("--sse", help="With --http, answer requests as SSE streams.")
+    ] = False,
+    transport: Annotated[
+        str,
+        typer.Option(
+            help="With --http: streamable-http (/mcp), or sse, the HTTP+SSE transport of "
+            "2024-11-05 (GET /sse, POST /messages)."
+        ),
+    ] = "streamable-http",
+    max_seconds: Annotated[
+        Optional[float],  # noqa: UP045
+        typer.Option(help="Stop (exit 0) after this many seconds."),
+    ] = None,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            help="With --http, close a connection whose next request is not read and "
+            "answered within this many seconds (slow or idle clients)."
+        ),
+    ] = 30.0,
+    initialize_version: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="VERSION",
+            help="Answer every initialize with this protocolVersion, whatever the client "
+            "offered (e.g. 2026-07-28 in a legacy handshake). Needs --protocol legacy or "
+            "dual (or a snapshot served with a legacy handshake).",
+        ),
+    ] = None,
+    call_log: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            metavar="FILE",
+            help="Append one JSON line per tools/call (name, arguments, outcome). Calls "
+            "are answered with a result valid for the tool's outputSchema.",
+        ),
+    ] = None,
+) -> None:
+    """Replay a snapshot as a live MCP server over stdio, or Streamable HTTP with --http.
 
-    @app.command("serve")
-    def serve_cmd(
-        snapshot: Annotated[
-            str,
-            typer.Argument(
-                help="Snapshot file (or - or git:REF:PATH).",
-                metavar="SNAPSHOT",
-                show_default=False,
-            ),
-        ],
-        http: Annotated[
-            Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
-            typer.Option(
-                "--http",
-                metavar="PORT",
-                min=0,
-                max=65535,
-                help="Serve Streamable HTTP on PORT (0 picks one) instead of stdio.",
-            ),
-        ] = None,
-        host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
-        protocol: Annotated[
-            ServeProtocol, typer.Option(help="Eras to answer.")
-        ] = ServeProtocol.AS_CAPTURED,
-        cache_hints: Annotated[
-            CacheHints,
-            typer.Option(help="Keep, add or remove ttlMs, cacheScope and resultType."),
-        ] = CacheHints.AS_CAPTURED,
-        page_size: Annotated[
-            Optional[int],  # noqa: UP045
-            typer.Option(min=1, help="Re-paginate with N items per page (default: as captured)."),
-        ] = None,
-        capabilities: Annotated[
-            str,
-            typer.Option(help="as-captured, or a JSON object of server capabilities."),
-        ] = "as-captured",
-        sse: Annotated[
-            bool, typer.Option("--sse", help="With --http, answer requests as SSE streams.")
-        ] = False,
-        transport: Annotated[
-            str,
-            typer.Option(
-                help="With --http: streamable-http (/mcp), or sse, the HTTP+SSE transport of "
-                "2024-11-05 (GET /sse, POST /messages)."
-            ),
-        ] = "streamable-http",
-        max_seconds: Annotated[
-            Optional[float],  # noqa: UP045
-            typer.Option(help="Stop (exit 0) after this many seconds."),
-        ] = None,
-        idle_timeout: Annotated[
-            float,
-            typer.Option(
-                help="With --http, close a connection whose next request is not read and "
-                "answered within this many seconds (slow or idle clients)."
-            ),
-        ] = 30.0,
-        initialize_version: Annotated[
-            Optional[str],  # noqa: UP045
-            typer.Option(
-                metavar="VERSION",
-                help="Answer every initialize with this protocolVersion, whatever the client "
-                "offered (e.g. 2026-07-28 in a legacy handshake). Needs --protocol legacy or "
-                "dual (or a snapshot served with a legacy handshake).",
-            ),
-        ] = None,
-        call_log: Annotated[
-            Optional[str],  # noqa: UP045
-            typer.Option(
-                metavar="FILE",
-                help="Append one JSON line per tools/call (name, arguments, outcome). Calls "
-                "are answered with a result valid for the tool's outputSchema.",
-            ),
-        ] = None,
-    ) -> None:
-        """Replay a snapshot as a live MCP server over stdio, or Streamable HTTP with --http.
+    Page texts and the handshake are served exactly as captured (wire section).
+    As captured, a modern snapshot whose capture recorded that the server also answered a
+    legacy initialize (snapshot --legacy-probe) answers both eras.
 
-        Page texts and the handshake are served exactly as captured (wire section).
-        As captured, a modern snapshot whose capture recorded that the server also answered a
-        legacy initialize (snapshot --legacy-probe) answers both eras.
+    Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
+    """
+    from catalogaudit.verbs import ServeOptions, run_serve
 
-        Exit codes: 0 ended cleanly (stdin EOF, SIGTERM, --max-seconds); 2 error.
-        """
-        from catalogaudit.verbs import ServeOptions, run_serve
-
-        options = ServeOptions(
-            snapshot=snapshot,
-            protocol=protocol.value,
-            cache_hints=cache_hints.value,
-            page_size=page_size,
-            capabilities=capabilities,
-            http_port=http,
-            host=host,
-            sse=sse,
-            transport=transport,
-            max_seconds=max_seconds,
-            idle_timeout=idle_timeout,
-            initialize_version=initialize_version,
-            call_log=call_log,
-        )
-        raise typer.Exit(run_serve(options))
+    options = filled(ServeOptions, locals())
+    raise typer.Exit(run_serve(options))

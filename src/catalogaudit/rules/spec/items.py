@@ -48,20 +48,18 @@ def priority(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if "priority" not in ann:
             continue
         value = ann["priority"]
-        text = lexeme(value) if is_number(value) else compact(value)
-        if not is_number(value):
+        number = is_number(value)
+        text = lexeme(value) if number else compact(value)
+        why = (
+            ""
+            if number and 0 <= float(value) <= 1
+            else "outside [0, 1]"
+            if number
+            else "not a number"
+        )
+        if why:
             yield Hit(
-                item,
-                "/annotations/priority",
-                f"{item.label}: priority {text} is not a number",
-                text,
-            )
-        elif not 0 <= float(value) <= 1:
-            yield Hit(
-                item,
-                "/annotations/priority",
-                f"{item.label}: priority {text} is outside [0, 1]",
-                text,
+                item, "/annotations/priority", f"{item.label}: priority {text} is {why}", text
             )
 
 
@@ -74,7 +72,6 @@ def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if not isinstance(value, list):
             yield Hit(item, "/annotations/audience", f"{item.label}: audience is not an array")
             continue
-        seen: set[Any] = set()
         for i, role in enumerate(value):
             if role not in ROLES:
                 yield Hit(
@@ -83,7 +80,6 @@ def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     f'{item.label}: audience value {compact(role)} is not "user" or "assistant"',
                     compact(role),
                 )
-            seen.add(role if isinstance(role, str) else None)
 
 
 def audience_repeated(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -146,10 +142,16 @@ def _iso8601(text: str) -> bool:
     return hour <= 23 and minute <= 59 and second <= 60 and off_h <= 23 and off_m <= 59
 
 
+def _member(catalog: Catalog, key: str) -> Iterator[tuple[Item, Any]]:
+    """Each item's member `key`, where it has one."""
+    for item in catalog.all_items():
+        if isinstance(item.value, dict) and key in item.value:
+            yield item, item.value[key]
+
+
 def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`."""
-    for item in catalog.all_items():
-        value = item.value.get("icons") if isinstance(item.value, dict) else None
+    for item, value in _member(catalog, "icons"):
         if value is None:
             continue
         if not isinstance(value, list):
@@ -203,11 +205,8 @@ def _scheme(src: str) -> str:
 
 def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA604: icons should be served over https (not http) with an image `mimeType`."""
-    for item in catalog.all_items():
-        value = item.value.get("icons") if isinstance(item.value, dict) else None
-        if not isinstance(value, list):
-            continue
-        for i, icon in enumerate(value):
+    for item, value in _member(catalog, "icons"):
+        for i, icon in enumerate(value if isinstance(value, list) else ()):
             if not isinstance(icon, dict):
                 continue
             at = f"/icons/{i}"
@@ -229,42 +228,37 @@ def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 )
 
 
+def _meta_keys(catalog: Catalog) -> Iterator[tuple[Item, str, str, bool]]:
+    """Each `_meta` key but the OpenTelemetry exceptions: the item, the key, its prefix, and
+    whether it is valid (a prefix of labels and a name; CA602 reports the others)."""
+    for item, meta in _member(catalog, "_meta"):
+        for key in meta if isinstance(meta, dict) else ():
+            if key not in META_EXCEPTIONS:
+                prefix, sep, name = key.rpartition("/")
+                valid = (
+                    bool(key) and META_NAME.match(name) and (not sep or META_PREFIX.match(prefix))
+                )
+                yield item, key, prefix, bool(valid)
+
+
 def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA602: `_meta` key syntax (keys under reserved prefixes are CA605)."""
-    for item in catalog.all_items():
-        meta = item.value.get("_meta") if isinstance(item.value, dict) else None
-        if isinstance(meta, dict):
-            yield from _meta(catalog, item, meta)
-
-
-def _meta(catalog: Catalog, item: Item, meta: dict[str, Any]) -> Iterator[Hit]:
-    for key in meta:
-        at = pointer_of(("_meta", key))
-        if key in META_EXCEPTIONS:
-            continue
-        prefix, sep, name = key.rpartition("/")
-        if (sep and not META_PREFIX.match(prefix)) or not META_NAME.match(name) or not key:
+    for item, key, _, valid in _meta_keys(catalog):
+        if not valid:
+            at = pointer_of(("_meta", key))
             yield Hit(item, at, f"{item.label}: _meta key {quote(key)} is not a valid key", key)
 
 
 def meta_reserved(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA605: `_meta` keys under a prefix the spec reserves that the spec does not define."""
-    for item in catalog.all_items():
-        meta = item.value.get("_meta") if isinstance(item.value, dict) else None
-        if not isinstance(meta, dict):
-            continue
-        for key in meta:
-            if key in META_EXCEPTIONS or key in KNOWN_RESERVED:
-                continue
-            prefix, sep, name = key.rpartition("/")
-            valid = META_PREFIX.match(prefix) and META_NAME.match(name)
-            if sep and valid and _reserved(prefix, catalog.revision):
-                yield Hit(
-                    item,
-                    pointer_of(("_meta", key)),
-                    f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
-                    key,
-                )
+    for item, key, prefix, valid in _meta_keys(catalog):
+        if valid and prefix and key not in KNOWN_RESERVED and _reserved(prefix, catalog.revision):
+            yield Hit(
+                item,
+                pointer_of(("_meta", key)),
+                f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
+                key,
+            )
 
 
 def _reserved(prefix: str, revision: str) -> bool:
