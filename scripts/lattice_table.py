@@ -83,7 +83,7 @@ def render(ledger: dict[str, Any]) -> str:
     totals = []
     for r, p in zip(runs, predictions, strict=True):
         wrong = sum(1 for sid, o in r["observations"].items() if p[sid].verdict != o["verdict"])
-        can = sum(1 for s in every if applicable(r["client"], s))
+        can = sum(1 for s in every if applicable(r["client"], s, r["version"]))
         totals.append(
             f"| {r['client']} | {r['version']} | {r['date']} | {len(r['observations'])} "
             f"| {can} | {wrong} |"

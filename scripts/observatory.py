@@ -107,7 +107,7 @@ def run(
         driver.timeout = timeout
     version = driver.version()
     chosen = [s for s in shapes() if only is None or re.search(only, s.id)]
-    todo = [s for s in chosen if applicable(client, s)]
+    todo = [s for s in chosen if applicable(client, s, version)]
     if redo is not None:
         # Shapes whose recorded message holds `redo` (a run slowed into a timeout, say).
         entry = next(

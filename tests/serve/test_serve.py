@@ -341,11 +341,36 @@ def test_protocol_dual_answers_both_eras(tmp_path: Path, originals: dict[str, Pa
     assert_round_trip(load(path), legacy)
 
 
-def test_legacy_counter_offers_the_captured_version(
+def test_legacy_echoes_an_older_revision_the_server_echoed(
     tmp_path: Path, originals: dict[str, Path]
 ) -> None:
+    """The example server echoed the capture's 2025-11-25, so its replay echoes 2025-06-18 (as
+    the real servers measured do); a replay of that 2025-06-18 capture counter-offers
+    2025-06-18 to a client asking for the newer 2025-11-25, which the server never named."""
     again = recapture(tmp_path, originals["example-legacy"], "2025-06-18")
-    assert again["capture"]["protocol"]["negotiated"] == "2025-11-25"
+    assert again["capture"]["protocol"]["negotiated"] == "2025-06-18"
+    assert again["findings"] == []
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "s.json").write_text(json.dumps(again), encoding="utf-8")
+    newer = recapture(older, older / "s.json", "2025-11-25")
+    assert newer["capture"]["protocol"]["negotiated"] == "2025-06-18"
+    assert [f["ruleId"] for f in newer["findings"]] == ["CA522"]
+
+
+def test_legacy_counter_offers_what_the_server_counter_offered(
+    tmp_path: Path, originals: dict[str, Path]
+) -> None:
+    """A capture whose server named another version than offered is replayed that way."""
+    odd = recapture(
+        tmp_path, originals["example-legacy"], "legacy", "--initialize-version", "2025-03-26"
+    )
+    assert odd["capture"]["protocol"]["negotiated"] == "2025-03-26"
+    again_dir = tmp_path / "again"
+    again_dir.mkdir()
+    (again_dir / "s.json").write_text(json.dumps(odd), encoding="utf-8")
+    again = recapture(again_dir, again_dir / "s.json", "2025-06-18")
+    assert again["capture"]["protocol"]["negotiated"] == "2025-03-26"
     assert [f["ruleId"] for f in again["findings"]] == ["CA522"]
 
 
@@ -418,7 +443,7 @@ def test_legacy_mode_refuses_discover(originals: dict[str, Path]) -> None:
     try:
         assert peer.ask(request(1, "server/discover", {"_meta": META}))["error"]["code"] == -32601
         init = peer.ask(request(2, "initialize", {"protocolVersion": "2024-11-05"}))
-        assert init["result"]["protocolVersion"] == "2025-11-25"
+        assert init["result"]["protocolVersion"] == "2024-11-05"  # the server echoed ours
     finally:
         code, _ = peer.close()
     assert code == 0

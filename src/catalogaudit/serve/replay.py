@@ -5,8 +5,9 @@ returns the exact response text (or None for a notification) plus what an HTTP t
 to pick a status. Success responses are `{"jsonrpc":"2.0","id":<id>,"result":<text>}` with the
 captured result text spliced in verbatim; the id is written back with its own lexeme.
 
-Eras (P:2026-07-28/basic/versioning): `legacy` answers `initialize` (counter-offering the
-captured version, P:<rev>/basic/lifecycle "Version Negotiation") and -32601 to
+Eras (P:2026-07-28/basic/versioning): `legacy` answers `initialize` (echoing an older published
+revision when the capture shows the server echoed ours, else counter-offering the captured
+version, P:<rev>/basic/lifecycle "Version Negotiation") and -32601 to
 `server/discover`; `modern` answers `server/discover`, checks every request's `_meta`
 (-32602 when missing, -32022 for an unsupported version) and rejects `initialize` with -32022;
 `dual` answers both; `as-captured` is the era the snapshot negotiated, or both eras when a
@@ -136,6 +137,9 @@ class Replay:
             answered, offered = probe.get("version"), probe.get("offered")
             if isinstance(answered, str) and isinstance(offered, str) and answered != offered:
                 self.init_version = answered
+        #: The version the captured server named back when offered it: the replay echoes
+        #: an older published revision too, as the real servers measured do (`_echoed`).
+        self.echoed = _echoed(proto, probe) if self.init_version is None else None
         self.supported = (
             [self.negotiated] if self.captured_era == "modern" else list(MODERN_VERSIONS)
         )
@@ -279,8 +283,12 @@ class Replay:
             if self.init_version is not None:
                 version = self.init_version
             text = serve_pages.initialize_text(self._capture, str(version), self._caps_text)
-        # A captured InitializeResult names the captured version: served as-is, it echoes a
-        # client that asked for it and counter-offers it to any other (lifecycle rules).
+        elif self.echoed is not None and requested in LEGACY_VERSIONS and requested < self.echoed:
+            # The captured InitializeResult names the version we offered; the server echoed
+            # it, so it names an older published revision a client asks for in its place.
+            text = replace_member(text, "protocolVersion", dump_string(requested))
+        # Otherwise served as captured: it echoes a client that asked for the captured version
+        # and counter-offers it to any other (lifecycle rules).
         return Answer(result_text(rid, text))
 
     def _list(self, rid: Any, name: str, params: dict[str, Any], era: str) -> Answer:
@@ -300,6 +308,23 @@ class Replay:
         else:
             index = replay.cursors[cursor]
         return Answer(result_text(rid, replay.pages[index]), era=era)
+
+
+def _echoed(proto: dict[str, Any], probe: dict[str, Any]) -> str | None:
+    """The legacy version the captured server answered with the very version it was offered.
+
+    Measured on 2026-12-06: server-everything, -filesystem and -memory (TS SDK 1.32.2) and
+    mcp-server-time and -git (Python mcp 2.3.0), each offered 2025-11-25 by the capture, echo
+    2025-06-18, 2025-03-26 and 2024-11-05 when a client asks for those (fixtures/oracle-era/
+    README.md). A server that counter-offered (or a capture without an initialize) gets None.
+    """
+    if proto.get("era") == "modern":
+        version = probe.get("version")
+        return version if isinstance(version, str) and version == probe.get("offered") else None
+    offered, negotiated = proto.get("offered"), proto.get("negotiated")
+    if proto.get("handshake") != "initialize" or not isinstance(offered, list) or not offered:
+        return None
+    return negotiated if isinstance(negotiated, str) and offered[-1] == negotiated else None
 
 
 def _code(error: dict[str, Any] | None) -> int | None:

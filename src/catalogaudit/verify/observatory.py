@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 from catalogaudit.intake import read_merged
 from catalogaudit.model import DROPPED, FAILED, Catalog, Observation
 from catalogaudit.verify.base import Driver, Target, observe
@@ -158,15 +160,24 @@ OBSERVES: dict[str, tuple[str, ...]] = {
 #: Clients that never negotiate 2026-07-28 (they send no `server/discover`): the modern era
 #: is one verdict for them (the handshake), observed on `base@modern` only.
 LEGACY_ONLY = ("codex", "ts-sdk", "opencode", "inspector", "context-forge", "gemini-cli")
+#: The first release of a LEGACY_ONLY client that negotiates 2026-07-28 (measured: ContextForge
+#: 1.1.0's mcp 2.3.0 lists a 2026-only server; 1.0.11's mcp 2.2.0 gets -32022 on it).
+MODERN_FROM = {"context-forge": "1.1.0"}
 #: Clients whose every list call is a client process and a server of its own (the Inspector
 #: CLI): a defect in one listing cannot cost another, so only the defect's listing is asked
 #: (the base shapes are asked every listing).
 PER_LISTING = ("inspector",)
 
 
-def applicable(client: str, shape: Shape) -> bool:
-    """Whether the client's driver can observe the shape's defect."""
-    if shape.era == "modern" and client in LEGACY_ONLY:
+def applicable(client: str, shape: Shape, version: str | None = None) -> bool:
+    """Whether the client's driver (at `version`, when known) can observe the shape's defect."""
+    if shape.era == "modern" and client in LEGACY_ONLY and not _modern(client, version):
         return shape.id == "base@modern"
     listing = _listing(shape)
     return listing in OBSERVES.get(client, (listing,))
+
+
+def _modern(client: str, version: str | None) -> bool:
+    """Whether this release of a LEGACY_ONLY client negotiates 2026-07-28 (MODERN_FROM)."""
+    first = MODERN_FROM.get(client)
+    return first is not None and version is not None and Version(version) >= Version(first)

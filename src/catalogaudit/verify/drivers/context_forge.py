@@ -56,6 +56,8 @@ SETTINGS: dict[str, str] = {
     "AUTH_ENCRYPTION_SECRET": "catalogaudit-verify-" + "fedcba9876543210" * 2,
     "BASIC_AUTH_PASSWORD": "Catalogaudit-verify-1",
     "PLATFORM_ADMIN_PASSWORD": "Catalogaudit-verify-1",
+    # 1.0.11 and later refuse the default user's placeholder too (under 12 characters).
+    "DEFAULT_USER_PASSWORD": "Catalogaudit-verify-1",
     "LOG_LEVEL": "ERROR",
     # The catalog is served on loopback; nothing else may bypass the closed proxy.
     "NO_PROXY": "127.0.0.1,localhost",

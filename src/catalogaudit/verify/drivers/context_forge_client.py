@@ -28,13 +28,20 @@ import sys
 import time
 from typing import Any
 
-#: The SDK list call -> (listing, attribute of its result).
+#: The SDK list call -> (listing, attribute of its result). The mcp 2.x SDK (ContextForge
+#: 1.0.8 and later) names the templates' attributes in snake case: `_field` reads either.
 CALLS = {
     "list_tools": ("tools", "tools"),
     "list_prompts": ("prompts", "prompts"),
     "list_resources": ("resources", "resources"),
     "list_resource_templates": ("resourceTemplates", "resourceTemplates"),
 }
+
+
+def _field(value: Any, camel: str) -> Any:
+    """An attribute of an SDK model by its wire name, or by the mcp 2.x snake-case name."""
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in camel)
+    return getattr(value, camel, None) if hasattr(value, camel) else getattr(value, snake, None)
 
 
 #: Servers already killed, reaped before exit.
@@ -130,7 +137,7 @@ class Recorder:
             except Exception as exc:  # the SDK refused the list result: the list is lost
                 self.failed[listing] = message(exc)
                 raise
-            self.seen.setdefault(listing, []).extend(getattr(result, attr, None) or [])
+            self.seen.setdefault(listing, []).extend(_field(result, attr) or [])
             return result
 
         return recorded
@@ -157,7 +164,7 @@ def _key(listing: str, item: Any) -> str:
     elif listing == "resources":
         value = item.uri
     else:
-        value = item.uriTemplate
+        value = _field(item, "uriTemplate")
     return str(value).strip()
 
 
