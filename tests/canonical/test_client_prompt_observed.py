@@ -6,11 +6,10 @@ fixtures/model/requests.observed.json holds, per client, the `tools` member of i
 model request byte for byte, from one session serving a catalog of names that sort apart
 by bytes and by collation (fixtures/model/name-order-tools.json) and server-everything,
 whose `initialize` answer has instructions (Gemini CLI 0.61.0 refuses that capture, so its
-session served the first only). The MCP part of one server is cut out of those bytes here
-by each API's own shape, with none of the project's code: Codex's `mcp__<server>` namespace
-entry; Claude Code's, opencode's and Gemini CLI's elements (or declarations) named after the
-server. The profile's layout data (`request`: sort, wrapping) is also taken out to show the
-comparison sees it.
+session served the first only); tests/oracle/test_model_prompt_oracle.py records it. The MCP
+part of one server is cut out of those bytes by each API's own shape (`helpers.prompt_parts`,
+none of the project's code). The profile's layout data (`request`: sort, wrapping) is also
+taken out to show the comparison sees it.
 """
 
 from __future__ import annotations
@@ -19,74 +18,15 @@ import copy
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import FIXTURES, cli
+from helpers.prompt_parts import mcp_part, server_name
 
 from catalogaudit.verify import prompts
 
 RECORD = json.loads((FIXTURES / "model" / "requests.observed.json").read_text(encoding="utf-8"))
 CLIENTS = ("claude-code", "codex", "gemini-cli", "opencode")
-
-
-def _elements(text: str) -> list[str]:
-    """The exact text of each element of the JSON array `text` (no project code)."""
-    decoder = json.JSONDecoder()
-    out: list[str] = []
-    at = text.index("[") + 1
-    while True:
-        while text[at] in " \t\r\n,":
-            at += 1
-        if text[at] == "]":
-            return out
-        _, end = decoder.raw_decode(text, at)
-        out.append(text[at:end])
-        at = end
-
-
-def _member(text: str, key: str) -> str:
-    """The exact text of member `key` of the JSON object `text`."""
-    decoder = json.JSONDecoder()
-    at = 1
-    while True:
-        while text[at] in " \t\r\n,":
-            at += 1
-        name, at = decoder.raw_decode(text, at)
-        at = text.index(":", at) + 1
-        while text[at] in " \t\r\n":
-            at += 1
-        _, end = decoder.raw_decode(text, at)
-        if name == key:
-            return text[at:end]
-        at = end
-
-
-def _mcp_part(client: str, tools: str, server: str) -> str:
-    """The elements of the recorded `tools` text that belong to `server`, as sent, in sent
-    order, comma-joined in brackets."""
-    if client == "gemini-cli":
-        (entry,) = _elements(tools)
-        found = _elements(_member(entry, "functionDeclarations"))
-    else:
-        found = _elements(tools)
-
-    def name(element: str) -> str:
-        value: dict[str, Any] = json.loads(element)
-        return str(value["function"]["name"] if client == "opencode" else value.get("name"))
-
-    prefix = {
-        "codex": f"mcp__{server}",
-        "claude-code": f"mcp__{server}__",
-        "opencode": f"{server}_",
-        "gemini-cli": f"mcp_{server}_",
-    }[client]
-    if client == "codex":
-        mine = [e for e in found if name(e) == prefix]
-    else:
-        mine = [e for e in found if name(e).startswith(prefix)]
-    assert mine, (client, server)
-    return "[" + ",".join(mine) + "]"
 
 
 def _sha(text: str) -> str:
@@ -111,12 +51,9 @@ def _compared(client: str, where: Path) -> list[tuple[str, str, str]]:
         got = cli("hash", _snapshot(source, where), "--client", client, "--format", "json")
         assert got.code == 0, str(got)
         prompt = got.json()["clients"][client]
-        server = {
-            "codex": "mcp_servers_everything",
-            "gemini-cli": "catalog0",
-        }.get(client, "mcp-servers_everything")
-        server = "catalog0" if source.startswith("model/") else server
-        observed = _sha(_mcp_part(client, rec["tools"], server))
+        part = mcp_part(client, rec["tools"], server_name(client, source))
+        assert part != "[]", (client, source)
+        observed = _sha(part)
         out.append((source, prompt["prompt"], observed))
     return out
 
