@@ -45,7 +45,8 @@ def test_counts_equal_tiktoken_on_fixture_catalogs(ref: Any, path: Path) -> None
     catalog = "".join(blocks)
     assert count_tokens(catalog) == _tokens(ref, catalog) > 0
     for prompt in prompts_of([side])[side.label].values():
-        assert prompt.tokens() == _tokens(ref, prompt.text)
+        # a request without this server's tools (a client that fails its list) sends none
+        assert prompt.tokens() == (_tokens(ref, prompt.text) if prompt.inline else 0)
         shown = prompt.as_dict()["tools"]
         for tool, sent in zip(shown, prompt.tools, strict=True):
             assert tool["tokens"] == (_tokens(ref, sent.text) if sent.text else 0)

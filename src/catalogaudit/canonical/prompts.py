@@ -1,12 +1,12 @@
 """What one client sends the model for a catalog's tools, as bytes: its prompt hash and tokens.
 
 A prompt cache keys on the bytes of the request's prefix, and each client writes its own
-bytes (its names, its fields, its schema rewrites, its order), so a catalog has one prompt
-per client. The objects themselves are predicted elsewhere (`verify.client_prompt`, from the
-profiles' `model_view` data); here they are written as the client's JSON encoder writes them
-(`JSON.stringify`: keys in the order built, RFC 8785 string escapes and ECMAScript numbers),
-hashed and counted. Tools a client defers (tool search) are not in the request's tools until
-loaded, so they are outside the cached prefix.
+bytes (its names, its fields, its schema rewrites, its order, its wrapping), so a catalog
+has one prompt per client. The objects and their layout are predicted elsewhere
+(`verify.client_prompt`, from the profiles' `model_view` data); here they are written as the
+client's JSON encoder writes them (`JSON.stringify`: keys in the order built, RFC 8785 string
+escapes and ECMAScript numbers), hashed and counted. Tools a client defers (tool search)
+are not in the request's tools until loaded, so they are outside the cached prefix.
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ class ClientPrompt:
     missing: str = ""
     #: What the reader should know about the mode (a client that defers by default), or "".
     note: str = ""
+    #: The text sent before and after each inline object (opencode's `{"type": "function",
+    #: "function": ...}`), and before and after the inline objects together, joined by commas
+    #: (Codex's namespace entry); empty when sent bare.
+    item: tuple[str, str] = ("", "")
+    group: tuple[str, str] = ("", "")
+    #: What of the request `text` covers (the profile's `request.covers`), or "".
+    covers: str = ""
 
     @property
     def inline(self) -> list[SentTool]:
@@ -66,8 +73,15 @@ class ClientPrompt:
 
     @property
     def text(self) -> str:
-        """The MCP part of the request's tools array as sent: the inline objects, compact."""
-        return "[" + ",".join(t.text or "" for t in self.inline) + "]"
+        """The MCP part of the request's tools array as the client lays it out: its elements
+        (each inline object, wrapped as sent; or the server's one entry holding them), in sent
+        order, comma-joined in brackets; `[]` when none is inline."""
+        inline = self.inline
+        if not inline:
+            return "[]"
+        before, after = self.item
+        body = ",".join(before + (t.text or "") + after for t in inline)
+        return "[" + self.group[0] + body + self.group[1] + "]"
 
     @property
     def sha256(self) -> str:
@@ -90,6 +104,7 @@ class ClientPrompt:
             "inline": len(self.inline),
             "deferred": len(self.deferred),
             **({"note": self.note} if self.note else {}),
+            **({"covers": self.covers} if self.covers else {}),
             "tools": [
                 {
                     "identity": t.identity,

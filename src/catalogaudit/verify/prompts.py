@@ -2,11 +2,13 @@
 (`predict_model.sent_view`, the step `verify --model`'s prediction takes per tool), from tools
 in served key order.
 
-The order of the tools array is the entry's `order`: "by name..." sorts by the name the model
-sees (Claude Code), anything else keeps served order. A client whose `deferral` defers every
-tool in its `default` mode is priced in the first mode that sends them inline, and says so.
-A tool the client drops at listing time (`verify.predict`) is not left out here: that needs
-the whole snapshot, and the runs of `snapshot --runs` hold only their pages.
+The layout is the entry's `request`: the tools sorted (served order, by their names' bytes
+(Codex), or by name in Unicode root collation (Claude Code, opencode: JavaScript's
+localeCompare)), each wrapped (`item`) and the server's tools wrapped in one entry (`group`,
+Codex's namespace). A client whose `deferral` defers every tool in its `default` mode is
+priced in the first mode that sends them inline, and says so. A tool the client drops at
+listing time, or every tool of a tools list it fails (`verify.predict`, the profile's listing
+verdicts), is not in the request: it is left out here, as `verify --model` finds it.
 """
 
 from __future__ import annotations
@@ -17,11 +19,19 @@ from typing import Any
 
 from catalogaudit.canonical import ClientPrompt, SentTool, sent_text
 from catalogaudit.diffing import Side
-from catalogaudit.model import DEFAULT, DEFERRED, INLINE, NOT_OFFERED, Catalog
+from catalogaudit.model import DEFAULT, DEFERRED, INLINE, KEPT, NOT_OFFERED, Catalog
+from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
-from catalogaudit.verify.predict import _versions
+from catalogaudit.verify.predict import _versions, predict
 from catalogaudit.verify.predict_model import _entries, _first, sent_view
+
+#: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
+#: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
+#: punctuation first, `_` before `-`, then digits, then letters whatever their case.
+_PRIMARY = {c: n for n, c in enumerate("_-0123456789abcdefghijklmnopqrstuvwxyz")}
+#: Stands for the tools inside a `request` wrapper while it is written.
+_SLOT = "\u0000catalogaudit-slot\u0000"
 
 
 def prompt_clients() -> list[str]:
@@ -29,8 +39,16 @@ def prompt_clients() -> list[str]:
     return sorted(_entries()[0])
 
 
-def client_prompt(client: str, server: str, tools: Sequence[Any]) -> ClientPrompt:
-    """`client`'s tools array for `tools` (served order, served key order) of `server`.
+def client_prompt(
+    client: str,
+    server: str,
+    tools: Sequence[Any],
+    instructions: Any = None,
+    left_out: dict[int, str] | None = None,
+) -> ClientPrompt:
+    """`client`'s tools array for `tools` (served order, served key order) of `server`, whose
+    `initialize` answer gave `instructions`; `left_out`: served index -> why the client drops
+    that tool at listing time.
 
     `client` is a profile id, optionally `@version` (default: the profile's newest)."""
     pid = client.partition("@")[0]
@@ -49,10 +67,61 @@ def client_prompt(client: str, server: str, tools: Sequence[Any]) -> ClientPromp
                 f"{pid} defers MCP tools by default (their objects are outside the cached "
                 f"prefix, loaded on demand); figures for mode {mode}, where they are inline"
             )
-    sent = [_tool(entry, server, t, deferral.get(mode, INLINE)) for t in tools]
-    if str(entry.get("order", "")).startswith("by name"):
-        sent.sort(key=lambda t: t.name or "")
-    return ClientPrompt(pid, version, mode, tuple(sent), note=note)
+    dropped = left_out or {}
+    sent = [
+        SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
+        if (why := dropped.get(n))
+        else _tool(entry, server, t, deferral.get(mode, INLINE))
+        for n, t in enumerate(tools)
+    ]
+    request: dict[str, Any] = entry.get("request", {})
+    if request.get("sort") == "bytes":
+        sent.sort(key=lambda t: (t.name or "").encode("utf-8", "surrogatepass"))
+    elif request.get("sort") == "collation":
+        sent.sort(key=lambda t: collation_key(t.name or ""))
+    fix = TRANSFORMS[entry.get("transform", "none")]
+    given = instructions.strip() if isinstance(instructions, str) else ""
+    else_ = str(request.get("instructions_else", "")).replace("{server}", fix(server))
+    fill = {"{server}": fix(server), "{instructions}": given or else_}
+    return ClientPrompt(
+        pid,
+        version,
+        mode,
+        tuple(sent),
+        note=note,
+        item=_around(request.get("item"), fill),
+        group=_around(request.get("group"), fill),
+        covers=str(request.get("covers", "")),
+    )
+
+
+def collation_key(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """`name`'s sort key in the Unicode root collation, for names of [A-Za-z0-9_-]: letters
+    compared without case first, then lowercase before uppercase (tertiary level); any other
+    character after them, by code point."""
+    return tuple(_PRIMARY.get(c.lower(), 64 + ord(c)) for c in name), tuple(
+        c.isupper() for c in name
+    )
+
+
+def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
+    """The text a `request` wrapper puts before and after what it holds (its member whose
+    value is "{tool}", or "{tools}" for an array of them); ("", "") for none."""
+    if not isinstance(wrapper, dict):
+        return "", ""
+    filled: dict[str, Any] = {}
+    array = False
+    for key, value in wrapper.items():
+        if value in ("{tool}", "{tools}"):
+            filled[key], array = _SLOT, value == "{tools}"
+        elif isinstance(value, str):
+            for mark, text in fill.items():
+                value = value.replace(mark, text)
+            filled[key] = value
+        else:
+            filled[key] = value
+    before, _, after = sent_text(filled).partition(sent_text(_SLOT))
+    return (before + "[", "]" + after) if array else (before, after)
 
 
 def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTool:
@@ -69,16 +138,33 @@ def prompts_of(
 ) -> dict[str, dict[str, ClientPrompt]]:
     """Per input (side) label, each client's prompt for its tools (`clients`: these profile
     ids, default every one with `model_view` data). Every side is named after the first
-    one's server (`verify --model`'s name for it), so only the tools can differ."""
+    one's server (`verify --model`'s name for it), so only the tools can differ; a run of
+    `snapshot --runs`, whose capture block was not kept, has the first one's."""
     if not sides:
         return {}
-    (server,) = server_names([Target("", Path(""), Catalog({"capture": sides[0].capture}))])
+    first = sides[0].capture
+    (server,) = server_names([Target("", Path(""), Catalog({"capture": first}))])
     out: dict[str, dict[str, ClientPrompt]] = {}
     for side in sides:
         items = side.wire_items("tools")
         tools = items if items is not None else side.served("tools")
+        capture = side.capture if side.capture_known else first
         out[side.label] = {
-            c.partition("@")[0]: client_prompt(c, server, tools)
+            c.partition("@")[0]: client_prompt(
+                c, server, tools, capture.get("instructions"), dropped(side, capture, c)
+            )
             for c in (prompt_clients() if clients is None else clients)
         }
     return out
+
+
+def dropped(side: Side, capture: dict[str, Any], client: str) -> dict[int, str]:
+    """Served index -> why `client` drops that tool at listing time, or fails the tools list
+    (the profile's listing verdicts on the side as a snapshot)."""
+    doc = side.doc or {"capture": capture, "listings": side.listings}
+    target = Target(side.label, Path(""), Catalog(doc))
+    return {
+        o.index: o.message
+        for o in predict(target, client)
+        if o.listing == "tools" and o.index is not None and o.verdict != KEPT
+    }

@@ -1,0 +1,86 @@
+"""Differential oracle (issue 35): the `tools` bytes each client sends its `verify --model`
+stand-in, against fixtures/model/requests.observed.json (which
+tests/canonical/test_client_prompt_observed.py compares `hash --client` with).
+
+One session per client over the catalogs the record names, tool search off for Claude Code,
+no calls. Each server's part of the fresh request (`helpers.prompt_parts`) must equal the
+recorded one, so a client that changes its layout shows here; the clients' own tools may
+differ between sessions (Gemini CLI's name a temporary directory) and are not compared.
+`CATALOGAUDIT_RECORD_MODEL=1` rewrites the record on purpose.
+
+Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, ROOT, cli
+from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fixture
+from helpers.prompt_parts import mcp_part, server_name
+
+from catalogaudit.intake import read_catalog
+from catalogaudit.model import SEARCH_OFF
+from catalogaudit.verify import driver, model_view, targets
+from catalogaudit.verify import model_clients as clients
+
+pytestmark = pytest.mark.oracle
+
+MODULES = ROOT / "tests" / "node_modules"
+RECORD = FIXTURES / "model" / "requests.observed.json"
+#: Client -> (pinned version, executable under node_modules/.bin).
+CLIENTS = {
+    "claude-code": ("2.1.328", "claude"),
+    "codex": ("0.169.0", "codex"),
+    "gemini-cli": ("0.61.0", "gemini"),
+    "opencode": ("1.18.33", "opencode"),
+}
+
+
+def _tools(client: str, sources: list[str], where: Path) -> str:
+    """The `tools` text of the first model request that carried the catalogs' tools."""
+    version, binary = CLIENTS[client]
+    if not (MODULES / ".bin" / binary).is_file():
+        not_installed(f"{client} (npm ci --prefix tests)")
+        pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
+    docs = []
+    for source in sources:
+        raw = FIXTURES / source
+        if "capture" not in json.loads(raw.read_text(encoding="utf-8")):
+            snap = where / f"{raw.stem}.snapshot.json"
+            assert cli("snapshot", "--from", raw, "-o", snap).code == 0
+            raw = snap
+        docs.append(read_catalog(str(raw)).doc)
+    drv = driver(client, str(MODULES), version)
+    assert drv.version() == version
+    served = model_view.servers(targets(docs, where), where, ["none"])
+    if client == "claude-code":
+        run = model_view.session(drv, served, SEARCH_OFF, where)
+        main = model_view.main_request(run.requests)
+        assert main is not None, run.output[-300:]
+        return model_view.tools_text(main)
+    return clients.tools_text(client, clients.session(drv, served, where))
+
+
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+def test_each_servers_part_of_the_request_is_as_recorded(client: str, tmp_path: Path) -> None:
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    # Gemini CLI 0.61.0 refuses the real-server captures' initialize answers
+    sources = ["model/name-order-tools.json"]
+    if client != "gemini-cli":
+        sources.append("real-servers/server-everything.snapshot.json")
+    tools = _tools(client, sources, tmp_path)
+    if os.environ.get("CATALOGAUDIT_RECORD_MODEL") == "1":
+        mode = {"mode": SEARCH_OFF} if client == "claude-code" else {}
+        entry = {"version": CLIENTS[client][0], **mode, "catalogs": sources, "tools": tools}
+        record[client] = entry
+        RECORD.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    assert record[client]["catalogs"] == sources
+    for source in sources:
+        server = server_name(client, source)
+        fresh = mcp_part(client, tools, server)
+        assert fresh != "[]", (source, tools[:300])
+        assert fresh == mcp_part(client, record[client]["tools"], server), source
