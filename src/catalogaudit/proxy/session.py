@@ -1,5 +1,6 @@
-"""One proxied session: who the client is, which of its requests are list calls, and the one
-change made on the way back, the list result rewritten by `rewriting.rewrite_result`.
+"""One proxied session: who the client is, which of its requests are list or call requests, and
+the one change made on the way back: the list result rewritten by `rewriting.rewrite_result`,
+a call result's content priorities by `rewriting.rewrite_answer` (`codex-app` sessions).
 
 Every other line passes as it came, byte for byte: requests, notifications, the server's own
 requests and the client's answers to them, errors, batches and lines that are not JSON. The
@@ -31,6 +32,7 @@ from catalogaudit.rewriting import (
     Substitutions,
     client_profiles,
     needed_fixes,
+    rewrite_answer,
     rewrite_result,
 )
 
@@ -38,6 +40,8 @@ from catalogaudit.rewriting import (
 #: must not grow us): the oldest is forgotten, and its answer then passes unchanged.
 MAX_PENDING = 4096
 LISTING_OF = {METHODS[name]: name for name in LISTINGS}
+#: Call requests whose results hold content blocks (`rewriting.live.BLOCKS`).
+ANSWERS = frozenset({"tools/call", "prompts/get"})
 _VERSION = "io.modelcontextprotocol/protocolVersion"
 _CLIENT = "io.modelcontextprotocol/clientInfo"
 
@@ -102,7 +106,7 @@ class Policy:
 
 @dataclass(frozen=True)
 class _Pending:
-    listing: str
+    method: str
     modern: bool
     fixes: tuple[str, ...]
 
@@ -138,15 +142,17 @@ class Session:
         if client is not None and client != self.client:
             self.client = client
             self._say_client(client)
-        listing = LISTING_OF.get(msg["method"])
-        if listing is None:
+        method = msg["method"]
+        if method not in LISTING_OF and method not in ANSWERS:
             return
         fixes = self.policy.fixes_for(self.client)
+        if method in ANSWERS and "codex-app" not in fixes:
+            return
         if not fixes and self.policy.subs is None:
             return
         modern = meta.get(_VERSION) in MODERN_VERSIONS
         with self._lock:
-            self._pending[compact(msg["id"])] = _Pending(listing, modern, fixes)
+            self._pending[compact(msg["id"])] = _Pending(method, modern, fixes)
             while len(self._pending) > MAX_PENDING:
                 self._pending.popitem(last=False)
 
@@ -155,8 +161,8 @@ class Session:
         return bool(self._pending)
 
     def from_server(self, raw: bytes) -> bytes:
-        """A line on its way to the client: the answer to a pending list call rewritten, any
-        other line as it came."""
+        """A line on its way to the client: the answer to a pending list or call request
+        rewritten, any other line as it came."""
         if not self._pending:
             return raw
         text, _ = decode_utf8(raw)
@@ -173,17 +179,20 @@ class Session:
         if pending is None or result is None:
             return raw
         served = text[result.start : result.end]
-        page = rewrite_result(
-            pending.listing, served, self.policy.subs, pending.fixes, pending.modern
-        )
-        if page.refused:
-            self._note(
-                f"{len(page.refused)} string(s) of a {METHODS[pending.listing]} answer left "
-                "as written: the substitutions would grow them past the bound"
-            )
-        if page.text == served:
+        listing = LISTING_OF.get(pending.method)
+        if listing is None:
+            fixed = rewrite_answer(pending.method, served, pending.fixes)
+        else:
+            page = rewrite_result(listing, served, self.policy.subs, pending.fixes, pending.modern)
+            if page.refused:
+                self._note(
+                    f"{len(page.refused)} string(s) of a {pending.method} answer left "
+                    "as written: the substitutions would grow them past the bound"
+                )
+            fixed = page.text
+        if fixed == served:
             return raw
-        new = text[: result.start] + page.text + text[result.end :]
+        new = text[: result.start] + fixed + text[result.end :]
         return new.encode("utf-8", "surrogateescape")
 
     def _say_client(self, client: Client) -> None:

@@ -2,7 +2,8 @@
 
 - `substitutions`: the ordered `old=new` list and its parser;
 - `derive`: the rewritten snapshot, its changes and refusals, before/after outcome;
-- `live`: one served list result rewritten the same way, and which fixes a client needs;
+- `live`: one served list or call result rewritten the same way, and which fixes a client
+  needs;
 - `suggest`: a substitution list proven to clear the prose findings (`audit --suggest`).
 """
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
         PageRewrite,
         client_profiles,
         needed_fixes,
+        rewrite_answer,
         rewrite_result,
     )
     from catalogaudit.rewriting.substitutions import ENV_VAR, Substitutions, parse, resolve
@@ -40,7 +42,7 @@ __getattr__ = lazy(
             "FIXES GROWTH_RULE PROFILE_FIXES add_refusals audit_rewritten check_fixes compare "
             "derive_catalog=derive"
         ),
-        "live": "PageRewrite client_profiles needed_fixes rewrite_result",
+        "live": "PageRewrite client_profiles needed_fixes rewrite_answer rewrite_result",
         "substitutions": "ENV_VAR Substitutions parse resolve",
         "suggest": "Suggestion suggest_substitutions=suggest",
     },
@@ -64,6 +66,7 @@ __all__ = [
     "needed_fixes",
     "parse",
     "resolve",
+    "rewrite_answer",
     "rewrite_result",
     "suggest_substitutions",
 ]

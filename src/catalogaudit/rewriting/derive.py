@@ -231,7 +231,11 @@ def fix_item(
 
         value, _ = walker.walk(item.listing, value, rewrite)
     if "codex-app" in fixes and item.listing in ("resources", "resourceTemplates"):
-        value = _integer_priority(item, value, out)
+        new = integer_priority(value)
+        if new is not value:
+            was = (value["annotations"]["priority"], new["annotations"]["priority"])
+            out.changes.append(_change("codex-app", item, "/annotations/priority", *was))
+            value = new
     return value
 
 
@@ -260,9 +264,10 @@ def _refusal(item: Item, visit: walker.Visit, label: str, applied: Any, source: 
     )
 
 
-def _integer_priority(item: Item, value: Any, out: Derived) -> Any:
-    """Codex builds bundled with ChatGPT.app fail a result whose priority lexeme is not an
-    integer (compat-rules.md, CDX): write 0 below 0.5 and 1 from 0.5, as integer lexemes."""
+def integer_priority(value: Any) -> Any:
+    """`value` with `annotations.priority` as an integer lexeme, 0 below 0.5 and 1 from 0.5
+    (`value` itself when unchanged): Codex builds bundled with ChatGPT.app fail a non-integer
+    lexeme (compat-rules.md, CDX). One home: list items here, call results in `live`."""
     ann = value.get("annotations") if isinstance(value, dict) else None
     if not isinstance(ann, dict) or "priority" not in ann:
         return value
@@ -271,9 +276,7 @@ def _integer_priority(item: Item, value: Any, out: Derived) -> Any:
         return value
     if is_integer_lexeme(prio) or prio != prio or prio in (float("inf"), float("-inf")):
         return value  # already an integer, or NaN/Infinity: nothing honest to round to
-    new = 0 if prio < 0.5 else 1
-    out.changes.append(_change("codex-app", item, "/annotations/priority", prio, new))
-    return {**value, "annotations": {**ann, "priority": new}}
+    return {**value, "annotations": {**ann, "priority": 0 if prio < 0.5 else 1}}
 
 
 def backfill(name: str, index: int, fields: dict[str, Any], out: Derived) -> dict[str, Any]:

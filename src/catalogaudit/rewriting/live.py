@@ -1,10 +1,12 @@
-"""The rewrite of one served list result, and which fixes a client needs: what `proxy` applies
-to a live session, with the same item and page functions `derive` applies to a snapshot.
+"""The rewrite of one served list or call result, and which fixes a client needs: what `proxy`
+applies to a live session, with the same item and page functions `derive` applies to a snapshot.
 
 A result page goes through `derive.fix_item` (substitutions, `codex-app`), `derive.backfill`
 (`cache-hints`, 2026-07-28 pages only) and `pages.rewritten_pages` (unchanged items and members
 kept byte for byte), so what a client receives through the proxy is what `rewrite` writes into
-the snapshot's page texts for the same fixes.
+the snapshot's page texts for the same fixes. A call result (`tools/call`, `prompts/get`) of a
+`codex-app` session gets each content block's priority rounded as `derive.integer_priority`
+rounds a listed resource's, and nothing else.
 
 Which sessions get a fix is profile data: a profile names its clients (`clients`: clientInfo
 name prefix or title, at versions), and a fix is needed where one of that profile's rules,
@@ -19,10 +21,17 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
-from catalogaudit.model import Finding, Item, WireDecodeError, loads
+from catalogaudit.model import (
+    Finding,
+    Item,
+    WireDecodeError,
+    array_items,
+    loads,
+    parse_members,
+)
 from catalogaudit.model import identity as names_identity
 from catalogaudit.profiles import applicable, load_all, resolve_profile
-from catalogaudit.rewriting.derive import FIXES, Derived, backfill, fix_item
+from catalogaudit.rewriting.derive import FIXES, Derived, backfill, fix_item, integer_priority
 from catalogaudit.rewriting.pages import page_items, rewritten_pages
 from catalogaudit.rewriting.substitutions import Substitutions
 
@@ -63,6 +72,55 @@ def rewrite_result(
         fields = backfill(listing, 0, fields, out)
     new = rewritten_pages(listing, [text], served, [fields])
     return PageRewrite(text if new is None else new[0], len(out.changes), tuple(out.refused))
+
+
+#: The call results that hold content blocks, whose `annotations` Codex decodes as it decodes a
+#: listed resource's (compat-rules.md CDX-ANN-001: "content blocks in tools/call results"): the
+#: array and, when the block is a member of each element, its key. A `resources/read` result
+#: has none: its contents carry no `annotations` (P:2025-11-25 and P:2026-07-28 schema
+#: `ResourceContents`; rmcp's `ResourceContents` has no such field, and serde ignores it).
+BLOCKS = {"tools/call": ("content", None), "prompts/get": ("messages", "content")}
+
+
+def rewrite_answer(method: str, text: str, fixes: Sequence[str]) -> str:
+    """A call result with each content block's `annotations.priority` written as an integer
+    for a `codex-app` session; only those lexemes change, every other byte stays."""
+    where = BLOCKS.get(method)
+    if "codex-app" not in fixes or where is None:
+        return text
+    key, inner = where
+    edits: list[tuple[int, int, str]] = []
+    try:
+        array = parse_members(text).get(key)
+        if array is None or not isinstance(array.value, list):
+            return text
+        pos = array.start
+        for element in array_items(text[array.start : array.end]):
+            pos = text.index(element, pos)
+            edits += _priority_edit(text, pos, pos + len(element), inner)
+            pos += len(element)
+    except (WireDecodeError, RecursionError):  # pragma: no cover - read once already
+        return text
+    for start, end, lexeme in reversed(edits):
+        text = text[:start] + lexeme + text[end:]
+    return text
+
+
+def _priority_edit(
+    text: str, start: int, end: int, inner: str | None
+) -> list[tuple[int, int, str]]:
+    """The span of one block's priority lexeme and its integer, when it needs one."""
+    for key in (k for k in (inner, "annotations") if k is not None):
+        found = parse_members(text[start:end]).get(key) if text.startswith("{", start) else None
+        if found is None or not isinstance(found.value, dict):
+            return []
+        start, end = start + found.start, start + found.end
+    prio = parse_members(text[start:end]).get("priority")
+    old = {"annotations": {"priority": prio.value}} if prio else {}
+    new = integer_priority(old)
+    if prio is None or new is old:
+        return []
+    return [(start + prio.start, start + prio.end, str(new["annotations"]["priority"]))]
 
 
 #: Distinct clients remembered (clientInfo is the client's text: a hostile one varies it).

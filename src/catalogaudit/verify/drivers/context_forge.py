@@ -117,13 +117,21 @@ class ContextForgeDriver:
         env.update(HOME=str(home), DATABASE_URL=f"sqlite:///{home / 'gateway.db'}")
         return env
 
-    def run(self, targets: Sequence[Target]) -> list[list[ListOutcome]]:
-        """Register every catalog with the release and read back what it stored."""
+    def run(
+        self, targets: Sequence[Target], urls: Sequence[str | None] = ()
+    ) -> list[list[ListOutcome]]:
+        """Register every catalog with the release and read back what it stored. `urls[i]`,
+        when given, is a Streamable HTTP server already serving target i (a server behind
+        `catalogaudit proxy --listen`, say): it is registered instead of `serve --http`."""
+        given = [*urls, *[None] * (len(targets) - len(urls))]
         job = {
             "timeout": self.timeout,
             "gateway": GATEWAY,
             "targets": [
-                {"argv": serve_argv(t, self.timeout * 2), "listings": t.listings} for t in targets
+                {"url": u, "listings": t.listings}
+                if u
+                else {"argv": serve_argv(t, self.timeout * 2), "listings": t.listings}
+                for t, u in zip(targets, given, strict=True)
             ],
         }
         with tempfile.TemporaryDirectory(prefix="catalogaudit-cf-") as tmp:

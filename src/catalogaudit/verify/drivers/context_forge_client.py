@@ -2,8 +2,9 @@
 
 Run as `RELEASE-VENV/bin/python context_forge_client.py` with a JSON job on stdin:
 `{"timeout": S, "gateway": NAME, "targets": [{"argv": [...], "listings": [...]}, ...]}`,
-where `argv` starts `catalogaudit serve SNAPSHOT --http 0`. Prints one JSON array (per target,
-per listing: `{"listing", "kept": [served indexes], "reasons": {index: why}}` or
+where `argv` starts `catalogaudit serve SNAPSHOT --http 0` (or a target gives the `url` of a
+server already listening, registered as it is and left running). Prints one JSON array (per
+target, per listing: `{"listing", "kept": [served indexes], "reasons": {index: why}}` or
 `{"listing", "error"}`).
 
 Each catalog goes through the release's own `GatewayService.register_gateway` (Streamable
@@ -273,7 +274,7 @@ async def one(
     recorder.capabilities = {}
     recorder.raised = None
     recorder.failed = {}
-    server, url = _start(target["argv"])
+    server, url = (None, target["url"]) if target.get("url") else _start(target["argv"])
     db = models.SessionLocal()
     listings = [n for n in target["listings"] if n in read]
     unread = [{"listing": n, "unread": True} for n in target["listings"] if n not in read]
@@ -290,8 +291,9 @@ async def one(
         return [_listing(n, recorder, stored) for n in listings] + unread
     finally:
         db.close()
-        server.kill()  # reaped at the end: waiting here costs more than the registration
-        STOPPED.append(server)
+        if server is not None:
+            server.kill()  # reaped at the end: waiting here costs more than the registration
+            STOPPED.append(server)
 
 
 def main() -> int:
