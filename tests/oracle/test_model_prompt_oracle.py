@@ -135,3 +135,27 @@ def test_what_the_client_drops_is_left_out_as_verify_model_sees(
         if mine != set(seen.get(str(snap), [])):
             wrong.append(f"{snap.name}: hash offers {mine}, the request had {seen.get(str(snap))}")
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+def test_the_observed_prompt_hash_is_predicted(client: str, tmp_path: Path) -> None:
+    """`verify --model`'s prompt per catalog (its server's part of the first model request)
+    equals `hash --client`'s, on the name-order catalog and server-filesystem 2026.8.31 (not
+    for Gemini CLI, which refuses that capture)."""
+    version, binary = CLIENTS[client]
+    if not (MODULES / ".bin" / binary).is_file():
+        not_installed(f"{client} (npm ci --prefix tests)")
+        pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
+    run = f"{client}@{version}"
+    snaps = [tmp_path / "name-order.snapshot.json"]
+    source = FIXTURES / "model" / "name-order-tools.json"
+    assert cli("snapshot", "--from", source, "-o", snaps[0]).code == 0
+    if client != "gemini-cli":
+        snaps.append(FIXTURES / "captures" / "server-filesystem-2026.8.31.snapshot.json")
+    args = ["--client-path", str(MODULES), "--model", "--calls", "none", "--format", "json"]
+    got = cli("verify", "--client", run, *args, *map(str, snaps), timeout=900)
+    assert got.code == 0, str(got)
+    seen = got.json()["prompts"]
+    for snap in snaps:
+        prompt = cli("hash", snap, "--client", run, "--format", "json").json()["clients"][client]
+        assert prompt["inline"] > 0 and seen[str(snap)] == prompt["prompt"], snap.name
