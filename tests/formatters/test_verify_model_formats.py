@@ -42,6 +42,7 @@ RUN = VerifyRun(
     "stdio",
     ROWS,
     PromptBytes(("1" * 64, "2" * 64), (Drift(2, "mcp__s__t", "key order"),)),
+    (("cat\n::error::x.json", "sha256:" + "e" * 64),),
 )
 
 
@@ -57,6 +58,7 @@ def test_every_format_shows_the_model_fields(fmt: VerifyFormat) -> None:
         assert doc["modelViews"][0]["modelViewSha256"] == "ab" * 32
         assert doc["modelViews"][1]["matches"] is False
         assert doc["promptBytes"]["stable"] is False
+        assert doc["prompts"] == {"cat\n::error::x.json": "sha256:" + "e" * 64}
         assert doc["matches"] is False
         schema = json.loads((SCHEMAS / "verify.schema.json").read_text())
         jsonschema.Draft202012Validator(schema).validate(doc)
@@ -66,3 +68,5 @@ def test_every_format_shows_the_model_fields(fmt: VerifyFormat) -> None:
     if fmt is VerifyFormat.TEXT:
         assert "UNSTABLE over 2 starts: mcp__s__t (key order, start 2)" in text
         assert "MISMATCH" in text and "sha256 abababab" in text
+    if fmt in (VerifyFormat.TEXT, VerifyFormat.MARKDOWN):
+        assert "sha256:" + "e" * 64 in text

@@ -11,51 +11,32 @@ so for it this is what the model was sent.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import FIXTURES, cli
+from helpers import cli
+from helpers.lattice_drops import FAILED, served, snapshot
+from helpers.lattice_drops import cases as lattice_drops
 
 from catalogaudit.canonical.tokens import count
-from catalogaudit.verify.lattice import jsonl, shapes
 
-LEDGER = json.loads((FIXTURES / "lattice" / "ledger.json").read_text(encoding="utf-8"))
 RUNS = ("claude-code@2.1.328", "codex@0.169.0", "gemini-cli@0.61.0", "opencode@1.18.33")
-FAILED = ("list failed", "server failed")
 #: How many failed shapes per client (every one would take minutes; they differ only in
 #: which defect fails the list).
 SAMPLE = 6
 
 
-def _cases(run: str) -> list[tuple[Any, str]]:
-    client, _, version = run.partition("@")
-    (got,) = [r for r in LEDGER["runs"] if (r["client"], r["version"]) == (client, version)]
-    seen = got["observations"]
-    tools = [s for s in shapes(("legacy",)) if s.id.startswith("tool") and s.id in seen]
-    dropped = [s for s in tools if seen[s.id]["verdict"] == "item dropped"]
-    failed = [s for s in tools if seen[s.id]["verdict"] in FAILED]
-    step = max(1, len(failed) // SAMPLE)
-    return [(s, seen[s.id]["verdict"]) for s in dropped + failed[::step][:SAMPLE]]
-
-
 def _prompt(shape: Any, run: str, where: Path) -> tuple[dict[str, Any], int]:
     """`hash --client` of the shape's snapshot: the client's prompt, and the tools served."""
-    raw = where / f"{shape.id.replace('/', '_')}.jsonl"
-    raw.write_text(jsonl(shape), encoding="utf-8")
-    snap = raw.with_suffix(".snapshot.json")
-    made = cli("snapshot", "--from", raw, "-o", snap)
-    assert made.code == 0, str(made)
-    got = cli("hash", snap, "--client", run, "--format", "json")
+    got = cli("hash", snapshot(shape, where), "--client", run, "--format", "json")
     assert got.code == 0, str(got)
-    served = sum(len(p.get("tools", [])) for p in shape.pages["tools"])
-    return got.json()["clients"][run.partition("@")[0]], served
+    return got.json()["clients"][run.partition("@")[0]], served(shape)
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_what_a_client_drops_at_listing_time_is_not_in_its_prompt(run: str, tmp_path: Path) -> None:
-    cases = _cases(run)
+    cases = lattice_drops(run, SAMPLE)
     assert any(v in FAILED for _, v in cases), run
     wrong: list[str] = []
     for shape, verdict in cases:
@@ -79,7 +60,7 @@ def test_what_a_client_drops_at_listing_time_is_not_in_its_prompt(run: str, tmp_
 
 def test_a_failed_list_has_the_empty_prompt(tmp_path: Path) -> None:
     """The hash of a prompt without the server's tools is that of `[]` (nothing of it sent)."""
-    (shape, _) = next(c for c in _cases("codex@0.169.0") if c[1] in FAILED)
+    (shape, _) = next(c for c in lattice_drops("codex@0.169.0", SAMPLE) if c[1] in FAILED)
     prompt, _ = _prompt(shape, "codex@0.169.0", tmp_path)
     import hashlib
 

@@ -47,7 +47,18 @@ def document(run: VerifyRun) -> dict[str, Any]:
     }
     if run.prompt is not None:
         out["promptBytes"] = run.prompt.as_dict()
+    if run.prompts:
+        out["prompts"] = dict(run.prompts)
     return out
+
+
+def _prompts_lines(run: VerifyRun) -> list[str]:
+    """Per catalog, the prompt hash observed (`hash --client` predicts it)."""
+    return [
+        f"prompt of {visible(label, keep='')}: {digest} (its tools' part of the model request; "
+        "hash --client predicts it)"
+        for label, digest in run.prompts
+    ]
 
 
 def _prompt_line(p: PromptBytes) -> str:
@@ -80,7 +91,7 @@ def text_lines(run: VerifyRun) -> list[str]:
         lines.append(line)
     if run.prompt is not None:
         lines.append(visible(_prompt_line(run.prompt), keep=""))
-    return lines
+    return lines + _prompts_lines(run)
 
 
 def markdown_section(run: VerifyRun) -> Section:
@@ -107,7 +118,9 @@ def markdown_section(run: VerifyRun) -> Section:
 
 def markdown_head(run: VerifyRun) -> list[str]:
     """The `--runs` verdict on the request's `tools` bytes (kept whatever the budget)."""
-    return [] if run.prompt is None else [escape_text(_prompt_line(run.prompt)) + ".", ""]
+    head = [] if run.prompt is None else [escape_text(_prompt_line(run.prompt)) + ".", ""]
+    prompts = [escape_text(line) + "." for line in _prompts_lines(run)]
+    return head + (prompts + [""] if prompts else [])
 
 
 def junit_cases(root: ET.Element, run: VerifyRun) -> int:

@@ -84,6 +84,9 @@ class VerifyRun:
     views: Sequence[ViewRow] = ()
     #: `verify --model --runs N`: the `tools` part of the model request across starts.
     prompt: PromptBytes | None = None
+    #: `verify --model`: (catalog label, `sha256:` of its server's part of the `tools` of the
+    #: first model request), which `hash --client` predicts.
+    prompts: Sequence[tuple[str, str]] = ()
 
     @property
     def profile(self) -> str:

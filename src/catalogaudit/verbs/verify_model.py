@@ -80,7 +80,8 @@ def observe(
                 rows.append(ViewRow(view, None, None))
             else:
                 rows.append(ViewRow(view, p.offered, p.call, p.view, p.because))
-    return VerifyRun(cid, found, (), "stdio", tuple(rows), seen.prompt)
+    prompts = tuple(seen.prompts.items())
+    return VerifyRun(cid, found, (), "stdio", tuple(rows), seen.prompt, prompts)
 
 
 def _calls(calls: Sequence[str]) -> list[str]:

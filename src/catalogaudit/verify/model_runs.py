@@ -44,6 +44,8 @@ class ModelRun:
     served: dict[str, list[Served]]
     views: list[ToolView]
     prompt: PromptBytes | None
+    #: Catalog label -> `sha256:` of its server's part of start 1's `tools` (`prompt_parts`).
+    prompts: dict[str, str]
 
 
 def observe(
@@ -70,11 +72,12 @@ def observe(
         by_mode[mode] = met
         if mode == SEARCH_OFF:
             texts.append(_tools(run))
-        elif not claude and runs > 1:
+        elif not claude:
             texts.append(clients.tools_text(drv.id, run))
         found.extend(views(run, met) if claude else clients.views(drv.id, run, met))
+    parts = prompt_parts(drv.id, texts[0], served)
     if runs == 1:
-        return ModelRun(by_mode, found, None)
+        return ModelRun(by_mode, found, None, parts)
     quiet = [replace(s, calls=frozenset()) for s in served]
     for start in range(1, runs):
         if command:
@@ -86,7 +89,41 @@ def observe(
             texts.append(_tools(session(drv, these, SEARCH_OFF, workdir)))
         else:
             texts.append(clients.tools_text(drv.id, clients.session(drv, these, workdir)))
-    return ModelRun(by_mode, found, compare(texts, None if claude else clients.split(drv.id)))
+    bytes_ = compare(texts, None if claude else clients.split(drv.id))
+    return ModelRun(by_mode, found, bytes_, parts)
+
+
+def prompt_parts(client: str, text: str, served: Sequence[Served]) -> dict[str, str]:
+    """Per catalog label, `sha256:` of its server's part of a request's `tools` text, which
+    `hash --client` predicts: the elements holding the server's tools (Codex: its namespace
+    entry; Gemini CLI: its declarations), each as sent, in sent order, comma-joined in
+    brackets ("[]" when none)."""
+    from catalogaudit.verify.standin import items, member
+
+    found = items(text)
+    if client == "gemini-cli":
+        found = [d for entry in found for d in items(member(entry, "functionDeclarations"))]
+    named = []
+    for element in found:
+        value = json.loads(element)
+        if client == "opencode" and isinstance(value, dict):
+            value = value.get("function")
+        named.append((str(value.get("name")) if isinstance(value, dict) else "", element))
+    out: dict[str, str] = {}
+    for s in served:
+        tools = [str(i.value.get("name")) for i in s.target.catalog.items("tools") if i.value]
+        if client == "claude-code":
+            mine = [e for n, e in named if n.startswith(f"mcp__{s.name}__")]
+        else:
+            sent = {clients.sent_name(client, s.name, tool) for tool in tools}
+            if client == "codex":
+                sent = {n.partition("/")[0] for n in sent}
+            mine = [e for n, e in named if n in sent]
+        part = "[" + ",".join(mine) + "]"
+        out[s.target.label] = (
+            "sha256:" + hashlib.sha256(part.encode("utf-8", "surrogateescape")).hexdigest()
+        )
+    return out
 
 
 def _as_served(s: Served, workdir: Path) -> Served:
