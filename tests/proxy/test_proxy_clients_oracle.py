@@ -1,7 +1,8 @@
 """Real clients through `catalogaudit proxy` (issue 38): the TS SDK v2 client fails to list a
 2026-07-28 server that omits the cache hints and lists it through the proxy (`--fix
 cache-hints`); Codex and Claude Code list a real server (mcp-server-time) through the proxy with
-the same verdicts as without it, where no fix applies.
+the same verdicts as without it, where no fix applies, and send their model the same tools and
+call each of them (`verify --model`).
 
 The drivers are `verify`'s; only the command the client spawns changes (`Target.serve_argv`).
 Run with `pytest -m oracle` (or CATALOGAUDIT_ORACLE=1).
@@ -120,12 +121,15 @@ def test_ts_sdk_v2_over_http_lists_only_through_the_proxy(tmp_path: Path) -> Non
     assert proxied and all(o.items and not o.error for o in proxied), proxied
 
 
-def test_claude_code_sends_the_model_the_same_tools_and_calls_them_through_the_proxy() -> None:
-    installed("claude", MODULES / ".bin" / "claude")
+@pytest.mark.parametrize(("client", "binary"), [("claude-code", "claude"), ("codex", "codex")])
+def test_clients_send_the_model_the_same_tools_and_call_them_through_the_proxy(
+    client: str, binary: str
+) -> None:
+    installed(binary, MODULES / ".bin" / binary)
 
     def views(*server: str) -> list[tuple[str, ...]]:
         args = ["--client-path", str(MODULES), "--model", "--format", "json"]
-        result = cli("verify", "--client", "claude-code", *args, "--", *server, timeout=600)
+        result = cli("verify", "--client", client, *args, "--", *server, timeout=600)
         assert result.code == 0, str(result)
         return [
             (v["mode"], v["identity"], v["offered"], v["modelViewSha256"], v["call"])

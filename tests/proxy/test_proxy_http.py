@@ -141,3 +141,40 @@ def test_a_stdio_client_in_front_of_an_http_server(tmp_path: Path, era: str) -> 
     assert got["capture"]["protocol"]["negotiated"] == direct["capture"]["protocol"]["negotiated"]
     # the fix is for 2026-07-28 results only
     assert ("ttlMs" in got["wire"]["pages"]["tools"][0]) is (era == "modern")
+
+
+def test_a_request_without_clientinfo_is_known_by_its_user_agent(tmp_path: Path) -> None:
+    # Codex's Streamable HTTP client sends User-Agent codex-mcp-client/VERSION (the codex
+    # profile's `clients` evidence). The session starts past the proxy, so the proxy never saw
+    # its clientInfo: the gap a stateless server (no Mcp-Session-Id) leaves too.
+    static = tmp_path / "priorities.json"
+    assert cli("snapshot", "--from", str(PRIORITIES), "-o", str(static)).code == 0
+    serve = ["serve", "--http", "0", "--protocol", "legacy", str(static)]
+    with (
+        listening(*serve) as (upstream, _),
+        listening("proxy", "--listen", "0", "--url", upstream) as (url, proxy),
+        httpx.Client(timeout=30) as http,
+    ):
+        info = {"name": "some-client", "version": "1"}
+        params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}
+        init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}
+        sid = http.post(upstream, json=init).headers["Mcp-Session-Id"]
+
+        def priorities(agent: str, info: dict[str, str] | None = None) -> list[str]:
+            params = {"_meta": {"io.modelcontextprotocol/clientInfo": info}} if info else {}
+            body = {"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": params}
+            headers = {"User-Agent": agent, "Mcp-Session-Id": sid}
+            answer = http.post(url, json=body, headers=headers)
+            assert answer.status_code == 200, answer.text
+            parts = answer.content.split(b'"priority":')[1:]
+            return [p.split(b"}")[0].decode().strip() for p in parts]
+
+        assert priorities("codex-mcp-client/0.148.0-alpha.6") == ["1", "1", "1"]
+        assert priorities("codex-mcp-client/0.169.0") == ["0.5", "1.0", "1"]
+        assert priorities("python-httpx/0.28.1") == ["0.5", "1.0", "1"]
+        # the request's own clientInfo wins over its User-Agent
+        claude = {"name": "claude-code", "version": "2.1.328"}
+        assert priorities("codex-mcp-client/0.148.0-alpha.6", claude) == ["0.5", "1.0", "1"]
+    assert proxy.stderr is not None
+    said = proxy.stderr.read().decode()
+    assert "client codex-mcp-client 0.148.0-alpha.6 (User-Agent) (profile codex, codex-app)" in said

@@ -121,19 +121,23 @@ class Include:
 
 @dataclass(frozen=True)
 class ClientMatch:
-    """How a session's clientInfo names the enforcer (`proxy` fixes those sessions only)."""
+    """How a session's clientInfo, or its User-Agent, names the enforcer (`proxy` fixes those
+    sessions only)."""
 
     name_prefix: str
     title: str
     versions: SpecifierSet
     source: str
+    #: The User-Agent product name, for a request that carries no clientInfo ("": none seen).
+    user_agent: str = ""
 
-    def matches(self, name: str, title: str, version: Version | None) -> bool:
-        """Name prefix or title (case-insensitive), at a version in range (an unknown
-        version only where the range is unconditional)."""
+    def matches(self, name: str, title: str, version: Version | None, agent: str = "") -> bool:
+        """Name prefix or title, or the User-Agent product `agent` (case-insensitive), at a
+        version in range (an unknown version only where the range is unconditional)."""
         named = bool(self.name_prefix) and name.lower().startswith(self.name_prefix.lower())
         titled = bool(self.title) and title.lower() == self.title.lower()
-        return (named or titled) and contains(self.versions, version)
+        agented = bool(self.user_agent and agent) and agent.lower() == self.user_agent.lower()
+        return (named or titled or agented) and contains(self.versions, version)
 
 
 @dataclass(frozen=True)
@@ -375,6 +379,7 @@ def _profile(doc: Mapping[str, Any], rules: Mapping[str, Rule]) -> Profile:
                 c.get("title", ""),
                 specifier(c["versions"], pid),
                 c["source"],
+                c.get("user_agent", ""),
             )
             for c in doc.get("clients") or ()
         ),

@@ -6,8 +6,11 @@ one; `MCP-Protocol-Version`, the negotiated or the request's `_meta` revision; `
 2026-07-28), and every message of the answer, a JSON body or the events of a stream, becomes
 one line to the client, through `Session.from_server` (the fixes). Requests are sent from a
 bounded pool of threads, so a slow call does not hold the list calls behind it. A request the
-server does not answer gets a JSON-RPC error from us. Messages the server would send on a
-standalone GET stream are not fetched. At stdin EOF the session is ended (DELETE).
+server does not answer gets a JSON-RPC error from us. Once the client has sent
+`notifications/initialized` in a legacy session, the standalone GET event stream is opened
+(P:2025-11-25 basic/transports "Listening for Messages from the Server"), and what the server
+sends on it (its requests and notifications) becomes lines to the client as well; a server
+that answers the GET with 405 has none. At stdin EOF the session is ended (DELETE).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from catalogaudit.model import WireDecodeError, decode_utf8, loads
+from catalogaudit.model import MODERN_VERSIONS, WireDecodeError, decode_utf8, loads
 from catalogaudit.proxy.session import Policy, Session
 from catalogaudit.serve import Stopped, each_line, error_text, install_sigterm, stopped
 from catalogaudit.wire import Limits
@@ -36,6 +39,7 @@ class _Bridge:
         self.lock = threading.Lock()
         self.sid: str | None = None
         self.version: str | None = None
+        self.listening = False
 
     def write(self, line: bytes) -> None:
         # NOTE: a line break inside a JSON body can only be whitespace between tokens.
@@ -73,26 +77,39 @@ class _Bridge:
             if rid is not None:
                 why = f"the server did not answer ({type(exc).__name__})"
                 self.write(error_text(rid, -32000, why).encode())
+        if method == "notifications/initialized" and self.version not in MODERN_VERSIONS:
+            self.listen()
+
+    def listen(self) -> None:
+        """Open the standalone GET event stream once, on a thread of its own."""
+        with self.lock:
+            if self.listening:
+                return
+            self.listening = True
+        threading.Thread(target=self._stream, name="proxy-bridge-get", daemon=True).start()
+
+    def _stream(self) -> None:
+        headers = {"Accept": "text/event-stream"}
+        if self.sid:
+            headers["Mcp-Session-Id"] = self.sid
+        if self.version:
+            headers["MCP-Protocol-Version"] = self.version
+        # NOTE: no read bound: the stream may be quiet for long; stdin EOF closes the client.
+        timeout = httpx.Timeout(self.limits.request_timeout, read=None)
+        try:
+            with self.http.stream("GET", self.url, headers=headers, timeout=timeout) as answer:
+                kind = answer.headers.get("Content-Type", "").split(";")[0].strip().lower()
+                if answer.status_code == 200 and kind == "text/event-stream":
+                    self._events(answer, None)
+        except (httpx.HTTPError, RuntimeError, OSError, ValueError):
+            pass  # the stream or the client closed, or stdout did: nothing more to relay
 
     def _answer(self, answer: httpx.Response, method: Any, rid: Any) -> None:
         if method == "initialize" and answer.headers.get("Mcp-Session-Id"):
             self.sid = answer.headers["Mcp-Session-Id"]
         kind = answer.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if kind == "text/event-stream":
-            data: list[bytes] = []
-            size = 0
-            for line in answer.iter_lines():
-                raw = line.encode("utf-8", "surrogateescape")
-                if raw.startswith(b"data:"):
-                    data.append(raw[5:].removeprefix(b" "))
-                    size += len(raw)
-                    if size > self.limits.max_message:
-                        raise httpx.DecodingError("an event exceeded --max-message-size")
-                elif not raw and data:
-                    self._message(b"\n".join(data), method)
-                    data, size = [], 0
-            if data:
-                self._message(b"\n".join(data), method)
+            self._events(answer, method)
             return
         body = bytearray()
         for piece in answer.iter_bytes():
@@ -104,6 +121,23 @@ class _Bridge:
         elif rid is not None and answer.status_code >= 400:
             why = f"HTTP {answer.status_code} from the server"
             self.write(error_text(rid, -32000, why).encode())
+
+    def _events(self, answer: httpx.Response, method: Any) -> None:
+        """Each event's data of a stream as one message to the client."""
+        data: list[bytes] = []
+        size = 0
+        for line in answer.iter_lines():
+            raw = line.encode("utf-8", "surrogateescape")
+            if raw.startswith(b"data:"):
+                data.append(raw[5:].removeprefix(b" "))
+                size += len(raw)
+                if size > self.limits.max_message:
+                    raise httpx.DecodingError("an event exceeded --max-message-size")
+            elif not raw and data:
+                self._message(b"\n".join(data), method)
+                data, size = [], 0
+        if data:
+            self._message(b"\n".join(data), method)
 
     def _message(self, raw: bytes, method: Any) -> None:
         if method == "initialize":

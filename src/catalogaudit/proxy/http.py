@@ -102,7 +102,8 @@ class _Handler(BaseHTTPRequestHandler):
         sid = self.headers.get("Mcp-Session-Id")
         with server.lock:
             known = server.clients.get(sid) if sid else None
-        session = Session(server.policy, server.note, known)
+        agent = Client.of_agent(self.headers.get("User-Agent"))
+        session = Session(server.policy, server.note, known, agent)
         if body:
             session.from_client(body)
         headers = [(k, v) for k, v in self.headers.items() if k.lower() not in HOP]

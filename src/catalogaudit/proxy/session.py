@@ -48,11 +48,13 @@ _CLIENT = "io.modelcontextprotocol/clientInfo"
 
 @dataclass(frozen=True)
 class Client:
-    """What a client said it is (`Implementation`: name, title, version)."""
+    """What a client said it is (`Implementation`: name, title, version), or, for a request
+    without clientInfo, what its User-Agent says (`agent`: the product name)."""
 
     name: str
     title: str
     version: str
+    agent: str = ""
 
     @classmethod
     def of(cls, info: Any) -> Client | None:
@@ -63,9 +65,19 @@ class Client:
         name, title, version = (v if isinstance(v, str) else "" for v in fields)
         return cls(name, title, version)
 
+    @classmethod
+    def of_agent(cls, header: str | None) -> Client | None:
+        """The client a User-Agent names by its first product, `NAME/VERSION` (RFC 9110
+        10.1.5), or None without one."""
+        product = (header or "").split(maxsplit=1)[0] if (header or "").strip() else ""
+        name, _, version = product.partition("/")
+        return cls("", "", version, agent=name) if name else None
+
     def describe(self) -> str:
-        """`claude-code 2.1.328` (control characters escaped: client text is untrusted)."""
-        return visible(" ".join(p for p in (self.name, self.version) if p) or "(unnamed)", keep="")
+        """`claude-code 2.1.328`, `codex-mcp-client 0.169.0 (User-Agent)` (control characters
+        escaped: client text is untrusted)."""
+        said = " ".join(p for p in (self.name or self.agent, self.version) if p) or "(unnamed)"
+        return visible(said + (" (User-Agent)" if self.agent else ""), keep="")
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,9 @@ class Policy:
 
     def fixes_for(self, client: Client | None) -> tuple[str, ...]:
         """The fixes for one client (FIXES order)."""
-        auto = needed_fixes(client.name, client.title, client.version) if client else ()
+        auto = (
+            needed_fixes(client.name, client.title, client.version, client.agent) if client else ()
+        )
         return tuple(f for f in FIXES if f not in self.off and (f in self.forced or f in auto))
 
     def idle(self) -> bool:
@@ -116,11 +130,17 @@ class Session:
     pending calls are shared under a lock)."""
 
     def __init__(
-        self, policy: Policy, note: Callable[[str], None], client: Client | None = None
+        self,
+        policy: Policy,
+        note: Callable[[str], None],
+        client: Client | None = None,
+        agent: Client | None = None,
     ) -> None:
         self.policy = policy
         #: Who the client said it is (over HTTP: known by its Mcp-Session-Id already).
         self.client = client
+        #: Over HTTP, the client its User-Agent names: taken when no clientInfo is known.
+        self.agent = agent
         self._note = note
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._lock = threading.Lock()
@@ -138,10 +158,9 @@ class Session:
         params: dict[str, Any] = _obj(msg.get("params"))
         meta: dict[str, Any] = _obj(params.get("_meta"))
         info = params.get("clientInfo") if msg["method"] == "initialize" else meta.get(_CLIENT)
-        client = Client.of(info)
-        if client is not None and client != self.client:
-            self.client = client
-            self._say_client(client)
+        client = Client.of(info) or (self.agent if self.client is None else None)
+        if client is not None:
+            self.identify(client)
         method = msg["method"]
         if method not in LISTING_OF and method not in ANSWERS:
             return
@@ -195,8 +214,12 @@ class Session:
         new = text[: result.start] + fixed + text[result.end :]
         return new.encode("utf-8", "surrogateescape")
 
-    def _say_client(self, client: Client) -> None:
-        profiles = client_profiles(client.name, client.title, client.version)
+    def identify(self, client: Client) -> None:
+        """The client of this session from now on, said when it changes."""
+        if client == self.client:
+            return
+        self.client = client
+        profiles = client_profiles(client.name, client.title, client.version, client.agent)
         fixes = self.policy.fixes_for(client)
         self._note(
             f"client {client.describe()} (profile {', '.join(profiles) or 'none'}): "

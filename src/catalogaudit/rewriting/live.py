@@ -128,16 +128,17 @@ KNOWN_CLIENTS = 256
 
 
 @lru_cache(maxsize=KNOWN_CLIENTS)
-def needed_fixes(name: str, title: str, version: str) -> tuple[str, ...]:
-    """The fixes whose check a profile naming this client holds at its version (FIXES order);
-    a check that only reads fields when present (`present_only`) needs no backfill."""
+def needed_fixes(name: str, title: str, version: str, agent: str = "") -> tuple[str, ...]:
+    """The fixes whose check a profile naming this client (by clientInfo, or by User-Agent
+    product `agent`) holds at its version (FIXES order); a check that only reads fields when
+    present (`present_only`) needs no backfill."""
     try:
         at: Version | None = Version(version)
     except InvalidVersion:
         at = None
     found: set[str] = set()
     for profile in load_all().values():
-        if not any(c.matches(name, title, at) for c in profile.clients):
+        if not any(c.matches(name, title, at, agent) for c in profile.clients):
             continue
         spec = profile.id if at is None or not profile.versions else f"{profile.id}@{at}"
         for _, clause, _ in applicable(resolve_profile(spec, {})):
@@ -147,10 +148,11 @@ def needed_fixes(name: str, title: str, version: str) -> tuple[str, ...]:
     return tuple(f for f in FIXES if f in found)
 
 
-def client_profiles(name: str, title: str, version: str) -> list[str]:
+def client_profiles(name: str, title: str, version: str, agent: str = "") -> list[str]:
     """The ids of the profiles that name this client (for the proxy's session note)."""
     try:
         at: Version | None = Version(version)
     except InvalidVersion:
         at = None
-    return [p.id for p in load_all().values() if any(c.matches(name, title, at) for c in p.clients)]
+    found = load_all().values()
+    return [p.id for p in found if any(c.matches(name, title, at, agent) for c in p.clients)]
