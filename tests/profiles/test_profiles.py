@@ -169,9 +169,9 @@ def test_pep440_spellings_are_one_version() -> None:
 
 def test_no_version_means_the_newest_verified_and_says_so() -> None:
     r = profiles.resolve("context-forge", {})
-    assert r.label == "context-forge@1.0.11"  # from its CHANGELOG: not on the index here
-    assert any("newest version" in n and "1.0.11" in n for n in r.notes)
-    assert r.basis == "docs on 1.0.11 (2026-12-01, unverified here)"
+    assert r.label == "context-forge@1.1.0"  # its lattice run of 2026-12-06
+    assert any("newest version" in n and "1.1.0" in n for n in r.notes)
+    assert r.basis == "measured on 1.1.0 (2026-12-06)"
     assert profiles.resolve("codex", {}).label == "codex@0.169.0"
     assert profiles.resolve("claude-code", {}).label == "claude-code@2.1.328"
     assert profiles.resolve("openai", {}).label == "openai"  # unversioned
@@ -189,10 +189,10 @@ def test_newer_than_measured_uses_the_nearest_lower_range_and_adds_an_info_findi
         )
     )
     catalog = load_case(path)
-    r = profiles.resolve("context-forge@1.0.12", {})
-    assert r.label == "context-forge@1.0.12" and str(r.effective) == "1.0.11"
+    r = profiles.resolve("context-forge@1.2.0", {})
+    assert r.label == "context-forge@1.2.0" and str(r.effective) == "1.1.0"
     assert r.newer_than_verified and any("newer than any verified" in n for n in r.notes)
-    assert r.basis == "unverified at 1.0.12; rules docs on 1.0.11 (2026-12-01, unverified here)"
+    assert r.basis == "unverified at 1.2.0; rules measured on 1.1.0 (2026-12-06)"
     found, errors = profiles.run_profile(catalog, r, Context())
     assert not errors
     assert rows(found) == [
@@ -319,7 +319,7 @@ def test_profiles_verb_lists_and_shows() -> None:
     listing = cli("profiles", "--format", "json")
     assert listing.code == 0, str(listing)
     rows_ = {r["id"]: r for r in listing.json()["profiles"]}
-    assert rows_["context-forge"]["newest"] == "1.0.11"
+    assert rows_["context-forge"]["newest"] == "1.1.0"
     assert rows_["codex"]["versions"] == [
         "0.47.0",  # codex#5619, #11284 and #26983: the versions CDX-XPORT-001 covers
         "0.98.0",
