@@ -7,7 +7,7 @@ line, printed by `cli.entry.main`).
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -41,7 +41,7 @@ def canonicalize_cmd(
         bool, typer.Option("--in-place", help="Rewrite the files; exit 1 if any changed.")
     ] = False,
     output: Annotated[
-        Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+        str | None,
         typer.Option("-o", "--output", help="Output file ('-' for stdout, the default)."),
     ] = None,
     jcs: Annotated[
@@ -75,7 +75,7 @@ def hash_cmd(
     fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (HashFormat.TEXT),
     protocol: ProtocolOpt = "auto",
     client: Annotated[
-        Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+        list[str] | None,
         typer.Option(
             "--client",
             metavar="CLIENT",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 #: `--max-chars` of every verb that writes Markdown (None: `formatters.md.DEFAULT_MAX_CHARS`).
 MaxChars = Annotated[
-    Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
+    int | None,
     typer.Option(
         "--max-chars",
         min=200,
@@ -68,7 +68,7 @@ ColorOpt = Annotated[
 
 #: `--prices FILE` of every verb that prices a prompt-cache miss (None: the built-in data).
 PricesOpt = Annotated[
-    Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+    str | None,
     typer.Option(
         "--prices",
         metavar="FILE",
