@@ -24,16 +24,17 @@ ProtocolOpt = Annotated[
 ]
 
 
+#: The input of both verbs.
+INPUT = typer.Argument(
+    help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
+    metavar="FILE",
+    show_default=False,
+)
+
+
 @app.command("canonicalize")
 def canonicalize_cmd(
-    files: Annotated[
-        list[str],
-        typer.Argument(
-            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ],
+    files: Annotated[list[str], INPUT],
     check: Annotated[
         bool, typer.Option("--check", help="Print a diff; exit 1 if any file would change.")
     ] = False,
@@ -64,14 +65,7 @@ def canonicalize_cmd(
 
 @app.command("hash")
 def hash_cmd(
-    file: Annotated[
-        str,
-        typer.Argument(
-            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ],
+    file: Annotated[str, INPUT],
     fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (HashFormat.TEXT),
     protocol: ProtocolOpt = "auto",
     client: Annotated[
