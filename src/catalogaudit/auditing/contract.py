@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
-from catalogaudit.model import LISTINGS, Finding, Location, dump_string
+from catalogaudit.model import LISTINGS, Finding, dump_string
 from catalogaudit.rules import CONTRACT_RULES
 
 if TYPE_CHECKING:  # NOTE: a live snapshot resolves its contract before the server starts
@@ -81,15 +81,9 @@ def check(catalog: Catalog, contract: Contract) -> list[Finding]:
             for item in items:
                 if item.identity is None or not fnmatchcase(item.identity, pattern):
                     continue
-                f = _finding(
-                    "CA911",
-                    catalog,
-                    listing,
-                    item.identity,
-                    f"{said}: {item.label} is listed",
-                    said,
-                )
-                out.append(_at(f, catalog.location(item)))
+                message = f"{said}: {item.label} is listed"
+                f = _finding("CA911", catalog, listing, item.identity, message, said)
+                out.append(replace(f, location=catalog.location(item)))
         least = contract.minimum.get(listing)
         if least is not None and len(items) < least:
             key = f"min-{word}s"
@@ -129,7 +123,3 @@ def _finding(
         profile="contract",
         location=catalog.location(None, f"/listings/{listing}"),
     )
-
-
-def _at(finding: Finding, location: Location) -> Finding:
-    return replace(finding, location=location)

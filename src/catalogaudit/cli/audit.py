@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -72,12 +72,12 @@ def audit(
     gateway_name: GatewayNameOpt = None,
     revision: RevisionOpt = None,
     output_format: Annotated[
-        Optional[OutputFormat],  # noqa: UP045 - typer needs Optional on 3.10
+        OutputFormat | None,
         typer.Option("--format", help="Report format (default: config's format, else text)."),
     ] = None,
     output: Annotated[str, typer.Option("-o", "--output", help="Report file ('-' stdout).")] = "-",
     fail_on: Annotated[
-        Optional[AuditFailOn],  # noqa: UP045 - typer needs Optional on 3.10
+        AuditFailOn | None,
         typer.Option(help="Exit 1 at or above this severity (default: config, else error)."),
     ] = None,
     select: Annotated[List, _selector("--select")] = None,

@@ -7,7 +7,7 @@ line, printed by `cli.entry.main`).
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,16 +24,17 @@ ProtocolOpt = Annotated[
 ]
 
 
+#: The input of both verbs.
+INPUT = typer.Argument(
+    help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
+    metavar="FILE",
+    show_default=False,
+)
+
+
 @app.command("canonicalize")
 def canonicalize_cmd(
-    files: Annotated[
-        list[str],
-        typer.Argument(
-            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ],
+    files: Annotated[list[str], INPUT],
     check: Annotated[
         bool, typer.Option("--check", help="Print a diff; exit 1 if any file would change.")
     ] = False,
@@ -41,7 +42,7 @@ def canonicalize_cmd(
         bool, typer.Option("--in-place", help="Rewrite the files; exit 1 if any changed.")
     ] = False,
     output: Annotated[
-        Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+        str | None,
         typer.Option("-o", "--output", help="Output file ('-' for stdout, the default)."),
     ] = None,
     jcs: Annotated[
@@ -64,18 +65,11 @@ def canonicalize_cmd(
 
 @app.command("hash")
 def hash_cmd(
-    file: Annotated[
-        str,
-        typer.Argument(
-            help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
-            metavar="FILE",
-            show_default=False,
-        ),
-    ],
+    file: Annotated[str, INPUT],
     fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (HashFormat.TEXT),
     protocol: ProtocolOpt = "auto",
     client: Annotated[
-        Optional[list[str]],  # noqa: UP045 - typer needs Optional on 3.10
+        list[str] | None,
         typer.Option(
             "--client",
             metavar="CLIENT",

@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
-from catalogaudit.cli.failing import fail
 from catalogaudit.errors import CatalogauditError
+
+
+def fail(message: str) -> NoReturn:
+    """One `error:` line on stderr, exit 2."""
+    # NOTE: messages quote servers (bodies, stderr tails, lines): controls are shown escaped,
+    # so no byte a server chose reaches the terminal and the error stays one line. The import
+    # is lazy: every start-up imports this module.
+    from catalogaudit.model import EXIT_ERROR, visible
+
+    sys.stderr.write(f"error: {visible(message, keep='')}\n")
+    sys.stderr.flush()
+    raise SystemExit(EXIT_ERROR)
 
 
 class Terminated(CatalogauditError):

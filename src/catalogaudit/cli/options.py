@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 #: `--max-chars` of every verb that writes Markdown (None: `formatters.md.DEFAULT_MAX_CHARS`).
 MaxChars = Annotated[
-    Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
+    int | None,
     typer.Option(
         "--max-chars",
         min=200,
@@ -23,32 +23,21 @@ MaxChars = Annotated[
 ]
 
 
-def complete_profiles(incomplete: str) -> list[str]:
-    """Shell completion of `--profile` and `profiles ID`: the profile ids."""
-    from catalogaudit.verbs import profile_ids
+def _completer(name: str, what: str) -> Callable[[str], list[str]]:
+    def complete(incomplete: str) -> list[str]:
+        import catalogaudit.verbs
 
-    return profile_ids(incomplete)
+        found: list[str] = getattr(catalogaudit.verbs, name)(incomplete)
+        return found
 
-
-def complete_clients(incomplete: str) -> list[str]:
-    """Shell completion of `verify --client`: the clients a driver exists for."""
-    from catalogaudit.verbs import client_ids
-
-    return client_ids(incomplete)
+    complete.__doc__ = f"Shell completion of {what}."
+    return complete
 
 
-def complete_rules(incomplete: str) -> list[str]:
-    """Shell completion of `rule ID`: every rule id (spec, profiles, diff)."""
-    from catalogaudit.verbs import rule_ids
-
-    return rule_ids(incomplete)
-
-
-def complete_selectors(incomplete: str) -> list[str]:
-    """Shell completion of `--select` and `--ignore`: rule ids and profile ids."""
-    from catalogaudit.verbs import selectors
-
-    return selectors(incomplete)
+complete_profiles = _completer("profile_ids", "`--profile` and `profiles ID`: the profile ids")
+complete_clients = _completer("client_ids", "`verify --client`: the clients a driver exists for")
+complete_rules = _completer("rule_ids", "`rule ID`: every rule id (spec, profiles, diff)")
+complete_selectors = _completer("selectors", "`--select`, `--ignore`: rule and profile ids")
 
 
 #: `audit --fail-on`, `ci --audit-fail-on`: a finding of this severity or worse exits 1.
@@ -68,7 +57,7 @@ ColorOpt = Annotated[
 
 #: `--prices FILE` of every verb that prices a prompt-cache miss (None: the built-in data).
 PricesOpt = Annotated[
-    Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+    str | None,
     typer.Option(
         "--prices",
         metavar="FILE",

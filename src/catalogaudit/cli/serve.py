@@ -6,7 +6,7 @@ input errors and a port that cannot be bound (one `error:` line, printed by `cli
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -30,7 +30,7 @@ def serve_cmd(
         ),
     ],
     http_port: Annotated[
-        Optional[int],  # noqa: UP045 - typer needs Optional on 3.10
+        int | None,
         typer.Option(
             "--http",
             metavar="PORT",
@@ -46,7 +46,7 @@ def serve_cmd(
         typer.Option(help="Keep, add or remove ttlMs, cacheScope and resultType."),
     ] = "as-captured",
     page_size: Annotated[
-        Optional[int],  # noqa: UP045
+        int | None,
         typer.Option(min=1, help="Re-paginate with N items per page (default: as captured)."),
     ] = None,
     capabilities: Annotated[
@@ -64,7 +64,7 @@ def serve_cmd(
         ),
     ] = "streamable-http",
     max_seconds: Annotated[
-        Optional[float],  # noqa: UP045
+        float | None,
         typer.Option(help="Stop (exit 0) after this many seconds."),
     ] = None,
     idle_timeout: Annotated[
@@ -75,7 +75,7 @@ def serve_cmd(
         ),
     ] = 30.0,
     initialize_version: Annotated[
-        Optional[str],  # noqa: UP045
+        str | None,
         typer.Option(
             metavar="VERSION",
             help="Answer every initialize with this protocolVersion, whatever the client "
@@ -84,7 +84,7 @@ def serve_cmd(
         ),
     ] = None,
     call_log: Annotated[
-        Optional[str],  # noqa: UP045
+        str | None,
         typer.Option(
             metavar="FILE",
             help="Append one JSON line per tools/call (name, arguments, outcome). Calls "

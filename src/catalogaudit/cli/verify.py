@@ -6,7 +6,7 @@ Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -34,7 +34,7 @@ def verify_cmd(
         ),
     ],
     client_path: Annotated[
-        Optional[str],  # noqa: UP045 - typer needs Optional on 3.10
+        str | None,
         typer.Option(
             help="python-sdk: a Python with mcp; ts-sdk: a node_modules dir; codex, "
             "claude-code, opencode, inspector: the executable or a node_modules dir "
@@ -74,7 +74,7 @@ def verify_cmd(
         ),
     ] = False,
     calls: Annotated[
-        Optional[list[str]],  # noqa: UP045
+        list[str] | None,
         typer.Option(
             "--calls",
             metavar="all|none|NAME",

@@ -115,20 +115,13 @@ def iter_catalogs(
     others: list[tuple[str, Loaded]] = []
     first_raw = b""  # one raw list keeps its bytes (its findings' regions); more merge
     for spec in specs:
-        with gc_paused():
-            data = loader.read_bytes(spec)
-            loaded = loader.parse(spec, data)
-            got = None
-            if loaded.snapshot is not None:
-                got = _intake(spec, data, loaded, protocol, False)
-            elif not others:
-                first_raw = data
-        del data
+        got, loaded, data = _read(spec, protocol)
         if got is not None:
             yield got
         else:
+            first_raw = data if not others else first_raw
             others.append((spec, loaded))
-        del loaded, got
+        del got, loaded, data
     if others:
         with gc_paused():
             merged = _merged(others, protocol, True, hashed)
@@ -140,12 +133,17 @@ def iter_catalogs(
 def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
     """One input as `iter_catalogs` reads it when it is a snapshot file; None when it is not
     (a raw input, which `iter_catalogs` merges with the others: `verbs.files`)."""
+    return _read(spec, protocol)[0]
+
+
+def _read(spec: str, protocol: str) -> tuple[Intake | None, Loaded, bytes]:
+    """One input read and parsed: its intake when it is a snapshot, and what was read."""
     with gc_paused():
         data = loader.read_bytes(spec)
         loaded = loader.parse(spec, data)
         if loaded.snapshot is None:
-            return None
-        return _intake(spec, data, loaded, protocol, False)
+            return None, loaded, data
+        return _intake(spec, data, loaded, protocol, False), loaded, data
 
 
 def read_merged(
@@ -237,26 +235,15 @@ def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
     `decoded` (a message quoting a containing value then quotes the text)."""
     wire = doc.get("wire")
     pages = wire.get("pages") if isinstance(wire, dict) else None
-    if (
-        not isinstance(wire, dict)
-        or not isinstance(pages, dict)
-        or not any(
-            isinstance(t, bytes)
-            for texts in pages.values()
-            if isinstance(texts, list)
-            for t in texts
-        )
-    ):
+    if not isinstance(wire, dict) or not isinstance(pages, dict):
         return doc
-    unpacked = {
-        name: [
-            (t.decode("utf-8", "surrogatepass") if decoded else "") if isinstance(t, bytes) else t
-            for t in texts
-        ]
-        if isinstance(texts, list)
-        else texts
-        for name, texts in pages.items()
-    }
+
+    def text(t: Any) -> Any:
+        if not isinstance(t, bytes):
+            return t
+        return t.decode("utf-8", "surrogatepass") if decoded else ""
+
+    unpacked = {k: [text(t) for t in v] if isinstance(v, list) else v for k, v in pages.items()}
     return {**doc, "wire": {**wire, "pages": unpacked}}
 
 

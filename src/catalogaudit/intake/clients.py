@@ -31,6 +31,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -177,11 +178,10 @@ def read_fleet(spec: str) -> Fleet:
                 entries.update(_table(local, f"/projects/{os.getcwd()}/mcpServers", spec))
         if client == "gemini-cli":
             entries = _gemini_lists(doc.get("mcp"), entries, notes)
-        servers = [_json_server(n, e, w, client, expand, notes) for n, (e, w) in entries.items()]
-    kept = [s for s in servers if s is not None]
-    if not kept:
+        servers = _json_servers(entries, client, expand, notes)
+    if not servers:
         raise InputError(f"{spec}: the configuration names no enabled server")
-    return Fleet(spec, client, tuple(kept), tuple(notes))
+    return Fleet(spec, client, tuple(servers), tuple(notes))
 
 
 def _gemini_lists(
@@ -224,37 +224,62 @@ def _pairs(value: Any, what: str, expand: Callable[[str], str]) -> dict[str, str
     return {str(k): expand(str(v)) for k, v in value.items()}
 
 
-def _json_server(
-    name: str,
-    entry: Any,
-    where: str,
+def _each(
+    entries: Mapping[str, tuple[Any, str]],
+    notes: list[str],
+    build: Callable[[str, dict[str, Any], str], Server],
+    codex: bool = False,
+) -> list[Server]:
+    """One server per entry by `build(name, entry, where)`: an entry that is not an object, or
+    names what we cannot supply (`Unresolved`), is that server's problem; a disabled one is
+    skipped with a note (Codex knows only `enabled = false`)."""
+    out: list[Server] = []
+    for name, (entry, where) in entries.items():
+        if not isinstance(entry, dict):
+            out.append(Server(name, problem=f"{where} is not {('an object', 'a table')[codex]}"))
+        elif entry.get("enabled") is False or (not codex and entry.get("disabled") is True):
+            said = "enabled = false" if codex else "disabled in the configuration"
+            notes.append(f"{name}: {said}; skipped")
+            continue
+        else:
+            try:
+                out.append(build(name, entry, where))
+            except Unresolved as exc:
+                out.append(Server(name, problem=str(exc)))
+        out[-1] = replace(out[-1], where=where)
+    return out
+
+
+def _timeout_ms(entry: dict[str, Any]) -> float | None:
+    """A `timeout` in milliseconds (Gemini CLI, opencode) as seconds; None when unset or 0."""
+    timeout = entry.get("timeout")
+    return float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout else None
+
+
+def _json_servers(
+    entries: Mapping[str, tuple[Any, str]],
     client: str,
     expand: Callable[[str], str],
     notes: list[str],
-) -> Server | None:
-    """One `mcpServers`/`servers` entry (Claude Desktop, Claude Code, Cursor, Gemini, VS Code)."""
-    if not isinstance(entry, dict):
-        return Server(name, problem=f"{where} is not an object", where=where)
-    if entry.get("disabled") is True or entry.get("enabled") is False:
-        notes.append(f"{name}: disabled in the configuration; skipped")
-        return None
-    try:
+) -> list[Server]:
+    """`mcpServers`/`servers` entries (Claude Desktop, Claude Code, Cursor, Gemini, VS Code)."""
+
+    def build(name: str, entry: dict[str, Any], where: str) -> Server:
         kind = str(entry.get("type", "")).lower()
         url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
-        timeout = entry.get("timeout")
-        request = float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout else None
+        request = _timeout_ms(entry)
         if url:
             if client == "gemini-cli":
                 transport = "streamable-http" if entry.get("httpUrl") else "sse"
             else:
                 transport = "sse" if kind == "sse" else "auto"
+            headers = _pairs(entry.get("headers"), f"{where}/headers", expand)
             return Server(
                 name,
                 url=expand(str(url)),
                 transport=transport,
-                headers=_pairs(entry.get("headers"), f"{where}/headers", expand),
+                headers=headers,
                 request_timeout=request,
-                where=where,
             )
         command = entry.get("command")
         if not isinstance(command, str) or not command:
@@ -268,47 +293,30 @@ def _json_server(
             cwd=expand(str(entry["cwd"])) if entry.get("cwd") else None,
             env=_pairs(entry.get("env"), f"{where}/env", expand),
             request_timeout=request,
-            where=where,
         )
-    except Unresolved as exc:
-        return Server(name, problem=str(exc), where=where)
+
+    return _each(entries, notes, build)
 
 
-def _opencode(mcp: dict[str, Any], expand: Callable[[str], str], notes: list[str]) -> list[Any]:
+def _opencode(mcp: dict[str, Any], expand: Callable[[str], str], notes: list[str]) -> list[Server]:
     v2 = isinstance(mcp.get("servers"), dict) and "type" not in mcp["servers"]
     table = mcp["servers"] if v2 else mcp
     base = "/mcp/servers" if v2 else "/mcp"
-    out: list[Server | None] = []
-    for name, entry in table.items():
-        where = f"{base}/{name}"
-        if not isinstance(entry, dict):
-            out.append(Server(name, problem=f"{where} is not an object", where=where))
-            continue
-        if entry.get("enabled") is False or entry.get("disabled") is True:
-            notes.append(f"{name}: disabled in the configuration; skipped")
-            continue
-        timeout = entry.get("timeout")
-        request = float(timeout) / 1000 if isinstance(timeout, (int, float)) and timeout else None
-        try:
-            if entry.get("type") == "remote":
-                headers = _pairs(entry.get("headers"), f"{where}/headers", expand)
-                url = expand(str(entry.get("url", "")))
-                out.append(
-                    Server(name, url=url, transport="auto", headers=headers, where=where)
-                    if url
-                    else Server(name, problem="a remote server without a url", where=where)
-                )
-                continue
-            argv = [expand(a) for a in _strings(entry.get("command"), f"{where}/command")]
-            if not argv:
-                raise Unresolved("a local server without a command")
-            env = _pairs(entry.get("environment"), f"{where}/environment", expand)
-            out.append(
-                Server(name, command=tuple(argv), env=env, request_timeout=request, where=where)
-            )
-        except Unresolved as exc:
-            out.append(Server(name, problem=str(exc), where=where))
-    return out
+
+    def build(name: str, entry: dict[str, Any], where: str) -> Server:
+        if entry.get("type") == "remote":
+            headers = _pairs(entry.get("headers"), f"{where}/headers", expand)
+            url = expand(str(entry.get("url", "")))
+            if not url:
+                return Server(name, problem="a remote server without a url")
+            return Server(name, url=url, transport="auto", headers=headers)
+        argv = [expand(a) for a in _strings(entry.get("command"), f"{where}/command")]
+        if not argv:
+            raise Unresolved("a local server without a command")
+        env = _pairs(entry.get("environment"), f"{where}/environment", expand)
+        return Server(name, command=tuple(argv), env=env, request_timeout=_timeout_ms(entry))
+
+    return _each({n: (e, f"{base}/{n}") for n, e in table.items()}, notes, build)
 
 
 def _toml(text: str, spec: str) -> dict[str, Any]:
@@ -328,62 +336,47 @@ def _codex(spec: str, doc: dict[str, Any]) -> Fleet:
     if not isinstance(table, dict) or not table:
         raise InputError(f"{spec}: no [mcp_servers.NAME] table")
     environ = os.environ
-    servers: list[Server] = []
     notes: list[str] = []
-    for name, entry in table.items():
-        where = f"/mcp_servers/{name}"
-        if not isinstance(entry, dict):
-            servers.append(Server(name, problem=f"{where} is not a table", where=where))
-            continue
-        if entry.get("enabled") is False:
-            notes.append(f"{name}: enabled = false; skipped")
-            continue
+
+    def build(name: str, entry: dict[str, Any], where: str) -> Server:
         startup = entry.get("startup_timeout_sec")
         if startup is None and isinstance(entry.get("startup_timeout_ms"), (int, float)):
             startup = entry["startup_timeout_ms"] / 1000
         request = entry.get("tool_timeout_sec")
-        timing = {
-            "startup_timeout": float(startup) if isinstance(startup, (int, float)) else None,
-            "request_timeout": float(request) if isinstance(request, (int, float)) else None,
-        }
-        try:
-            if entry.get("url"):
-                headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
-                for header, var in (entry.get("env_http_headers") or {}).items():
-                    if var not in environ:
-                        raise Unresolved(f"environment variable {var} is not set")
-                    headers[str(header)] = environ[var]
-                token = entry.get("bearer_token_env_var")
-                if token:
-                    if token not in environ:
-                        raise Unresolved(f"environment variable {token} is not set")
-                    headers["Authorization"] = f"Bearer {environ[token]}"
-                server = Server(
-                    name, url=str(entry["url"]), transport="streamable-http", headers=headers
-                )
-            else:
-                command = entry.get("command")
-                if not isinstance(command, str) or not command:
-                    raise Unresolved("neither a command nor a url")
-                env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
-                for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
-                    if var in environ:
-                        env.setdefault(var, environ[var])
-                args = _strings(entry.get("args"), f"{where}/args")
-                cwd = str(entry["cwd"]) if entry.get("cwd") else None
-                server = Server(name, command=(command, *args), cwd=cwd, env=env)
-            servers.append(Server(**{**_fields(server), **timing, "where": where}))
-        except Unresolved as exc:
-            servers.append(Server(name, problem=str(exc), where=where))
+        timing = Server(
+            name,
+            startup_timeout=float(startup) if isinstance(startup, (int, float)) else None,
+            request_timeout=float(request) if isinstance(request, (int, float)) else None,
+        )
+        if entry.get("url"):
+            headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
+            for header, var in (entry.get("env_http_headers") or {}).items():
+                if var not in environ:
+                    raise Unresolved(f"environment variable {var} is not set")
+                headers[str(header)] = environ[var]
+            token = entry.get("bearer_token_env_var")
+            if token:
+                if token not in environ:
+                    raise Unresolved(f"environment variable {token} is not set")
+                headers["Authorization"] = f"Bearer {environ[token]}"
+            url = str(entry["url"])
+            return replace(timing, url=url, transport="streamable-http", headers=headers)
+        command = entry.get("command")
+        if not isinstance(command, str) or not command:
+            raise Unresolved("neither a command nor a url")
+        env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+        for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
+            if var in environ:
+                env.setdefault(var, environ[var])
+        args = _strings(entry.get("args"), f"{where}/args")
+        cwd = str(entry["cwd"]) if entry.get("cwd") else None
+        return replace(timing, command=(command, *args), cwd=cwd, env=env)
+
+    entries = {n: (e, f"/mcp_servers/{n}") for n, e in table.items()}
+    servers = _each(entries, notes, build, codex=True)
     if not servers:
         raise InputError(f"{spec}: the configuration names no enabled server")
     return Fleet(spec, "codex", tuple(servers), tuple(notes))
-
-
-def _fields(server: Server) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(server, f.name) for f in fields(server)}
 
 
 __all__ = ["read_fleet"]

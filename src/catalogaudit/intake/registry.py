@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from typing import Any
 
 from catalogaudit.errors import InputError
@@ -84,16 +85,10 @@ def fleet(spec: str, doc: Any) -> Fleet:
         for label, server in options:
             seen[label] = seen.get(label, 0) + 1
             suffix = label if seen[label] == 1 else f"{label}-{seen[label]}"
-            servers.append(_renamed(server, f"{name}-{suffix}"))
+            servers.append(replace(server, name=f"{name}-{suffix}"))
     if not servers:
         raise InputError(f"{spec}: no server.json entries")
     return Fleet(spec, "registry", tuple(servers))
-
-
-def _renamed(server: Server, name: str) -> Server:
-    from dataclasses import replace
-
-    return replace(server, name=name)
 
 
 def _value(item: dict[str, Any], what: str) -> str | None:

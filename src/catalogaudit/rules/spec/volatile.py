@@ -269,26 +269,9 @@ def _may_match(text: str) -> bool:
 
 
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
-    """The first (match, what) of the patterns in text that is not an example value.
-
-    NOTE: CA701 and CA703 both ask for PER_START of every prose text; the answer for texts
-    that may match is kept (by text; bounded), so the second asks a dict, not four patterns."""
+    """The first (match, what) of the patterns in text that is not an example value."""
     if not _may_match(text):
         return None
-    if patterns is PER_START:
-        if text in _PER_START_FOUND:
-            return _PER_START_FOUND[text]
-        if len(_PER_START_FOUND) >= 1 << 16:
-            _PER_START_FOUND.clear()
-        found = _PER_START_FOUND[text] = _search(text, patterns)
-        return found
-    return _search(text, patterns)
-
-
-_PER_START_FOUND: dict[str, tuple[str, str] | None] = {}
-
-
-def _search(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
     dashes = text.count("-")
     for volatile in patterns:
         if dashes < volatile.dashes or volatile.gate is not None and not volatile.gate(text):
