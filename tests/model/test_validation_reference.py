@@ -18,7 +18,7 @@ from helpers import fixture
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import jsonwire, validation
+from catalogaudit.model import jsonwire, jsonwrite, validation
 from catalogaudit.model.wiretypes import WireFloat
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.pages import RESULT_TYPES, result_schema
@@ -138,7 +138,7 @@ def test_ca403_names_python_jsonschemas_first_error(name: str, schema: dict[str,
 
 
 def _python_valid(schema: dict[str, Any], value: Any) -> bool:
-    plain = json.loads(jsonwire.written(value))
+    plain = json.loads(jsonwrite.written(value))
     return not list(jsonschema.validators.validator_for(schema)(schema).iter_errors(plain))
 
 

@@ -2,7 +2,7 @@
 
 orjson writes each value it writes exactly (`_orjson` says when it would not); the exact writer
 (`exact_dumps`, one generator step per value) writes the others and is the oracle of
-`tests/model/test_orjson_exact.py`. `jsonwire` re-exports every public name here.
+`tests/model/test_orjson_exact.py`.
 """
 
 from __future__ import annotations

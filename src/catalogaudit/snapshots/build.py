@@ -1,7 +1,7 @@
 """The snapshot file: build it from captures, hash it, compare runs, validate and write it.
 
 Layout is published as `snapshots/snapshot.schema.json` (format version 1). The file is written
-in the one written form (`jsonwire.written`): deterministic for the same served catalog.
+in the one written form (`jsonwrite.written`): deterministic for the same served catalog.
 """
 
 from __future__ import annotations
