@@ -33,13 +33,9 @@ def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def jcs_bytes(value: Any) -> bytes:
-    """The RFC 8785 bytes of a parsed value (from `jsonwire` or `json.loads`).
-
-    Equal to `jsonwrite.canonical(value)` encoded as UTF-8; within the safe-integer range and
-    without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
-    """
-    return canonical_utf8(value)
+#: The RFC 8785 bytes of a parsed value (`jsonwrite.canonical` as UTF-8; within the
+#: safe-integer range and without lone surrogates or NaN, `rfc8785.dumps(value)`).
+jcs_bytes = canonical_utf8
 
 
 def jcs_hash(value: Any) -> str:

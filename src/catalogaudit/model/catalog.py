@@ -218,8 +218,7 @@ def written_positions(value: Any) -> dict[str, tuple[int, int]]:
         elif isinstance(node, list) and node:
             children = [(jsonwire.pointer_join(at, i), v, 0) for i, v in enumerate(node)]
         else:
-            line += _newlines(node)
-            return
+            return  # NOTE: a scalar never spans lines (strings escape newlines)
         for child_at, child, prefix in children:
             line += 1
             visit(child, child_at, 2 * (depth + 1) + prefix + 1, depth + 1)
@@ -227,8 +226,3 @@ def written_positions(value: Any) -> dict[str, tuple[int, int]]:
 
     visit(value, "", 1, 0)
     return out
-
-
-def _newlines(node: Any) -> int:
-    # Scalars never span lines in the written form (strings escape newlines).
-    return 0
