@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from catalogaudit.diffing.sides import sides_of
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 
 PAGES = [
     '{"tools":[{"name":"a\\ud800","n":1.50,"z":1,"a":2}]}',
@@ -35,7 +35,7 @@ def test_a_packed_side_reads_the_same_wire(pages: list[str]) -> None:
     assert (got is None) == (want is None)
     if want is not None:
         assert got is not None
-        assert [jsonwire.compact(i) for i in got] == [jsonwire.compact(i) for i in want]
+        assert [jsonwrite.compact(i) for i in got] == [jsonwrite.compact(i) for i in want]
         assert [list(i) for i in got] == [list(i) for i in want]  # served key order
     texts = packed.page_texts("tools")
     assert texts is not None and all(isinstance(t, bytes) for t in texts)

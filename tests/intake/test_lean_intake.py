@@ -11,7 +11,7 @@ import pytest
 from helpers import fixture
 
 from catalogaudit import intake
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwrite
 
 
 def _unpacked(doc: dict[str, Any]) -> dict[str, Any]:
@@ -49,12 +49,12 @@ def test_a_lean_read_resolves_the_wire_as_the_plain_read(path: Path, tmp_path: P
     doc = intake.read_catalog(str(path)).doc
     for n, edited in enumerate(_edits(doc)):
         written = tmp_path / f"{n}.json"
-        written.write_text(jsonwire.written(edited), encoding="utf-8")
+        written.write_text(jsonwrite.written(edited), encoding="utf-8")
         plain = intake.read_catalog(str(written))
         lean = intake.read_catalog(str(written), lean=True)
         assert lean.warnings == plain.warnings
         assert (n > 0) == bool(plain.warnings), "an edit is found"
-        assert jsonwire.written(_unpacked(lean.doc)) == jsonwire.written(plain.doc)
+        assert jsonwrite.written(_unpacked(lean.doc)) == jsonwrite.written(plain.doc)
         pages = (lean.doc.get("wire") or {}).get("pages") or {}
         assert all(isinstance(t, bytes) for v in pages.values() for t in v if t is not None)
 
@@ -69,7 +69,7 @@ def test_a_mapped_snapshot_parses_as_its_bytes_do(tmp_path: Path) -> None:
         got = loader.parse_mapped_snapshot(str(path), packed=True)
         assert (got is None) == (want is None), path
         if got is not None and want is not None:
-            assert jsonwire.written(_unpacked(got.snapshot or {})) == jsonwire.written(
+            assert jsonwrite.written(_unpacked(got.snapshot or {})) == jsonwrite.written(
                 _unpacked(want.snapshot or {})
             )
             assert (got.name, got.form, got.inferred) == (want.name, want.form, want.inferred)

@@ -20,7 +20,7 @@ from test_pieces import _shape  # noqa: E402
 
 from catalogaudit.errors import InputError  # noqa: E402
 from catalogaudit.intake import loader  # noqa: E402
-from catalogaudit.model import jsonwire  # noqa: E402
+from catalogaudit.model import jsonwire, jsonwrite  # noqa: E402
 
 WS = st.sampled_from(["", " ", "\n  ", " \t\r\n "])
 
@@ -136,4 +136,4 @@ def test_a_snapshot_file_is_not_parsed_member_by_member(monkeypatch: pytest.Monk
     doc = {"formatVersion": 1, "listings": {"tools": {"items": [{"a": 1.50}]}}}
     got = loader.parse("file.json", json.dumps(doc, indent=2).replace("1.5", "1.50").encode())
     assert got.form == "snapshot" and got.text is not None
-    assert jsonwire.lexeme(got.snapshot["listings"]["tools"]["items"][0]["a"]) == "1.50"  # type: ignore[index]
+    assert jsonwrite.lexeme(got.snapshot["listings"]["tools"]["items"][0]["a"]) == "1.50"  # type: ignore[index]

@@ -13,7 +13,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.model.capture import page_anomalies, unsafe_integers
 
 LEXEMES = (
@@ -87,8 +87,8 @@ WIRE_TEXT = st.recursive(
 )
 ALL_KINDS = [
     {"sort_keys": False, "indent": None},
-    {"sort_keys": True, "indent": None, "number": jsonwire.jcs_number},
-    {"sort_keys": True, "indent": 2, "number": jsonwire._written_number},
+    {"sort_keys": True, "indent": None, "number": jsonwrite.jcs_number},
+    {"sort_keys": True, "indent": 2, "number": jsonwrite._written_number},
     {"sort_keys": True, "indent": 2},
 ]
 

@@ -1,5 +1,5 @@
-"""orjson carries the writers (`jsonwire.dumps`: the served, canonical and written forms); the
-exact writer (`jsonwire.exact_dumps`) is the oracle, byte for byte, on the shapes where orjson
+"""orjson carries the writers (`jsonwrite.dumps`: the served, canonical and written forms); the
+exact writer (`exact_dumps`) is the oracle, byte for byte, on the shapes where orjson
 alone would differ: lexemes orjson does not keep (`1.50`, `1E3`, `-0`, NaN), floats we made
 ourselves (integral, exponents, 17 significant digits), integers beyond 2^53 and 2^64, astral
 and U+E000+ keys (UTF-16 order), lone surrogates, `\\u`-escaped text and deep nesting."""
@@ -11,12 +11,13 @@ import io
 import json
 from typing import Any
 
+from helpers.exact_writer import exact_dumps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fastpaths import ALL_KINDS, WIRE_TEXT
 
 from catalogaudit.canonical import jcs
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.snapshots import build as snap
 
 
@@ -57,8 +58,8 @@ def _deep(levels: int, leaf: Any) -> Any:
 
 
 def _written(value: Any) -> bytes:
-    number = jsonwire._written_number
-    return (jsonwire.exact_dumps(value, sort_keys=True, indent=2, number=number) + "\n").encode()
+    number = jsonwrite._written_number
+    return (exact_dumps(value, sort_keys=True, indent=2, number=number) + "\n").encode()
 
 
 @settings(max_examples=400, deadline=None)
@@ -66,16 +67,16 @@ def _written(value: Any) -> bytes:
 def test_orjson_writes_wire_values_as_the_exact_writer(text: str) -> None:
     value = jsonwire.loads(text)
     for kind in ALL_KINDS:
-        assert jsonwire.dumps(value, **kind) == jsonwire.exact_dumps(value, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(value, **kind) == exact_dumps(value, **kind)  # type: ignore[arg-type]
 
 
 @settings(max_examples=400, deadline=None)
 @given(VALUES)
 def test_orjson_writes_python_values_as_the_exact_writer(value: Any) -> None:
     for kind in ALL_KINDS:
-        assert jsonwire.dumps(value, **kind) == jsonwire.exact_dumps(value, **kind)  # type: ignore[arg-type]
-    assert jcs.jcs_bytes(value) == jsonwire.exact_dumps(
-        value, sort_keys=True, indent=None, number=jsonwire.jcs_number
+        assert jsonwrite.dumps(value, **kind) == exact_dumps(value, **kind)  # type: ignore[arg-type]
+    assert jcs.jcs_bytes(value) == exact_dumps(
+        value, sort_keys=True, indent=None, number=jsonwrite.jcs_number
     ).encode("utf-8", "surrogatepass")
 
 
@@ -91,7 +92,7 @@ def test_escaped_text_and_deep_nesting_write_as_the_exact_writer(value: Any, asc
     assert size == len(fh.getvalue())
     assert snap.render(wire).encode() == _written(wire)
     for kind in ALL_KINDS:
-        assert jsonwire.dumps(wire, **kind) == jsonwire.exact_dumps(wire, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(wire, **kind) == exact_dumps(wire, **kind)  # type: ignore[arg-type]
 
 
 def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
@@ -99,5 +100,5 @@ def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
     odd = [{"s": "\ud800"}, {"n": 2**70}, {"f": 1.0}, {"\ue000": 1, "\U0001f600": 2}]
     doc = {"tools": [*items, *odd]}
     for kind in ALL_KINDS:
-        assert jsonwire.dumps(doc, **kind) == jsonwire.exact_dumps(doc, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
     assert b'"f": 1\n' in _written(doc) and b'"y": 1.50' in _written(doc)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fastpaths import WIRE_TEXT
 
-from catalogaudit.model import jsonwire, pieces
+from catalogaudit.model import jsonwire, jsonwrite, pieces
 from catalogaudit.model.wiretypes import WireObject
 
 
@@ -22,7 +22,7 @@ def _shape(value: Any) -> Any:
     if isinstance(value, list):
         return ["list", *(_shape(v) for v in value)]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (type(value).__name__, jsonwire.lexeme(value))
+        return (type(value).__name__, jsonwrite.lexeme(value))
     return (type(value).__name__, value)
 
 
@@ -49,7 +49,7 @@ def test_a_written_file_parses_to_the_same_document(piece: int, texts: list[str]
         "listings": {"tools": {"items": [jsonwire.loads(t) for t in texts]}},
         "wire": {"pages": {"tools": texts}},
     }
-    data = jsonwire.written(doc).encode("utf-8")
+    data = jsonwrite.written(doc).encode("utf-8")
     got = pieces.parse_written(data)
     assert got is not None
     assert _shape(got) == _shape(_whole(data))
@@ -94,7 +94,7 @@ def test_a_snapshot_fixture_parses_the_same(piece: int) -> None:
     for path in paths:
         data = path.read_bytes()
         got = pieces.parse_written(data)
-        if data == jsonwire.written(_whole(data)).encode("utf-8"):
+        if data == jsonwrite.written(_whole(data)).encode("utf-8"):
             assert got is not None, path
         assert got is None or _shape(got) == _shape(_whole(data)), path
 
@@ -186,7 +186,7 @@ def test_packed_page_texts_are_the_texts_as_utf8(piece: int, texts: list[str], o
     }
     if other:
         doc["wire"]["otherRuns"] = [{"run": 2, "pages": {"tools": texts}}]
-    data = jsonwire.written(doc).encode("utf-8")
+    data = jsonwrite.written(doc).encode("utf-8")
     got = pieces.parse_written(data, packed=True)
     plain = pieces.parse_written(data)
     assert got is not None and plain is not None
@@ -205,7 +205,7 @@ def _documents() -> list[bytes]:
         "listings": {"tools": {"items": [jsonwire.loads(long_page)["tools"][0]] * 30}},
         "wire": {"pages": {"tools": [long_page, None]}},
     }
-    return [d for d in found if b'"formatVersion"' in d] + [jsonwire.written(doc).encode()]
+    return [d for d in found if b'"formatVersion"' in d] + [jsonwrite.written(doc).encode()]
 
 
 def test_nothing_before_a_released_offset_is_read_again(piece: int) -> None:

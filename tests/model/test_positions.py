@@ -11,7 +11,7 @@ from helpers.positions import raw_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.model.catalog import Catalog, written_positions
 from catalogaudit.model.findings import Location
 from catalogaudit.model.positions import Finder
@@ -42,7 +42,7 @@ BOGUS = ["x", "/", "//", "/~2", "/-", "/01", "/0/", "/999", "/a~1b", "/a/b"]
 
 
 def _check(doc: Any, text: str | None = None) -> None:
-    text = jsonwire.written(doc) if text is None else text
+    text = jsonwrite.written(doc) if text is None else text
     catalog = Catalog(doc if isinstance(doc, dict) else {"v": doc}, text=text)
     full = written_positions(catalog.doc)
     for pointer, at in full.items():
@@ -61,7 +61,7 @@ def test_positions_in_a_real_snapshot() -> None:
     path = FIXTURES / "captures" / "server-filesystem-2026.8.31.snapshot.json"
     text = path.read_text(encoding="utf-8")
     doc = jsonwire.loads(text)
-    assert jsonwire.written(doc) == text
+    assert jsonwrite.written(doc) == text
     _check(doc, text)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from helpers import PYTHON, cli, fixture, npm_bin
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding
 from catalogaudit.profiles import resolve as profiles
@@ -157,7 +157,7 @@ def raw_lexemes(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
 
 def test_python_sdk_priority_1_0_is_flagged_by_codex_app(example: Catalog) -> None:
     index = next(i for i in example.items("resources") if i.identity == "notes://index")
-    assert jsonwire.lexeme(index.value["annotations"]["priority"]) == "1.0"  # priority=1 in source
+    assert jsonwrite.lexeme(index.value["annotations"]["priority"]) == "1.0"  # priority=1 in source
     found = audit(example, "codex-app")
     assert priorities(found) == [("notes://index", "1.0"), ("notes://welcome", "0.5")]
     assert {f.rule_id for f in found if f.pointer == "/annotations/priority"} == {"CDX-ANN-001"}
@@ -165,7 +165,7 @@ def test_python_sdk_priority_1_0_is_flagged_by_codex_app(example: Catalog) -> No
 
 def test_integer_priority_is_not_flagged_by_codex_app(raw_lexemes: Catalog) -> None:
     served: dict[str | None, Any] = {
-        i.identity: jsonwire.lexeme(i.value["annotations"]["priority"])
+        i.identity: jsonwrite.lexeme(i.value["annotations"]["priority"])
         for i in raw_lexemes.items("resources")
     }
     assert served["file:///fixture/resource_001.txt"] == "1"

@@ -13,7 +13,7 @@ from helpers import cli
 
 from catalogaudit.errors import UsageError
 from catalogaudit.intake import read_catalog
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwrite
 from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.profiles import resolve as profiles
@@ -82,7 +82,7 @@ def test_rule_case(rule_id: str, path: Path) -> None:
     for f in found:
         assert f.message and f.source.startswith("https://") and f.hint
         if f.identity is not None:  # the message names the item
-            assert jsonwire.dump_string(f.identity) in f.message
+            assert jsonwrite.dump_string(f.identity) in f.message
         assert f.profile == resolved.label
         assert f.location is not None and f.location.file == str(path)
 

@@ -12,7 +12,7 @@ from helpers import cli, fixture, npm_bin, validate_snapshot
 
 from catalogaudit import walker
 from catalogaudit.canonical import hashes
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.model.names import LISTINGS
 
 SEMI = ";=\\,"
@@ -86,7 +86,7 @@ def test_derived_file_is_a_written_snapshot_with_the_rewritten_wire(tmp_path: Pa
     snap = snapshot_of(tmp_path, "substitutions/semicolons.jsonl", "--protocol", "2025-11-25")
     _, doc, _ = rewrite(tmp_path, snap, "--substitutions", SEMI)
     text = (tmp_path / "out.snapshot.json").read_text()
-    assert text == jsonwire.written(jsonwire.loads(text)), "the one written form"
+    assert text == jsonwrite.written(jsonwire.loads(text)), "the one written form"
     assert doc["capture"]["source"] == "derived"
     assert doc["capture"]["wire"] == "kept" and "wireLost" not in doc["capture"]
     # the wire pages hold the rewritten items: their served hashes are the file's
@@ -113,7 +113,7 @@ def test_derived_file_is_a_written_snapshot_with_the_rewritten_wire(tmp_path: Pa
     # input's wire pages); canonical ones can be recomputed from the file itself
     for name in LISTINGS:
         page = jsonwire.loads(original["wire"]["pages"][name][0])
-        served = [jsonwire.loads(jsonwire.compact(i).replace(";", ",")) for i in page[name]]
+        served = [jsonwire.loads(jsonwrite.compact(i).replace(";", ",")) for i in page[name]]
         expected = [hashes.item_hashes(name, i).as_dict() for i in served]
         # names, URIs and data keep their ; -- rebuild the expectation from the file instead
         got = doc["listings"][name]
@@ -208,7 +208,7 @@ def test_codex_app_fix_writes_integer_priorities(tmp_path: Path) -> None:
     snap = snapshot_of(tmp_path, "substitutions/priorities.jsonl", "--protocol", "2025-11-25")
     got, doc, report = rewrite(tmp_path, snap, "--fix", "codex-app", "--profile", "codex-app")
     prios = {
-        r["uri"]: jsonwire.lexeme(r["annotations"]["priority"])
+        r["uri"]: jsonwrite.lexeme(r["annotations"]["priority"])
         for r in jsonwire.loads((tmp_path / "out.snapshot.json").read_text())["listings"][
             "resources"
         ]["items"]

@@ -272,7 +272,7 @@ def test_example_server_priority_lexemes(tmp_path: Path) -> None:
     text = (tmp_path / "s.json").read_text()
     # The SDK writes priority=1 as 1.0: the snapshot keeps exactly that lexeme.
     assert '"priority": 1.0\n' in text and '"priority": 0.5\n' in text
-    from catalogaudit.model import jsonwire
+    from catalogaudit.model import jsonwire, jsonwrite
 
     again = jsonwire.loads(text)
     prios = [
@@ -280,7 +280,7 @@ def test_example_server_priority_lexemes(tmp_path: Path) -> None:
         for r in again["listings"]["resources"]["items"]
         if "annotations" in r and "priority" in r["annotations"]
     ]
-    assert sorted(jsonwire.lexeme(p) for p in prios) == ["0.5", "1.0"]
+    assert sorted(jsonwrite.lexeme(p) for p in prios) == ["0.5", "1.0"]
     tools = {t["name"]: t for t in doc["listings"]["tools"]["items"]}
     query = tools["search_notes"]["inputSchema"]["properties"]["query"]["description"]
     assert ";" in query

@@ -16,7 +16,7 @@ import anyio
 import pytest
 from helpers import PYTHON, cli, fixture, npm_bin
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model import jsonwire, jsonwrite
 
 METHODS = {
     "tools": "list_tools",
@@ -128,7 +128,7 @@ def test_capture_equals_sdk_view(tmp_path: Path, server: Any, mode: str) -> None
         served = [None] * len(rec["items"])
         for item, pos in zip(rec["items"], rec["servedPositions"], strict=True):
             served[pos] = item
-        ours = json.loads(jsonwire.compact(jsonwire.loads(json.dumps(served))))
+        ours = json.loads(jsonwrite.compact(jsonwire.loads(json.dumps(served))))
         dropped: list[str] = []
         repaired(ours, sdk_items, f"/{name}", dropped)
         # The SDK keeps every key the spec defines for the negotiated era; what it drops must be

@@ -1,6 +1,6 @@
 """RFC 8785 (JCS) bytes and canonical hashes.
 
-`jcs_bytes` is `jsonwire.canonical` as UTF-8: orjson writes it, the exact writer the values
+`jcs_bytes` is `jsonwrite.canonical` as UTF-8: orjson writes it, the exact writer the values
 orjson would write otherwise (`jsonwire`). From bytes (`hash` of a list result, `canonicalize
 --jcs`), `read` parses at C speed what it can read exactly, and `served` and `plain_jcs` write
 the same bytes as the exact writers would from the exact parse.
@@ -33,13 +33,9 @@ def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def jcs_bytes(value: Any) -> bytes:
-    """The RFC 8785 bytes of a parsed value (from `jsonwire` or `json.loads`).
-
-    Equal to `jsonwire.canonical(value)` encoded as UTF-8; within the safe-integer range and
-    without lone surrogates or NaN, equal to `rfc8785.dumps(value)`.
-    """
-    return canonical_utf8(value)
+#: The RFC 8785 bytes of a parsed value (`jsonwrite.canonical` as UTF-8; within the
+#: safe-integer range and without lone surrogates or NaN, `rfc8785.dumps(value)`).
+jcs_bytes = canonical_utf8
 
 
 def jcs_hash(value: Any) -> str:
@@ -119,7 +115,7 @@ def _es6(obj: Any) -> Any:
 
 
 def served(value: Any) -> bytes:
-    """`jsonwire.compact_utf8` of a value `read` gave: served key order, floats as lexemes.
+    """`jsonwrite.compact_utf8` of a value `read` gave: served key order, floats as lexemes.
     Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate, 255 levels)."""
     return orjson.dumps(value, default=_lexeme, option=_SERVED)
 

@@ -24,7 +24,6 @@ from catalogaudit.model import (
     HASH_KINDS,
     IDENTITY,
     LISTINGS,
-    identity_sort_key,
     jcs_key,
     result_note,
 )
@@ -50,10 +49,10 @@ def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], str] | None:
 def _checked(name: str, data: bytes, page: Any) -> tuple[dict[str, Any], str] | None:
     if type(page) is not dict:
         return None
-    found = [key for key in page if key in LISTINGS]
-    if len(found) != 1 or type(page[found[0]]) is not list:
+    listed = [key for key in page if key in LISTINGS]
+    if len(listed) != 1 or type(page[listed[0]]) is not list:
         return None
-    listing = found[0]
+    listing = listed[0]
     items: list[Any] = page[listing]
     ident = IDENTITY[listing]
     if not all(type(i) is dict and type(i.get(ident)) is str for i in items):
@@ -61,58 +60,25 @@ def _checked(name: str, data: bytes, page: Any) -> tuple[dict[str, Any], str] | 
     if len({i[ident] for i in items}) != len(items):
         return None
     fields = canonical.served({k: v for k, v in page.items() if k != listing})
-    hashed = [_item(listing, item) for item in items]
-    if not canonical.same_members(data, fields.count(b":") + 1 + sum(h[4] for h in hashed)):
+    colons = fields.count(b":") + 1
+    per_item: list[hashes.ItemHashes] = []
+    for item in items:
+        served = canonical.served(item)
+        projected = hashes.prompt_projection(listing, item)
+        prompt = served if len(projected) == len(item) else canonical.served(projected)
+        jcs = canonical.sha256(canonical.plain_jcs(item))
+        per_item.append(hashes.ItemHashes(canonical.sha256(served), canonical.sha256(prompt), jcs))
+        colons += served.count(b":")
+    if not canonical.same_members(data, colons):
         return None
-    return _report(name, listing, hashed, fields.decode()), result_note(listing)
-
-
-def _item(listing: str, item: dict[str, Any]) -> tuple[str, str, str, str, int]:
-    """(identity, served, prompt, canonical) hashes of one item, and its served text's colons."""
-    served = canonical.served(item)
-    projected = hashes.prompt_projection(listing, item)
-    prompt = served if len(projected) == len(item) else canonical.served(projected)
-    return (
-        item[IDENTITY[listing]],
-        canonical.sha256(served),
-        canonical.sha256(prompt),
-        canonical.sha256(canonical.plain_jcs(item)),
-        served.count(b":"),
-    )
-
-
-def _report(
-    name: str, listing: str, found: list[tuple[str, str, str, str, int]], fields: str
-) -> dict[str, Any]:
-    order = sorted(range(len(found)), key=lambda i: jcs_key(found[i][0]))
-    canonical_order = sorted(identity_sort_key(f[0], f[3]) for f in found)
-    listing_hashes = {
-        "served": hashes.combine(f[1] for f in found),
-        "prompt": hashes.combine(f[2] for f in found),
-        "canonical": hashes.combine(key[2] for key in canonical_order),
-        "pageFields": hashes.page_fields_hash_of([fields]),
-    }
-    entries: dict[str, Any] = {}
-    for lname in LISTINGS:
-        if lname != listing:
-            entries[lname] = {"status": "absent"}
-            continue
-        items = [
-            {
-                "identity": found[i][0],
-                "servedPosition": i,
-                "served": found[i][1],
-                "prompt": found[i][2],
-                "canonical": found[i][3],
-            }
-            for i in order
-        ]
-        entries[lname] = {"status": "ok", "hashes": listing_hashes, "items": items}
-    catalog = {
-        kind: hashes.catalog_hash(
-            {lname: listing_hashes[kind] if lname == listing else None for lname in LISTINGS},
-            None,
-        )
-        for kind in HASH_KINDS
-    }
-    return envelope("hash", {"input": name, "catalog": catalog, "listings": entries})
+    found = hashes.listing_hashes(listing, items, per_item)
+    found["pageFields"] = hashes.page_fields_hash_of([fields.decode()])
+    rows = [
+        {"identity": items[i][ident], "servedPosition": i, **per_item[i].as_dict()}
+        for i in sorted(range(len(items)), key=lambda i: jcs_key(items[i][ident]))
+    ]
+    entries: dict[str, Any] = {lname: {"status": "absent"} for lname in LISTINGS}
+    entries[listing] = {"status": "ok", "hashes": found, "items": rows}
+    catalog = {kind: hashes.catalog_hash({listing: found[kind]}, None) for kind in HASH_KINDS}
+    body = {"input": name, "catalog": catalog, "listings": entries}
+    return envelope("hash", body), result_note(listing)

@@ -1,7 +1,7 @@
 """The vocabulary every layer shares; it imports nothing of ours but `errors`.
 
-- `jsonwire`: wire-faithful JSON values (number lexemes, duplicate keys), the written form,
-  JSON Pointers;
+- `jsonwire`: wire-faithful JSON parsing (number lexemes, duplicate keys), JSON Pointers;
+  `jsonwrite`: the served, canonical and written forms;
 - `names`: the four listings, their methods, item identity, the prompt projection;
 - `protocol`: revisions, `--protocol`/`--client-capabilities`, the negotiated `Session`;
 - `capture`: pages, listings and captures as records, and the wire anomaly findings;
@@ -57,29 +57,27 @@ if TYPE_CHECKING:
     from catalogaudit.model.inert import visible
     from catalogaudit.model.jsonwire import (
         Member,
-        WireDecodeError,
-        WireFloat,
-        WireLimitError,
-        WireObject,
         anomalies,
-        canonical,
-        canonical_utf8,
-        compact,
-        compact_utf8,
         decode_utf8,
-        dump_string,
-        dumps,
         escape_pointer,
-        is_integer_lexeme,
-        jcs_key,
-        jcs_number,
-        lexeme,
         loads,
         parse_members,
         pointer_join,
         pointer_of,
         pointer_tokens,
         raw_decode,
+    )
+    from catalogaudit.model.jsonwrite import (
+        canonical,
+        canonical_utf8,
+        compact,
+        compact_utf8,
+        dump_string,
+        dumps,
+        is_integer_lexeme,
+        jcs_key,
+        jcs_number,
+        lexeme,
         utf16_order_may_differ,
         write_written,
         written,
@@ -139,6 +137,10 @@ if TYPE_CHECKING:
         MAX_INT_DIGITS,
         MAX_SAFE_INTEGER,
         SIXTEEN_DIGITS,
+        WireDecodeError,
+        WireFloat,
+        WireLimitError,
+        WireObject,
         has_sixteen_digits,
     )
 
@@ -156,10 +158,12 @@ __getattr__ = lazy(
         ),
         "inert": "inert_text=inert visible",
         "jsonwire": (
-            "Member WireDecodeError WireFloat WireLimitError WireObject anomalies canonical "
-            "canonical_utf8 compact compact_utf8 decode_utf8 dump_string dumps escape_pointer "
-            "is_integer_lexeme jcs_key jcs_number lexeme loads parse_members pointer_join "
-            "pointer_of pointer_tokens raw_decode utf16_order_may_differ write_written written"
+            "Member anomalies decode_utf8 escape_pointer loads parse_members pointer_join "
+            "pointer_of pointer_tokens raw_decode"
+        ),
+        "jsonwrite": (
+            "canonical canonical_utf8 compact compact_utf8 dump_string dumps is_integer_lexeme "
+            "jcs_key jcs_number lexeme utf16_order_may_differ write_written written"
         ),
         "modelview": (
             "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
@@ -178,6 +182,9 @@ __getattr__ = lazy(
         "validation": "CUT MAX_DEPTH NOT_PLAIN plain validator cut_deep=cut value_depth=depth",
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
-        "wiretypes": "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER SIXTEEN_DIGITS has_sixteen_digits",
+        "wiretypes": (
+            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER SIXTEEN_DIGITS WireDecodeError WireFloat "
+            "WireLimitError WireObject has_sixteen_digits"
+        ),
     },
 )

@@ -9,9 +9,10 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Finding, Severity
+from catalogaudit.model.jsonwrite import jcs_number, lexeme
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
-from catalogaudit.model.wiretypes import has_sixteen_digits
+from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_sixteen_digits
 
 
 @dataclass
@@ -74,14 +75,10 @@ def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
             stack.extend(
                 (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
             )
-        elif (
-            isinstance(node, int)
-            and not isinstance(node, bool)
-            and abs(node) > jsonwire.MAX_SAFE_INTEGER
-        ):
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > MAX_SAFE_INTEGER:
             detail = (
-                f"integer {jsonwire.lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
-                f"(JavaScript, the canonical hash) see {jsonwire.jcs_number(node)}"
+                f"integer {lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
+                f"(JavaScript, the canonical hash) see {jcs_number(node)}"
             )
             found.append(jsonwire.Anomaly("unsafe-integer", at, detail))
     return found

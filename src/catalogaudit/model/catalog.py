@@ -9,6 +9,7 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
+from catalogaudit.model.jsonwrite import dump_string, jcs_key
 from catalogaudit.model.names import LISTINGS, identity
 from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
@@ -37,7 +38,7 @@ class Item:
         }[self.listing]
         if self.identity is None:
             return f"{kind} #{self.served_index}"
-        return f"{kind} {jsonwire.dump_string(self.identity)}"
+        return f"{kind} {dump_string(self.identity)}"
 
 
 @dataclass
@@ -202,7 +203,7 @@ def _listing_array(raw: Any, listing: str) -> str | None:
 
 
 def written_positions(value: Any) -> dict[str, tuple[int, int]]:
-    """Line and column (1-based) of every value in `jsonwire.written(value)`, by pointer."""
+    """Line and column (1-based) of every value in `jsonwrite.written(value)`, by pointer."""
     out: dict[str, tuple[int, int]] = {}
     line = 1
 
@@ -211,14 +212,13 @@ def written_positions(value: Any) -> dict[str, tuple[int, int]]:
         out[at] = (line, col)
         children: list[tuple[str, Any, int]] = []
         if isinstance(node, dict) and node:
-            for key in sorted(node, key=jsonwire.jcs_key):
-                klen = len(jsonwire.dump_string(key)) + 2
+            for key in sorted(node, key=jcs_key):
+                klen = len(dump_string(key)) + 2
                 children.append((jsonwire.pointer_join(at, key), node[key], klen))
         elif isinstance(node, list) and node:
             children = [(jsonwire.pointer_join(at, i), v, 0) for i, v in enumerate(node)]
         else:
-            line += _newlines(node)
-            return
+            return  # NOTE: a scalar never spans lines (strings escape newlines)
         for child_at, child, prefix in children:
             line += 1
             visit(child, child_at, 2 * (depth + 1) + prefix + 1, depth + 1)
@@ -226,8 +226,3 @@ def written_positions(value: Any) -> dict[str, tuple[int, int]]:
 
     visit(value, "", 1, 0)
     return out
-
-
-def _newlines(node: Any) -> int:
-    # Scalars never span lines in the written form (strings escape newlines).
-    return 0

@@ -1,5 +1,5 @@
-"""Wire-faithful JSON: parse without losing number lexemes, key order or anomalies; write it back
-(the writers live in `jsonwrite`, re-exported here).
+"""Wire-faithful JSON: parse without losing number lexemes, key order or anomalies (the
+writers are `jsonwrite`'s).
 
 Python's `json.loads` turns `1.0`, `1.00` and `1E0` into the same float and silently keeps the
 last of two duplicate keys. An auditor must see what was served, so numbers keep their exact
@@ -7,9 +7,8 @@ lexeme (`WireInt`, `WireFloat`), duplicate keys are remembered on the object (`W
 `anomalies()` reports NaN/Infinity, lone surrogates and invalid UTF-8 with their JSON Pointer.
 
 One decoder, three sets of hooks on the C scanner: `raw_decode_plain` also says whether the
-value is plain (no duplicate key, NaN, `-0` or lexeme `repr` would not write);
-`raw_decode_whole`, the same parse without that count, for a value kept whole;
-`raw_decode_compared`, values only compared with `==`.
+value is plain (no duplicate key, NaN, `-0` or lexeme `repr` would not write); `raw_decode`,
+the same parse without that count, or (`compared`) values only compared with `==`.
 """
 
 from __future__ import annotations
@@ -20,69 +19,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model.jsonwrite import (
-    NumberText,
-    _written_number,
-    canonical,
-    canonical_utf8,
-    compact,
-    compact_utf8,
-    dump_string,
-    dumps,
-    exact_dumps,
-    is_integer_lexeme,
-    jcs_key,
-    jcs_number,
-    lexeme,
-    utf16_order_may_differ,
-    write_written,
-    written,
-)
 from catalogaudit.model.wiretypes import (
-    INTEGER_LEXEME,
     MAX_INT_DIGITS,
-    MAX_SAFE_INTEGER,
     NON_FINITE,
     LongInteger,
     WireDecodeError,
     WireFloat,
-    WireInt,
     WireLimitError,
     WireObject,
     object_from_pairs,
     parse_int_lexeme,
 )
-
-__all__ = [
-    "INTEGER_LEXEME",
-    "MAX_INT_DIGITS",
-    "MAX_SAFE_INTEGER",
-    "NON_FINITE",
-    "NumberText",
-    "WireDecodeError",
-    "WireFloat",
-    "WireInt",
-    "WireLimitError",
-    "WireObject",
-    "_written_number",
-    "canonical",
-    "canonical_utf8",
-    "compact",
-    "compact_utf8",
-    "dump_string",
-    "dumps",
-    "exact_dumps",
-    "is_integer_lexeme",
-    "jcs_key",
-    "jcs_number",
-    "lexeme",
-    "raw_decode_plain",
-    "raw_decode_whole",
-    "utf16_order_may_differ",
-    "write_written",
-    "written",
-]
-
 
 #: JSON whitespace.
 WS = re.compile(r"[ \t\n\r]*")
@@ -104,7 +51,7 @@ def raw_decode_plain(text: str, idx: int = 0) -> tuple[Any, int, bool]:
 
 class _WireErrors:
     """The decoder's errors as `WireDecodeError`s. A context, not a call: the decoder runs one
-    Python frame below the caller in each `raw_decode_*`, so every one of them refuses the
+    Python frame below the caller of `raw_decode` and `raw_decode_plain`, so both refuse the
     same nesting (before Python 3.12 frames and C levels share one recursion budget)."""
 
     __slots__ = ("idx",)
@@ -171,22 +118,18 @@ _COMPARED = json.JSONDecoder(parse_int=parse_int_lexeme, parse_constant=WireFloa
 scan_whole: Any = _WHOLE.scan_once  # type: ignore[attr-defined]
 
 
-def raw_decode_whole(text: str, idx: int = 0) -> tuple[Any, int]:
-    """`raw_decode_plain` without its verdict: the same value, or the same error."""
+def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
+    """Parse one value starting at `idx`; return it and the offset just past it: the value
+    `raw_decode_plain` parses, or the same error. `compared`: a value only compared with `==`
+    (a wire page's items against the readable ones), equal to it without a hook per object or
+    float."""
     with _WireErrors(idx):
-        return _WHOLE.raw_decode(text, idx)
-
-
-def raw_decode_compared(text: str, idx: int = 0) -> tuple[Any, int]:
-    """A value only compared with `==` (a wire page's items against the readable ones): equal
-    to what `raw_decode_plain` parses, or the same error, without a hook per object or float."""
-    with _WireErrors(idx):
-        return _COMPARED.raw_decode(text, idx)
+        return (_COMPARED if compared else _WHOLE).raw_decode(text, idx)
 
 
 def loads(text: str) -> Any:
     """Parse one JSON document wire-faithfully (whitespace around it)."""
-    value, end = raw_decode_whole(text, WS.match(text, 0).end())  # type: ignore[union-attr]
+    value, end = raw_decode(text, WS.match(text, 0).end())  # type: ignore[union-attr]
     return ended(text, value, end)
 
 
@@ -204,12 +147,6 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8"), False
     except UnicodeDecodeError:
         return data.decode("utf-8", "surrogateescape"), True
-
-
-def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
-    """Parse one value starting at `idx`; return it and the offset just past it. `compared`:
-    a value only compared with `==`, faster (`raw_decode_compared`)."""
-    return raw_decode_compared(text, idx) if compared else raw_decode_whole(text, idx)
 
 
 @dataclass(frozen=True)
@@ -237,7 +174,7 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
     members: dict[str, Member] = {}
     pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
     if text.startswith("}", pos):
-        return _finish(text, pos + 1, members)
+        return ended(text, members, pos + 1)  # type: ignore[no-any-return]
     while True:
         if not text.startswith('"', pos):
             raise WireDecodeError(f"expected a key at offset {pos}", pos)
@@ -255,12 +192,8 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
             pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
             continue
         if text.startswith("}", pos):
-            return _finish(text, pos + 1, members)
+            return ended(text, members, pos + 1)  # type: ignore[no-any-return]
         raise WireDecodeError(f"expected ',' or '}}' at offset {pos}", pos)
-
-
-def _finish(text: str, pos: int, members: dict[str, Member]) -> dict[str, Member]:
-    return ended(text, members, pos)  # type: ignore[no-any-return]
 
 
 # --- anomalies -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from catalogaudit.model import jsonwire
+from catalogaudit.model.jsonwrite import jcs_key
 
 #: Listing result keys in protocol order, with their list methods.
 LISTINGS: tuple[str, ...] = ("tools", "prompts", "resources", "resourceTemplates")
@@ -51,4 +51,4 @@ def identity_sort_key(ident: str | None, tiebreak: Any) -> tuple[int, bytes, Any
     """Items sort by identity in UTF-16 code-unit order; items without identity go last."""
     if ident is None:
         return (1, b"", tiebreak)
-    return (0, jsonwire.jcs_key(ident), tiebreak)
+    return (0, jcs_key(ident), tiebreak)

@@ -1,4 +1,4 @@
-"""Parse a file in the written form (`jsonwire.written`) piece by piece, never decoding it
+"""Parse a file in the written form (`jsonwrite.written`) piece by piece, never decoding it
 whole.
 
 Why: a 29 MB snapshot holding one astral character decodes to a 116 MB Python string, held

@@ -8,6 +8,7 @@ writes a rewritten item into a captured page this way, so the rest stays as serv
 from __future__ import annotations
 
 from catalogaudit.model import jsonwire
+from catalogaudit.model.jsonwrite import dump_string
 
 
 def members(text: str) -> list[tuple[str, str]]:
@@ -18,7 +19,7 @@ def members(text: str) -> list[tuple[str, str]]:
 
 def join(pairs: list[tuple[str, str]]) -> str:
     """An object text from (key, value text) pairs: compact, RFC 8785 key escapes."""
-    return "{" + ",".join(jsonwire.dump_string(k) + ":" + v for k, v in pairs) + "}"
+    return "{" + ",".join(dump_string(k) + ":" + v for k, v in pairs) + "}"
 
 
 def array_items(text: str) -> list[str]:

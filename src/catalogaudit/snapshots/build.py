@@ -1,7 +1,7 @@
 """The snapshot file: build it from captures, hash it, compare runs, validate and write it.
 
 Layout is published as `snapshots/snapshot.schema.json` (format version 1). The file is written
-in the one written form (`jsonwire.written`): deterministic for the same served catalog.
+in the one written form (`jsonwrite.written`): deterministic for the same served catalog.
 """
 
 from __future__ import annotations
@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, BinaryIO
 
-from catalogaudit.canonical import catalog_hash, item_hashes, listing_hashes, page_fields_hash
+from catalogaudit.canonical import (
+    ItemHashes,
+    catalog_hash,
+    item_hashes,
+    listing_hashes,
+    page_fields_hash,
+)
 from catalogaudit.model import (
     CLIENT_INFO,
     HASH_KINDS,
@@ -117,10 +123,15 @@ def listing_record(listing: Listing, hashed: bool = True) -> dict[str, Any]:
     if listing.status == "absent":
         return record
     record.update(items_record(listing.name, served, hashed=hashed))
-    record["pages"] = [{"items": len(page.items), "fields": page.fields} for page in listing.pages]
+    record["pages"] = page_meta(listing.pages)
     if hashed:
         record["hashes"]["pageFields"] = page_fields_hash([p.fields for p in listing.pages])
     return record
+
+
+def page_meta(pages: Sequence[Any]) -> list[dict[str, Any]]:
+    """A listing record's `pages`: each page's item count and fields."""
+    return [{"items": len(page.items), "fields": page.fields} for page in pages]
 
 
 def items_record(
@@ -128,27 +139,23 @@ def items_record(
     served: Sequence[Any],
     *,
     hashed: bool = True,
+    per_item: Sequence[ItemHashes] | None = None,
 ) -> dict[str, Any]:
     """Items sorted by (identity, served position), with served positions and hashes
-    (`hashed=False`: no hashes, see `build`)."""
-    order = _order(name, served)
+    (`hashed=False`: no hashes, see `build`; `per_item`: the item hashes, if known)."""
+    order = sorted(
+        range(len(served)), key=lambda i: identity_sort_key(identity(name, served[i]), i)
+    )
     if not hashed:
         return {"items": [served[i] for i in order], "servedPositions": order}
-    per_item = [item_hashes(name, item) for item in served]
+    if per_item is None:
+        per_item = [item_hashes(name, item) for item in served]
     return {
         "items": [served[i] for i in order],
         "servedPositions": order,
         "itemHashes": [per_item[i].as_dict() for i in order],
         "hashes": listing_hashes(name, served, per_item),
     }
-
-
-def _order(name: str, served: Sequence[Any]) -> list[int]:
-    """Served positions in the order of the readable items: by identity, then position."""
-    return sorted(
-        range(len(served)),
-        key=lambda i: identity_sort_key(identity(name, served[i]), i),
-    )
 
 
 def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str]:
@@ -233,6 +240,8 @@ def validate(doc: dict[str, Any]) -> list[str]:
 def errors(doc: dict[str, Any]) -> list[Any]:
     """python-jsonschema's errors of the document (the reference, and what users read), asked
     only when jsonschema-rs (`model.validation`) finds some or cannot read a value exactly."""
+    # NOTE: each listing's items emptied: the schema says nothing about items (`"items":
+    # {"type": "array"}`), so the errors are the same, without walking megabytes of tools
     listings = doc.get("listings")
     bare = doc
     if isinstance(listings, dict):
@@ -243,22 +252,12 @@ def errors(doc: dict[str, Any]) -> list[Any]:
     import jsonschema  # lazy: heavy, and only needed when a snapshot has errors
 
     validator = jsonschema.Draft202012Validator(snapshot_schema())
-    return list(validator.iter_errors(skeleton(doc)))
+    return list(validator.iter_errors(json.loads(written(bare))))
 
 
 @cache
 def _valid() -> Any:
     return validation_validator(snapshot_schema()).is_valid
-
-
-def skeleton(doc: dict[str, Any]) -> Any:
-    """The document as plain JSON, each listing's items emptied: the schema says nothing about
-    items (`"items": {"type": "array"}`), so the errors are the same, without writing and
-    walking megabytes of tools."""
-    listings = doc.get("listings")
-    if isinstance(listings, dict):
-        doc = {**doc, "listings": {k: _no_items(v) for k, v in listings.items()}}
-    return json.loads(written(doc))
 
 
 def _no_items(record: Any) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.canonical import ItemHashes, combine, item_hashes, jcs_hash, page_fields_hash
+from catalogaudit.canonical import ItemHashes, item_hashes, jcs_hash, page_fields_hash
 from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
@@ -23,7 +23,6 @@ from catalogaudit.model import (
     anomaly_finding,
     canonical,
     identity,
-    identity_sort_key,
     loads,
     unsafe_integers,
 )
@@ -170,31 +169,14 @@ def _record(
     rehashed = len(served) - sum(
         1 for i, h in enumerate(per_item) if recorded and recorded[i] == h.as_dict()
     )
-    order = sorted(
-        range(len(served)),
-        key=lambda i: identity_sort_key(identity(lname, served[i]), i),
-    )
-    by_identity = sorted(
-        identity_sort_key(identity(lname, item), h.canonical)
-        for item, h in zip(served, per_item, strict=True)
-    )
-    page_fields = page_fields_hash([p.fields for p in pages])
     old_fields = (rec.get("hashes") or {}).get("pageFields") if recorded is not None else None
-    listing = {
-        "served": combine(h.served for h in per_item),
-        "prompt": combine(h.prompt for h in per_item),
-        "canonical": combine(key[2] for key in by_identity),
-        # NOTE: page fields are hashed in served key order, lost without the wire section.
-        "pageFields": old_fields if isinstance(old_fields, str) else page_fields,
-    }
     record = {k: v for k, v in rec.items() if k not in _DERIVED}
-    record.update(
-        items=[served[i] for i in order],
-        servedPositions=order,
-        itemHashes=[per_item[i].as_dict() for i in order],
-        hashes=listing,
-        pages=[{"items": len(p.items), "fields": p.fields} for p in pages],
+    record.update(snap.items_record(lname, served, per_item=per_item))
+    # NOTE: page fields are hashed in served key order, lost without the wire section.
+    record["hashes"]["pageFields"] = (
+        old_fields if isinstance(old_fields, str) else page_fields_hash([p.fields for p in pages])
     )
+    record["pages"] = snap.page_meta(pages)
     return record, rehashed
 
 
@@ -239,7 +221,7 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
             _wire_page(f"{where}: wire page {i}", lname, _unpacked(t)) for i, t in enumerate(texts)
         ]
         served = [item for page in pages for item in page.items]
-        if _served_order(rec) == served and rec.get("pages") == _page_meta(pages):
+        if _served_order(rec) == served and rec.get("pages") == snap.page_meta(pages):
             continue
         rebuilt[lname], _ = _record(lname, rec, pages, None)
         warnings.extend(_differences(where, rec, rebuilt[lname]))
@@ -301,10 +283,6 @@ def _served_order(rec: dict[str, Any]) -> list[Any] | None:
     for item, pos in zip(items, positions, strict=True):
         served[pos] = item
     return served
-
-
-def _page_meta(pages: list[_Page]) -> list[dict[str, Any]]:
-    return [{"items": len(p.items), "fields": p.fields} for p in pages]
 
 
 def _differences(where: str, rec: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:

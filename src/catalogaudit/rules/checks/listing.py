@@ -35,7 +35,7 @@ def priority_integer_lexeme(
 ) -> Iterator[Hit]:
     """`annotations.priority` must be written as an integer on the wire (`-?(0|[1-9][0-9]*)`):
     `1.0`, `0.5` and `1E0` fail, `1` and `0` pass. Reads the served lexeme
-    (`jsonwire.is_integer_lexeme`), never the parsed value, because `1.0 == 1` in Python."""
+    (`jsonwrite.is_integer_lexeme`), never the parsed value, because `1.0 == 1` in Python."""
     for item, at, value in field_targets(catalog, {"field": PRIORITY, **params}, ANNOTATED):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
