@@ -123,26 +123,17 @@ def snapshot(
     Exit codes: 0 written, 1 written but unstable across --runs or a contract assertion
     failed (with --servers: a server failed, the others written), 2 nothing written.
     """
-    raise typer.Exit(_snapshot({**locals(), **contract}))
-
-
-def _snapshot(o: dict[str, Any]) -> int:
-    """The `snapshot` command's body: every option by its parameter name."""
     from catalogaudit.verbs import from_parameters, run_fleet_snapshot, run_snapshot
 
-    options = server_options(
-        o,
-        o["command"] or (),
-        wire=not o["no_wire"],
-        contract=from_parameters(o),
-    )
-    if o["servers"] is not None:
-        return run_fleet_snapshot(options, o["servers"], o["shard"])
-    if o["shard"] is not None:
+    o = {**locals(), **contract}
+    options = server_options(o, command or (), wire=not no_wire, contract=from_parameters(o))
+    if servers is not None:
+        raise typer.Exit(run_fleet_snapshot(options, servers, shard))
+    if shard is not None:
         from catalogaudit.errors import UsageError
 
         raise UsageError("--shard splits the servers of --servers FILE")
-    return run_snapshot(options)
+    raise typer.Exit(run_snapshot(options))
 
 
 # NOTE: each module adds its verbs to `app` (typer imports are cheap; each verb's work is
