@@ -113,7 +113,7 @@ ProfileOpt = Annotated[
     List,
     typer.Option(
         "--profile",
-        help="ID or ID@VERSION; repeatable (default: config profiles, else spec).",
+        help="ID or ID@VERSION; repeatable (default: the configured profiles).",
         autocompletion=complete_profiles,
     ),
 ]

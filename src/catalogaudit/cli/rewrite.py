@@ -61,6 +61,7 @@ def rewrite_command(
 
     Writes the derived catalog (hashes recomputed, a `derived` block, no `wire` section),
     reports every change, and re-audits: which findings the rewrite cleared, which remain.
+    The re-audit uses --profile, else the configured profiles, else the profiles of --fix.
     Exit codes: 0 written and the re-audit passes --fail-on, 1 written but findings remain,
     2 errors (nothing written).
     """
