@@ -1,5 +1,5 @@
 """orjson carries the writers (`jsonwrite.dumps`: the served, canonical and written forms); the
-exact writer (`jsonwrite.exact_dumps`) is the oracle, byte for byte, on the shapes where orjson
+exact writer (`exact_dumps`) is the oracle, byte for byte, on the shapes where orjson
 alone would differ: lexemes orjson does not keep (`1.50`, `1E3`, `-0`, NaN), floats we made
 ourselves (integral, exponents, 17 significant digits), integers beyond 2^53 and 2^64, astral
 and U+E000+ keys (UTF-16 order), lone surrogates, `\\u`-escaped text and deep nesting."""
@@ -11,6 +11,7 @@ import io
 import json
 from typing import Any
 
+from helpers.exact_writer import exact_dumps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fastpaths import ALL_KINDS, WIRE_TEXT
@@ -58,7 +59,7 @@ def _deep(levels: int, leaf: Any) -> Any:
 
 def _written(value: Any) -> bytes:
     number = jsonwrite._written_number
-    return (jsonwrite.exact_dumps(value, sort_keys=True, indent=2, number=number) + "\n").encode()
+    return (exact_dumps(value, sort_keys=True, indent=2, number=number) + "\n").encode()
 
 
 @settings(max_examples=400, deadline=None)
@@ -66,15 +67,15 @@ def _written(value: Any) -> bytes:
 def test_orjson_writes_wire_values_as_the_exact_writer(text: str) -> None:
     value = jsonwire.loads(text)
     for kind in ALL_KINDS:
-        assert jsonwrite.dumps(value, **kind) == jsonwrite.exact_dumps(value, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(value, **kind) == exact_dumps(value, **kind)  # type: ignore[arg-type]
 
 
 @settings(max_examples=400, deadline=None)
 @given(VALUES)
 def test_orjson_writes_python_values_as_the_exact_writer(value: Any) -> None:
     for kind in ALL_KINDS:
-        assert jsonwrite.dumps(value, **kind) == jsonwrite.exact_dumps(value, **kind)  # type: ignore[arg-type]
-    assert jcs.jcs_bytes(value) == jsonwrite.exact_dumps(
+        assert jsonwrite.dumps(value, **kind) == exact_dumps(value, **kind)  # type: ignore[arg-type]
+    assert jcs.jcs_bytes(value) == exact_dumps(
         value, sort_keys=True, indent=None, number=jsonwrite.jcs_number
     ).encode("utf-8", "surrogatepass")
 
@@ -91,7 +92,7 @@ def test_escaped_text_and_deep_nesting_write_as_the_exact_writer(value: Any, asc
     assert size == len(fh.getvalue())
     assert snap.render(wire).encode() == _written(wire)
     for kind in ALL_KINDS:
-        assert jsonwrite.dumps(wire, **kind) == jsonwrite.exact_dumps(wire, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(wire, **kind) == exact_dumps(wire, **kind)  # type: ignore[arg-type]
 
 
 def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
@@ -99,5 +100,5 @@ def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
     odd = [{"s": "\ud800"}, {"n": 2**70}, {"f": 1.0}, {"\ue000": 1, "\U0001f600": 2}]
     doc = {"tools": [*items, *odd]}
     for kind in ALL_KINDS:
-        assert jsonwrite.dumps(doc, **kind) == jsonwrite.exact_dumps(doc, **kind)  # type: ignore[arg-type]
+        assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
     assert b'"f": 1\n' in _written(doc) and b'"y": 1.50' in _written(doc)

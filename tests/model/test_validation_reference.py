@@ -198,13 +198,30 @@ def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
+def _skeleton(doc: dict[str, Any]) -> Any:
+    """The document as plain JSON, each listing's items emptied (the schema says nothing of
+    them), as `build.errors` hands it to python-jsonschema."""
+    listings = doc.get("listings")
+    if isinstance(listings, dict):
+        doc = {
+            **doc,
+            "listings": {
+                k: {**v, "items": []}
+                if isinstance(v, dict) and isinstance(v.get("items"), list)
+                else v
+                for k, v in listings.items()
+            },
+        }
+    return json.loads(jsonwrite.written(doc))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_snapshot_validation_agrees(data: st.DataObject) -> None:
     from catalogaudit import intake
 
     doc = intake.read_catalog(str(SNAPSHOT), rehash=True).doc
-    at = data.draw(st.sampled_from(_paths(build.skeleton(doc))))
+    at = data.draw(st.sampled_from(_paths(_skeleton(doc))))
     if at:
         target = doc
         for token in at[:-1]:
@@ -213,14 +230,12 @@ def test_snapshot_validation_agrees(data: st.DataObject) -> None:
     expected = [
         jsonwire.pointer_of(e.absolute_path) + f": {e.message}"
         for e in sorted(
-            jsonschema.Draft202012Validator(build.snapshot_schema()).iter_errors(
-                build.skeleton(doc)
-            ),
+            jsonschema.Draft202012Validator(build.snapshot_schema()).iter_errors(_skeleton(doc)),
             key=lambda e: list(e.absolute_path),
         )
     ]
     assert build.validate(doc) == expected
-    got = _rs_valid(build.snapshot_schema(), build.skeleton(doc))
+    got = _rs_valid(build.snapshot_schema(), _skeleton(doc))
     if got:
         assert expected == []
 
@@ -234,8 +249,8 @@ def test_snapshot_patterns_are_no_more_lenient_than_python(key: str) -> None:
     doc = intake.read_catalog(str(SNAPSHOT), rehash=True).doc
     doc["capture"]["server"] = {"environment": {"set": [], "values": {key: "1"}}}
     doc["findings"][0]["ruleId"] = key  # the other pattern
-    got = _rs_valid(build.snapshot_schema(), build.skeleton(doc))
-    python = _python_valid(build.snapshot_schema(), build.skeleton(doc))
+    got = _rs_valid(build.snapshot_schema(), _skeleton(doc))
+    python = _python_valid(build.snapshot_schema(), _skeleton(doc))
     assert python or not got
     assert (build.validate(doc) == []) == python
 

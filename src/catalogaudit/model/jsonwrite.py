@@ -1,8 +1,8 @@
 """Writing JSON values back: the served (`compact`), canonical (RFC 8785) and written forms.
 
-orjson writes each value it writes exactly (`_orjson` says when it would not); the exact writer
-(`exact_dumps`, one generator step per value) writes the others and is the oracle of
-`tests/model/test_orjson_exact.py`.
+orjson writes each value it writes exactly (`_orjson` says when it would not); the others are
+written member by member, down to the scalars orjson would write otherwise (`_scalar`).
+`tests/helpers/exact_writer.py` is the oracle, byte for byte.
 """
 
 from __future__ import annotations
@@ -109,12 +109,12 @@ _STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
-    """`exact_dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
+    """`dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
     differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
     made ourselves written integral or with an exponent, key order where UTF-16 and code
     points differ, or (JCS) an integer beyond 2^53-1. Numbers that keep a lexeme are handed
     to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
-    written by `number`, as `exact_dumps` writes them; so the risky tokens `number` wrote
+    written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
     are counted, and any more in the text are orjson's own."""
     jcs = number is jcs_number
     risky = 0
@@ -147,7 +147,7 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
 
 
 def _risky(data: bytes, jcs: bool) -> int:
-    """Number tokens in `data` that orjson may write otherwise than `exact_dumps`."""
+    """Number tokens in `data` that orjson may write otherwise than `_scalar`."""
     found = sum(data.count(end) for end in _INTEGRAL_ENDS) + data.endswith(b".0")
     if b"e+" in data or b"e-" in data:
         found += len(_EXPONENT.findall(data))
@@ -197,7 +197,7 @@ def _pieces(
             yield data.replace(b"\n", _pad(indent, depth)) if indent and depth else data
             return
         if not container:
-            yield "".join(_chunks(value, sort_keys, indent, number, depth)).encode()
+            yield _scalar(value, number).encode()
             return
     inner, close, sep, colon = (s.encode() for s in _layout(indent, depth))
     if isinstance(value, dict):
@@ -243,62 +243,22 @@ def _pad(indent: int | None, depth: int) -> bytes:
 def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
     """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
 
-    orjson writes every value it writes exactly; the exact writer (`exact_dumps`, the oracle
-    of `tests/model/test_orjson_exact.py`) only the values it would not (`_orjson`)."""
+    orjson writes every value it writes exactly, `_pieces` the containers it would not, member
+    by member (`_orjson`)."""
     return b"".join(_pieces(value, sort_keys, indent, number, 0, 0)).decode()
 
 
-def exact_dumps(
-    value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme
-) -> str:
-    """The reference writer, one generator step per value: `dumps` must equal it; it writes
-    the values orjson would write otherwise (`_orjson`)."""
-    return "".join(_chunks(value, sort_keys, indent, number, 0))
-
-
-def _chunks(
-    value: Any,
-    sort_keys: bool,
-    indent: int | None,
-    number: Callable[[int | float], str],
-    depth: int,
-) -> Iterator[str]:
-    if value is None:
-        yield "null"
-    elif value is True:
-        yield "true"
-    elif value is False:
-        yield "false"
-    elif isinstance(value, str):
-        yield dump_string(value)
-    elif isinstance(value, (int, float)):
-        yield number(value)
-    elif isinstance(value, dict):
-        if not value:
-            yield "{}"
-            return
-        keys = sorted(value, key=jcs_key) if sort_keys else list(value)
-        inner, close, sep, colon = _layout(indent, depth)
-        yield "{" + inner
-        for i, key in enumerate(keys):
-            if i:
-                yield sep
-            yield dump_string(key) + colon
-            yield from _chunks(value[key], sort_keys, indent, number, depth + 1)
-        yield close + "}"
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            yield "[]"
-            return
-        inner, close, sep, _ = _layout(indent, depth)
-        yield "[" + inner
-        for i, item in enumerate(value):
-            if i:
-                yield sep
-            yield from _chunks(item, sort_keys, indent, number, depth + 1)
-        yield close + "]"
-    else:
-        raise TypeError(f"cannot serialize {type(value).__name__}")
+def _scalar(value: Any, number: NumberText) -> str:
+    """A scalar as `_orjson` would not write it: a lone surrogate, a risky number."""
+    if value is None or value is True or value is False:
+        return "null" if value is None else "true" if value else "false"
+    if isinstance(value, str):
+        return dump_string(value)
+    if isinstance(value, (int, float)):
+        return number(value)
+    if isinstance(value, (dict, list, tuple)) and not value:
+        return "{}" if isinstance(value, dict) else "[]"
+    raise TypeError(f"cannot serialize {type(value).__name__}")
 
 
 def _layout(indent: int | None, depth: int) -> tuple[str, str, str, str]:
