@@ -5,6 +5,7 @@ asking each page's text."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -13,7 +14,6 @@ from hypothesis import strategies as st
 
 from catalogaudit.intake import loader, static
 from catalogaudit.model.protocol import parse_protocol
-from catalogaudit.model.wiretypes import SIXTEEN_DIGITS
 
 NUMBERS = st.sampled_from(
     ["1", "-0", "9007199254740991", "9007199254740992", "12345678901234567", "1.50", "1E3"]
@@ -42,7 +42,7 @@ def test_a_page_said_to_have_no_long_digit_run_has_none_and_gives_the_same_resul
     loaded = loader.parse("in.json", text.encode())
     for page in loaded.pages["tools"]:
         if not page.digits:
-            assert SIXTEEN_DIGITS.search(page.text) is None
+            assert re.search("[0-9]{16}", page.text) is None
     pages = [replace(p, digits=True) for p in loaded.pages["tools"]]
     asked = [("in.json", replace(loaded, pages={"tools": pages}))]
     once = static.merge([("in.json", loaded)], parse_protocol("auto"))

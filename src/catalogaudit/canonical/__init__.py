@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from catalogaudit.canonical.hashes import (
         ItemHashes,
         catalog_hash,
-        combine,
         item_hashes,
         listing_hashes,
         page_fields_hash,
@@ -36,7 +35,7 @@ __getattr__ = lazy(
     globals(),
     {
         "hashes": (
-            "ItemHashes catalog_hash combine item_hashes listing_hashes page_fields_hash "
+            "ItemHashes catalog_hash item_hashes listing_hashes page_fields_hash "
             "prompt_projection sha256"
         ),
         "jcs": "gc_paused jcs_bytes jcs_hash",

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,14 +17,7 @@ from catalogaudit.canonical.jcs import (
     same_members,
 )
 from catalogaudit.errors import InputError
-from catalogaudit.model import (
-    MAX_SAFE_INTEGER,
-    WireDecodeError,
-    WireFloat,
-    decode_utf8,
-    loads,
-    pointer_join,
-)
+from catalogaudit.model import WireDecodeError, anomalies, decode_utf8, loads
 
 
 @dataclass(frozen=True)
@@ -36,8 +28,15 @@ class Problem:
     detail: str
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+#: How `canonicalize --jcs` words each anomaly (`{}`: its subject).
+_WORDS = {
+    "duplicate-key": "duplicate key",
+    "lone-surrogate": "{} has a lone surrogate",
+    "invalid-utf8": "{} is not valid UTF-8",
+    "non-finite-number": "{} is not a JSON number",
+    "beyond-double": "{} is beyond the IEEE 754 double range",
+    "big-integer": "integer {} is beyond +-(2^53-1)",
+}
 
 
 def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
@@ -47,38 +46,8 @@ def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
     beyond the double range (RFC 8785 section 3.2.2.3), and, as in `rfc8785`, integers beyond
     +-(2^53-1): a conformant JCS maps 2^53 and 2^53+1 to the same bytes (Appendix B).
     """
-    found: list[Problem] = []
-
-    def text(s: str, at: str, what: str) -> None:
-        if _SURROGATE.search(s):
-            if invalid_utf8 and _ESCAPED_BYTE.search(s):
-                found.append(Problem(at, f"{what} is not valid UTF-8"))
-            else:
-                found.append(Problem(at, f"{what} has a lone surrogate"))
-
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        node, at = stack.pop()
-        if isinstance(node, dict):
-            dups = getattr(node, "duplicates", ())
-            found.extend(Problem(pointer_join(at, k), "duplicate key") for k in dups)
-            for key in node:
-                text(key, pointer_join(at, key), "key")
-            stack.extend((v, pointer_join(at, k)) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend((v, pointer_join(at, i)) for i, v in reversed(list(enumerate(node))))
-        elif isinstance(node, str):
-            text(node, at, "string")
-        elif isinstance(node, float) and node - node != 0:  # NaN or +-inf
-            lexeme = node.lexeme if isinstance(node, WireFloat) else repr(node)
-            if lexeme in ("NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"):
-                found.append(Problem(at, f"{lexeme} is not a JSON number"))
-            else:
-                found.append(Problem(at, f"{lexeme} is beyond the IEEE 754 double range"))
-        elif isinstance(node, int) and not isinstance(node, bool):
-            if abs(node) > MAX_SAFE_INTEGER:
-                found.append(Problem(at, f"integer {node} is beyond +-(2^53-1)"))
-    return found
+    found = anomalies(value, "", invalid_utf8, numbers=True)
+    return [Problem(a.pointer, _WORDS[a.kind].format(a.subject)) for a in found]
 
 
 def strict_jcs(data: bytes, name: str) -> bytes:

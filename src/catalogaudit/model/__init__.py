@@ -136,7 +136,6 @@ if TYPE_CHECKING:
         MAX_INPUT,
         MAX_INT_DIGITS,
         MAX_SAFE_INTEGER,
-        SIXTEEN_DIGITS,
         WireDecodeError,
         WireFloat,
         WireLimitError,
@@ -183,7 +182,7 @@ __getattr__ = lazy(
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
         "wiretypes": (
-            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER SIXTEEN_DIGITS WireDecodeError WireFloat "
+            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER WireDecodeError WireFloat "
             "WireLimitError WireObject has_sixteen_digits"
         ),
     },

@@ -21,6 +21,7 @@ from typing import Any
 
 from catalogaudit.model.wiretypes import (
     MAX_INT_DIGITS,
+    MAX_SAFE_INTEGER,
     NON_FINITE,
     LongInteger,
     WireDecodeError,
@@ -203,9 +204,13 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
 class Anomaly:
     """Something JSON allows a parser to resolve silently, found at `pointer`."""
 
-    kind: str  # duplicate-key | non-finite-number | lone-surrogate | invalid-utf8
+    #: duplicate-key | non-finite-number | lone-surrogate | invalid-utf8; with `numbers`:
+    #: beyond-double | big-integer; capture's unsafe-integer (CA544)
+    kind: str
     pointer: str
     detail: str
+    #: What it is about: `key` or `string` (a lone surrogate), the number's lexeme.
+    subject: str = ""
 
 
 def escape_pointer(token: str) -> str:
@@ -235,17 +240,23 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
-def anomalies(value: Any, pointer: str = "", invalid_utf8: bool = False) -> list[Anomaly]:
-    """Walk a parsed value and list every anomaly with its pointer, in document order."""
+def anomalies(
+    value: Any, pointer: str = "", invalid_utf8: bool = False, numbers: bool = False
+) -> list[Anomaly]:
+    """Walk a parsed value and list every anomaly with its pointer, in document order;
+    `numbers`: also what RFC 8785 cannot hold (numbers beyond the double range, integers
+    beyond +-(2^53-1))."""
     found: list[Anomaly] = []
 
-    def text(s: str, at: str) -> None:
+    def text(s: str, at: str, what: str) -> None:
         if not _SURROGATE.search(s):
             return
         if invalid_utf8 and _ESCAPED_BYTE.search(s):
-            found.append(Anomaly("invalid-utf8", at, "string contains bytes that are not UTF-8"))
+            detail = "string contains bytes that are not UTF-8"
+            found.append(Anomaly("invalid-utf8", at, detail, what))
         else:
-            found.append(Anomaly("lone-surrogate", at, "string contains an unpaired surrogate"))
+            detail = "string contains an unpaired surrogate"
+            found.append(Anomaly("lone-surrogate", at, detail, what))
 
     stack: list[tuple[Any, str]] = [(value, pointer)]
     while stack:
@@ -257,12 +268,18 @@ def anomalies(value: Any, pointer: str = "", invalid_utf8: bool = False) -> list
                     for key in node.duplicates
                 )
             for key in node:
-                text(key, pointer_join(at, key))
+                text(key, pointer_join(at, key), "key")
             stack.extend((v, pointer_join(at, k)) for k, v in reversed(node.items()))
         elif isinstance(node, list):
             stack.extend((v, pointer_join(at, i)) for i, v in reversed(list(enumerate(node))))
         elif isinstance(node, str):
-            text(node, at)
+            text(node, at, "string")
         elif isinstance(node, WireFloat) and node.lexeme in NON_FINITE:
-            found.append(Anomaly("non-finite-number", at, f"{node.lexeme} is not JSON"))
+            lexeme = node.lexeme
+            found.append(Anomaly("non-finite-number", at, f"{lexeme} is not JSON", lexeme))
+        elif numbers and isinstance(node, float) and node - node != 0:
+            found.append(Anomaly("beyond-double", at, "", repr(node)))
+        elif numbers and isinstance(node, int) and not isinstance(node, bool):
+            if abs(node) > MAX_SAFE_INTEGER:
+                found.append(Anomaly("big-integer", at, "", f"{node}"))
     return found

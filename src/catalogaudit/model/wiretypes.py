@@ -12,16 +12,12 @@ INTEGER_LEXEME = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 #: The safe-integer range of RFC 8785 section 3.2.2.3 (IEEE 754 doubles).
 MAX_SAFE_INTEGER = 2**53 - 1
 
-#: Sixteen ASCII digits in a row. NOTE: spelt `[0-9][0-9]{15}`, not `[0-9]{16}`: a pattern that
-#: starts with a character set lets `re` skip to the next digit in C (the same matches:
-#: tests/model/test_capture_patterns.py; the gain: bench/README.md, "Measured for the code").
-SIXTEEN_DIGITS = re.compile(r"[0-9][0-9]{15}")
 _DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 
 
 def has_sixteen_digits(text: str | bytes) -> bool:
-    """`SIXTEEN_DIGITS.search(text)` found something, asked of the UTF-8 bytes (a digit is the
-    same byte, any other character no digit byte), which `bytes.translate` scans in C."""
+    """Whether `text` holds sixteen ASCII digits in a row, asked of the UTF-8 bytes (a digit is
+    the same byte, any other character no digit byte), which `bytes.translate` scans in C."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
 
