@@ -1,4 +1,8 @@
-"""The typer command line: parse options, call the core, print, exit. No policy lives here."""
+"""The typer command line: parse options, call the core, print, exit. No policy lives here.
+
+This module assembles the verbs: `snapshot` here, the others in their modules, each added
+to `root.app`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit._version import __version__
 from catalogaudit.cli.contract import with_contract
 from catalogaudit.cli.options import (
     CapabilitiesOpt,
@@ -22,34 +25,7 @@ from catalogaudit.cli.options import (
     UrlOpt,
     server_options,
 )
-
-app = typer.Typer(
-    name="catalogaudit",
-    help="Snapshot, audit, canonicalize, hash and diff MCP server catalogs.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"catalogaudit {__version__}")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
-    ] = False,
-    traceback: Annotated[
-        bool, typer.Option("--traceback", help="Show the full traceback on errors.")
-    ] = False,
-) -> None:
-    """Snapshot, audit, canonicalize, hash and diff MCP server catalogs."""
+from catalogaudit.cli.root import app
 
 
 @app.command()

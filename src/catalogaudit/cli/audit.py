@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.contract import with_contract
 from catalogaudit.cli.options import (
     AuditFailOn,
@@ -34,6 +33,7 @@ from catalogaudit.cli.options import (
     filled,
     server_options,
 )
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import OutputFormat, RuleFormat, RulesFormat
 
 

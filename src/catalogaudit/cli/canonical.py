@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.app import app
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import HashFormat
 
 #: `--protocol` for inputs that do not say their revision (not snapshots).

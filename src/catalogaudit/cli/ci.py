@@ -11,7 +11,6 @@ from typing import Annotated, Literal
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import (
     AcceptedOpt,
     AuditFailOn,
@@ -27,6 +26,7 @@ from catalogaudit.cli.options import (
     filled,
     server_options,
 )
+from catalogaudit.cli.root import app
 from catalogaudit.errors import UsageError
 
 #: `--diff-fail-on`: a change at this level or above fails the gate.

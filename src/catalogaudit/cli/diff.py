@@ -10,9 +10,9 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.contract import with_contract
 from catalogaudit.cli.options import AcceptedOpt, ColorOpt, MaxChars, PricesOpt, filled
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
 #: `--fail-on` threshold: cosmetic < model-visible < breaking.

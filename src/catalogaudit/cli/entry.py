@@ -104,21 +104,16 @@ def main(argv: list[str] | None = None) -> int:
             gc.freeze()
 
 
-#: The words after `--` on this command line (None: no `--`): click folds them into the
-#: positional arguments, and `verify --model -- COMMAND` must tell a command from snapshots.
-AFTER_DASH: list[str] | None = None
-
-
 def _main(args: list[str], show_traceback: bool) -> int:
     """Parse and run with typer; every failure but a bug's traceback ends in one line."""
     import typer
     from typer.exceptions import TyperException
 
+    from catalogaudit.cli import root
     from catalogaudit.cli.app import app
     from catalogaudit.cli.helptext import plain
 
-    global AFTER_DASH
-    AFTER_DASH = args[args.index("--") + 1 :] if "--" in args else None
+    root.AFTER_DASH = args[args.index("--") + 1 :] if "--" in args else None
     command = plain(typer.main.get_command(app))
     for param in command.params:
         if param.name in ("install_completion", "show_completion"):

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import complete_profiles
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import ProfilesFormat
 
 

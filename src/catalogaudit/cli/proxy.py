@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import CwdOpt, List, filled
+from catalogaudit.cli.root import app
 
 
 @app.command(name="proxy")

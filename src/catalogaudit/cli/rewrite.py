@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import (
     ConfigOpt,
     GatewayNameOpt,
@@ -21,6 +20,7 @@ from catalogaudit.cli.options import (
     ServerNameOpt,
     filled,
 )
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import RewriteFormat
 
 

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import filled
+from catalogaudit.cli.root import app
 
 #: Which eras `serve` answers.
 ServeProtocol = Literal["as-captured", "legacy", "modern", "dual"]

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 import typer
 
-from catalogaudit.cli.app import app
 from catalogaudit.cli.options import MaxChars, complete_clients
+from catalogaudit.cli.root import app
 from catalogaudit.formatters import VerifyFormat
 
 #: How the client meets the served snapshots (`verify.transports`).
@@ -98,14 +98,14 @@ def verify_cmd(
 
     Exit codes: 0 all match the profile; 1 a mismatch; 2 error.
     """
-    from catalogaudit.cli import entry
+    from catalogaudit.cli import root
     from catalogaudit.verbs import ModelOptions, run_verify
 
     options = None
     if model or calls or runs != 1:
         if not model:
             raise typer.BadParameter("--calls and --runs need --model")
-        command = tuple(entry.AFTER_DASH or ())
+        command = tuple(root.AFTER_DASH or ())
         snapshots = catalogs[: len(catalogs) - len(command)] if command else catalogs
         catalogs = snapshots
         options = ModelOptions(tuple(calls or ("all",)), runs, command)
