@@ -38,8 +38,9 @@ Legend, per client version:
   - Codex never reads prompts;
   - the Claude Code driver observes the tool list only: `claude mcp get` reports whether
     tools/list succeeded and nothing else, though Claude Code itself also lists prompts,
-    resources and templates (its 2.1.328 binary holds the SDK client's list calls and the
-    ListMcpResourcesTool and ReadMcpResourceTool tools);
+    resources and templates; `claude -p` shows the prompts and resources it kept (its
+    stream-json init line and its ListMcpResourcesTool: docs/verification.md), a route the
+    driver does not take yet;
   - opencode reads resource templates but exposes them on no route;
   - Gemini CLI reads prompts (a failing prompts/list loses the server) but shows which it
     kept in no model request and no headless command (`gemini -p "/mcp desc"` sends one model

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -64,6 +66,11 @@ def save(ledger: dict[str, Any]) -> None:
     os.replace(part, LEDGER)
 
 
+def order(run: dict[str, Any]) -> tuple[str, Version]:
+    """Runs by client, then by release (1.0.7 before 1.0.11)."""
+    return run["client"], Version(run["version"])
+
+
 def record(client: str, version: str, got: dict[str, Any], *, replace: bool = False) -> None:
     """Merge verdicts into the client version's entry and save; `replace` drops the shapes
     the entry held that `got` lacks (a whole run's end)."""
@@ -87,7 +94,7 @@ def record(client: str, version: str, got: dict[str, Any], *, replace: bool = Fa
             "observations": observations,
         }
     )
-    ledger["runs"] = sorted(runs, key=lambda r: (r["client"], r["version"]))
+    ledger["runs"] = sorted(runs, key=order)
     save(ledger)
 
 

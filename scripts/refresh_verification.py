@@ -253,7 +253,7 @@ def render(verified: Mapping[str, Any], ledger: list[Mapping[str, Any]], drivers
                 f"| {_cell(change)} |"
             )
     lines += evidence_section(verified)
-    lines += freshness_section() + GEMINI_CLI
+    lines += freshness_section() + CONTEXT_FORGE + GEMINI_CLI + CLAUDE_CODE
     lines += [
         "",
         "## Mismatches found and fixed",
@@ -437,6 +437,47 @@ def freshness_section() -> list[str]:
     return lines
 
 
+#: Which ContextForge releases the installer reaches and runs (issue 32), as found on 2026-12-06.
+CONTEXT_FORGE = [
+    "",
+    "## ContextForge releases",
+    "",
+    "PyPI serves 28 releases of `mcp-contextforge-gateway`, 0.1.0 to 1.1.0 (2026-10-20); every",
+    "one is reachable here and installs with `python -m",
+    "catalogaudit.verify.drivers.context_forge_install VERSION` (its upload date pinned in",
+    "`UPLOADED`). 1.0.8 and later require Python 3.12 or 3.13, so `pip index versions` under",
+    "the project's Python 3.11 lists only up to 1.0.7.post20260921 (`pip download` says",
+    "'Ignored the following versions that require a different python version'): that, not the",
+    "index, is why the profile once called 1.0.8 to 1.0.11 unreachable. The installer puts",
+    "them on Python 3.12. 1.0.11 and 1.1.0 require `mcp>=2` (2.2.0 and 2.3.0 resolved at their",
+    "upload dates; 1.0.8 to 1.0.10 pin `mcp<2`), whose models name templates' fields in snake",
+    "case (the driver reads both), and refuse a default user password under 12 characters (the",
+    "driver sets `DEFAULT_USER_PASSWORD`).",
+    "",
+    "Driven over the lattice (`python scripts/observatory.py run --client context-forge",
+    "--client-path ~/.cache/catalogaudit/context-forge/VERSION`, recorded in",
+    "`fixtures/lattice/ledger.json`): 1.0.7 (570 shapes), 1.0.11 (570) and 1.1.0 (1,231: it",
+    "negotiates 2026-07-28, so the modern shapes apply too), 2026-12-06. What changed:",
+    "",
+    "- 1.0.11 validates list results with the mcp 2.x models, which are the Python SDK's",
+    "  (new rule CF-SDK-003, the python-sdk profile's checks): an icon `theme` other than",
+    "  light|dark, an `inputSchema` or `outputSchema` of `{}`, a prompt argument's non-string",
+    "  `title` and a non-string `annotations.lastModified` now fail the list (the tool list: the",
+    "  whole registration); an empty `nextCursor` is sent back and refused ('Invalid cursor').",
+    "  A resource URI is no longer normalised by the SDK, so ContextForge's own character check",
+    "  drops `file:///a b` and an empty URI (CF-URI-001), and a relative URI is kept.",
+    "- 1.1.0 sends `server/discover` (CF-ERA-001 from 1.1.0 is the Python SDK's handshake):",
+    "  `base@modern`, a 2026-07-28-only server, is kept; 1.0.11 still fails it with -32022.",
+    "",
+    "The oracle suite replays every recorded verdict against the profile",
+    "(`tests/oracle/test_lattice_oracle.py`) without driving these releases, so CI installs",
+    "none of them; the differential scenarios of `tests/oracle/test_context_forge_oracle.py`",
+    "still drive the releases in `context_forge_install.ORACLE`. The other releases install and",
+    "run here but were not driven over the lattice: a lattice run of one release took 60 to 70",
+    "minutes on the shared two-core machine.",
+]
+
+
 #: Whether Gemini CLI can be driven here (issue 32), as found on 2026-12-06.
 GEMINI_CLI = [
     "",
@@ -488,6 +529,39 @@ GEMINI_CLI = [
     "So `serve` echoes a published revision older than the one a captured server echoed",
     "(`docs/serve.md`), and G and R are kept, as predicted (they were strict xfails while",
     "`serve` counter-offered 2025-11-25).",
+]
+
+
+#: How Claude Code's prompt and resource lists can be observed (issue 32), found on 2026-12-06.
+CLAUDE_CODE = [
+    "",
+    "## Claude Code prompts and resources",
+    "",
+    "The `claude-code` driver observes the tool list only (`claude mcp get NAME` says whether",
+    "tools/list succeeded). Claude Code 2.1.328 lists prompts and resources too, and two",
+    "routes show which it kept, both measured on 2026-12-06 with `claude -p hi",
+    "--output-format stream-json --verbose --mcp-config FILE` against the Messages API",
+    "stand-in (`verify/messages_api.py`, `ENABLE_TOOL_SEARCH=false`):",
+    "",
+    "- prompts: the first stream-json line (`type: system`, `subtype: init`) lists",
+    "  `slash_commands`, and each prompt kept is one `mcp__<server>__<prompt>` command;",
+    "- resources: with `--allowedTools ListMcpResourcesTool` and the stand-in answering the",
+    "  first request with a call of Claude Code's built-in `ListMcpResourcesTool` (no",
+    "  arguments), the next request carries its result, a JSON array of the resources kept",
+    "  (`name`, `uri`, ..., `server`). Templates appear on neither route.",
+    "",
+    "Over the lattice's 221 legacy prompt and resource shapes (136 lists failed, 85 kept),",
+    "the verdicts seen this way equal the `ts-sdk` profile's predictions on 219 (Claude Code",
+    "bundles the TypeScript SDK: a prompt or resource field of a type its zod schema refuses",
+    "loses the whole list); the two others are an empty `nextCursor` on the prompt or",
+    "resource list, which Claude Code keeps and the TS SDK refuses. A server can still be",
+    "`pending` in the init line: with 30 servers in one process under load, some had not",
+    "connected when the line was written and showed no prompts; the shapes with no prompt or",
+    "resource seen were driven again in batches of 8 (10 of 221 servers still pending). These",
+    "observations are not in the ledger: the driver does not take these routes yet, and the",
+    "`claude-code` profile has no prompt or resource type rules (its predictions differ on",
+    "74 of the first 115 of these shapes: the `ts-sdk` profile's TSSDK-TYPE-001 checks for",
+    "prompts and resources, not yet included).",
 ]
 
 
