@@ -7,9 +7,11 @@ profiles' `model_view` data.
 (issue 35's done-when, Codex and opencode; Gemini CLI 0.61.0 refuses a 2025-11-25 server) and
 every capture under fixtures/real-servers, one
 session over the lattice sample (every kept `tool.inputSchema`/`tool.description` shape,
-`helpers.model_sample`), the probe, root-combinator and keyword catalogs, and the prompt bytes
-over three starts of a server whose key and enum order change per start. Every view must
-equal the profile's prediction and the one recorded in fixtures/model/clients.observed.json
+`helpers.model_sample`), the probe, root-combinator and keyword catalogs, the prompt bytes
+over three starts of a server whose key and enum order change per start, and the tools Gemini
+CLI leaves out for sharing a name with a built-in tool it denies headless (GCLI-NAME-003).
+Every view must equal the profile's prediction and the one recorded in
+fixtures/model/clients.observed.json
 (`CATALOGAUDIT_RECORD_MODEL=1` rewrites it on purpose), so a change in a client shows even if
 a profile change followed it; `tests/verify/test_model_clients_replay.py` replays that record
 against the profiles without the clients.
@@ -174,3 +176,31 @@ def test_prompt_bytes_over_three_starts(client: str, tmp_path: Path) -> None:
         },
     }[client]
     assert changed == expected
+
+
+def test_gemini_cli_builtin_names_and_server_filesystem(tmp_path: Path) -> None:
+    """Gemini CLI run headless leaves out a tool named like a built-in tool its policies deny
+    (GCLI-NAME-003): server-filesystem's write_file, and the names of the built-ins catalog;
+    as predicted, and as recorded in fixtures/model/gemini-builtin-names.observed.json."""
+    path = FIXTURES / "model" / "gemini-builtin-names.observed.json"
+    record = json.loads(path.read_text())
+    names = "model/gemini-builtin-names-tools.json"
+    snap = tmp_path / "gemini-builtin-names-tools.snapshot.json"
+    assert cli("snapshot", "--from", str(FIXTURES / names), "-o", str(snap)).code == 0
+    fs = FIXTURES / "real-servers" / "server-filesystem.snapshot.json"
+    code, doc = model("gemini-cli", str(snap), str(fs))
+    assert code == 0 and not mismatches(doc), mismatches(doc)
+    seen = {
+        source: {
+            "prompt": doc["prompts"][str(where)],
+            "offered": {
+                v["identity"]: v["offered"] for v in doc["modelViews"] if v["catalog"] == str(where)
+            },
+        }
+        for source, where in ((names, snap), ("real-servers/" + fs.name, fs))
+    }
+    if os.environ.get("CATALOGAUDIT_RECORD_MODEL") == "1":
+        record["catalogs"] = seen
+        path.write_text(json.dumps(record, indent=1) + "\n")
+    assert seen == record["catalogs"]
+    assert seen["real-servers/" + fs.name]["offered"]["write_file"] == "not-offered"

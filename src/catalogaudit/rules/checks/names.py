@@ -221,17 +221,23 @@ def name_collision(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "listings": LISTINGS_PARAM,
         "field": FIELD_PARAM,
         "names": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "transform": {"type": "string", "enum": sorted(TRANSFORMS)},
     },
     required=["names"],
 )
 def reserved_names(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
-    """A name the enforcer keeps for itself (exact, case-sensitive match)."""
+    """A name the enforcer keeps for itself (exact, case-sensitive match), after the
+    enforcer's own renaming (`transform`) when it compares renamed names."""
     reserved = set(params["names"])
+    fix = TRANSFORMS[params.get("transform", "none")]
     for item, at, value in field_targets(
         catalog, {"field": params.get("field", "/name"), **params}, ("tools",)
     ):
-        if value in reserved:
-            yield Hit(item, at, f"{item.label}: {quote(value)} is a reserved name", excerpt=value)
+        if not isinstance(value, str) or fix(value) not in reserved:
+            continue
+        name = quote(fix(value))
+        how = "is" if fix(value) == value else f"becomes {name},"
+        yield Hit(item, at, f"{item.label}: {quote(value)} {how} a reserved name", excerpt=value)
 
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*:)(//[^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?\Z", re.DOTALL)
