@@ -14,7 +14,6 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from helpers import PYTHON, ROOT
 
 
@@ -60,6 +59,8 @@ class HookRepo:
         """`pre-commit run ARGS --all-files` in `repo` with the three shipped hooks configured
         from this repository (the configuration lives outside `repo`, so it is never a file
         the hooks see); the exit status and the combined output."""
+        import yaml  # NOTE: not in the smoke extra, whose tests import this module's conftest
+
         config = repo.parent / f"{repo.name}.pre-commit-config.yaml"
         manifest = yaml.safe_load((self.path / ".pre-commit-hooks.yaml").read_text())
         hooks = [{"id": hook["id"]} for hook in manifest]
