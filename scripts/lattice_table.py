@@ -36,11 +36,8 @@ Legend, per client version:
     negotiate 2026-07-28 (they send no `server/discover`), so their modern era is the one
     shape `base@modern`;
   - Codex never reads prompts;
-  - the Claude Code driver observes the tool list only: `claude mcp get` reports whether
-    tools/list succeeded and nothing else, though Claude Code itself also lists prompts,
-    resources and templates; `claude -p` shows the prompts and resources it kept (its
-    stream-json init line and its ListMcpResourcesTool: docs/verification.md), a route the
-    driver does not take yet;
+  - Claude Code shows its prompts (the `claude -p` stream-json init line's slash commands)
+    and resources (its ListMcpResourcesTool) but its resource templates on no route;
   - opencode reads resource templates but exposes them on no route;
   - Gemini CLI reads prompts (a failing prompts/list loses the server) but shows which it
     kept in no model request and no headless command (`gemini -p "/mcp desc"` sends one model

@@ -9,7 +9,8 @@ the "Measured with real clients" table, so a profile and a driver wrong the same
 
 Codex lists tools even from a server that declares no tools capability, and fails the whole
 server when tools/list is not found, so its resource scenarios are served with an empty tool
-list too (as in the measured runs); the Claude Code driver observes the tool list only.
+list too (as in the measured runs); Claude Code is measured here on tool scenarios only (its
+prompts and resources: tests/verify/test_verify_claude_code_prompts.py and the lattice).
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 """

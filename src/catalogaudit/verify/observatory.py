@@ -151,7 +151,8 @@ def predict_all(
 #: Listings each driver observes (the others observe every listing the snapshot holds).
 OBSERVES: dict[str, tuple[str, ...]] = {
     "codex": ("tools", "resources", "resourceTemplates"),
-    "claude-code": ("tools",),
+    # Prompts from the init line's slash commands, resources through ListMcpResourcesTool.
+    "claude-code": ("tools", "prompts", "resources"),
     # Resources through its list_mcp_resources tool; prompts reach no request (its driver).
     "gemini-cli": ("tools", "resources"),
     # opencode lists templates but exposes them on no route (its driver's docstring).
