@@ -64,11 +64,14 @@ def _everywhere(verdict: str, client: str, scenario: str) -> dict[str, str]:
     return dict.fromkeys((n for n in CLIENTS[client][3] if n in served), verdict)
 
 
+#: Its driver reads tools with `claude mcp get`, prompts and resources from a `claude -p` session
+#: (no route shows templates).
+OBSERVED_BY_CLAUDE_CODE = ("tools", "prompts", "resources")
 #: client -> (`--client` spec, `--client-path`, installed?, the lists its driver observes,
 #: per scenario the measured list verdict and the words a failed list's message must quote).
 CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool], tuple[str, ...]]] = {
     "codex": ("codex@0.169.0", str(MODULES), _bin("codex"), ALL),
-    "claude-code": ("claude-code@2.1.328", str(MODULES), _bin("claude"), ("tools",)),
+    "claude-code": ("claude-code@2.1.328", str(MODULES), _bin("claude"), OBSERVED_BY_CLAUDE_CODE),
     "ts-sdk": (
         "ts-sdk@1.32.2",
         str(MODULES),
