@@ -149,8 +149,11 @@ class ClaudeCodeDriver:
         asked = [n for n, t in enumerate(targets) if set(_SESSION) & set(t.listings)]
         seen = self._sessions(targets, asked) if asked else {}
         for n in asked:
+            tools = results[n][0]
+            # A server that failed its health check fails every list with the client's words.
+            why = tools.error if tools.items is None else ""
             for listing in (x for x in _SESSION if x in targets[n].listings):
-                results[n].append(_outcome(targets[n], listing, seen[n]))
+                results[n].append(_outcome(targets[n], listing, seen[n], why))
         return results
 
     def _servers(self, targets: Sequence[Target], prefix: str = "catalog-") -> dict[str, Any]:
@@ -271,13 +274,14 @@ def _listed(requests: Sequence[Recorded]) -> list[dict[str, Any]]:
 _SANITIZE = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def _outcome(target: Target, listing: str, seen: Seen) -> ListOutcome:
+def _outcome(target: Target, listing: str, seen: Seen, why: str = "") -> ListOutcome:
     """The served prompts (resources) the session showed for the server, matched in served
     order: a prompt by its command name (as sent, or sanitized), a resource by its URI; a
-    failed list when the server did not connect or showed none of a non-empty list."""
+    failed list when the server did not connect (with `why`, the health check's message,
+    where it failed too) or showed none of a non-empty list."""
     items = target.catalog.items(listing)
     if seen.status != "connected":
-        return ListOutcome(listing, None, f"server {seen.status}")
+        return ListOutcome(listing, None, why or f"server {seen.status}")
     if listing == "prompts":
         left: list[Any] = list(seen.commands)
         key, where = "name", "slash_commands"
