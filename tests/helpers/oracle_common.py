@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -87,3 +88,16 @@ def predicted_rows(doc: dict[str, Any], snapshot: Path | str, who: str) -> list[
     wrong = mismatches(rows)
     assert not wrong, f"profile data disagrees with {who}:\n" + "\n".join(wrong)
     return rows
+
+
+def snapshot_of(tmp_path: Path, name: str, results: dict[str, Any]) -> Path:
+    """A static snapshot `<name>.json` of raw list results (listing -> its result), made by
+    `snapshot --from` as a user would."""
+    args: list[str] = []
+    for kind, result in results.items():
+        raw = tmp_path / f"{name}-{kind}.txt"
+        raw.write_text(json.dumps(result), encoding="utf-8")
+        args += ["--from", str(raw)]
+    out = tmp_path / f"{name}.json"
+    assert cli("snapshot", *args, "-o", str(out)).code == 0
+    return out

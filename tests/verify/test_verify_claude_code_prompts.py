@@ -7,11 +7,10 @@ checks the profile."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from helpers import cli, npm_bin
-from helpers.oracle_common import observed, verify_json
+from helpers import npm_bin
+from helpers.oracle_common import observed, snapshot_of, verify_json
 
 GOOD = {"name": "get_weather", "inputSchema": {"type": "object"}}
 OK_PROMPT = {"name": "summarize"}
@@ -19,18 +18,8 @@ OK_RESOURCE = {"uri": "file:///a", "name": "a"}
 
 
 def _snapshot(tmp_path: Path, name: str, prompts: list[object], resources: list[object]) -> Path:
-    args = []
-    for kind, result in (
-        ("tools", {"tools": [GOOD]}),
-        ("prompts", {"prompts": prompts}),
-        ("resources", {"resources": resources}),
-    ):
-        raw = tmp_path / f"{name}-{kind}.txt"
-        raw.write_text(json.dumps(result), encoding="utf-8")
-        args += ["--from", str(raw)]
-    out = tmp_path / f"{name}.json"
-    assert cli("snapshot", *args, "-o", str(out)).code == 0
-    return out
+    results = {"tools": [GOOD], "prompts": prompts, "resources": resources}
+    return snapshot_of(tmp_path, name, {k: {k: v} for k, v in results.items()})
 
 
 def test_claude_code_shows_its_prompts_and_resources(tmp_path: Path) -> None:

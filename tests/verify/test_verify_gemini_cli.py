@@ -7,11 +7,10 @@ the oracle suite checks the profile."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from helpers import cli, npm_bin
-from helpers.oracle_common import observed, verify_json
+from helpers import npm_bin
+from helpers.oracle_common import observed, snapshot_of, verify_json
 
 from catalogaudit.verify.drivers.gemini_cli import qualified
 
@@ -24,17 +23,10 @@ def _snapshot(
     tools: list[dict[str, object]],
     resources: list[dict[str, object]] | None = None,
 ) -> Path:
-    inputs = [("tools", {"tools": tools})]
+    results: dict[str, object] = {"tools": {"tools": tools}}
     if resources is not None:
-        inputs.append(("resources", {"resources": resources}))
-    args = []
-    for kind, result in inputs:
-        raw = tmp_path / f"{name}-{kind}.txt"
-        raw.write_text(json.dumps(result), encoding="utf-8")
-        args += ["--from", str(raw)]
-    out = tmp_path / f"{name}.json"
-    assert cli("snapshot", *args, "-o", str(out)).code == 0
-    return out
+        results["resources"] = {"resources": resources}
+    return snapshot_of(tmp_path, name, results)
 
 
 def test_qualified_names_follow_gemini_cli() -> None:
