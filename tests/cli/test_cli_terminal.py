@@ -163,6 +163,15 @@ def test_a_named_shell_wins_over_the_ancestry() -> None:
     assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef catalogaudit")
 
 
+def test_an_unknown_shell_is_one_error_line() -> None:
+    got = run("--show-completion", "nosh")
+    assert (got.returncode, got.stdout) == (2, "")
+    assert got.stderr == (
+        "error: --show-completion nosh: not a shell typer completes "
+        "(bash, zsh, fish, powershell, pwsh)\n"
+    )
+
+
 def test_install_completion_writes_the_bash_script(tmp_path: Path) -> None:
     result = run("--install-completion", "bash", HOME=str(tmp_path))
     assert result.returncode == 0, result.stderr

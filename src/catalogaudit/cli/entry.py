@@ -154,6 +154,10 @@ def _main(args: list[str], show_traceback: bool) -> int:
     return result if isinstance(result, int) else 0
 
 
+#: The shells typer writes completion scripts for.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
 def _named_shell(args: list[str], callback: Any) -> Any:
     """Typer's `--show-completion`/`--install-completion` callback given the shell the word
     after the flag names. Typer declares both as flags when shellingham is installed (they take
@@ -164,6 +168,10 @@ def _named_shell(args: list[str], callback: Any) -> Any:
         flag = param.opts[0]
         after = args[args.index(flag) + 1 :] if value and flag in args else []
         shell = after[0] if after and not after[0].startswith("-") else value
+        if isinstance(shell, str) and shell not in SHELLS:
+            from catalogaudit.errors import UsageError
+
+            raise UsageError(f"{flag} {shell}: not a shell typer completes ({', '.join(SHELLS)})")
         return callback(ctx, param, shell)
 
     return named
