@@ -107,10 +107,12 @@ def diff_cmd(
 
     Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
     """
-    given = {**locals(), **given}  # every parameter, by name (`options_of` reads them)
-    from catalogaudit.verbs import options_of, run_diff
+    from catalogaudit.verbs import DiffOptions, from_parameters, run_diff
 
-    raise typer.Exit(run_diff(options_of(old, new, given)))
+    o = {**locals(), **given}
+    both = schema_only and prose_only
+    mode = "both" if both else "schema" if schema_only else "prose" if prose_only else "all"
+    raise typer.Exit(run_diff(filled(DiffOptions, o, mode=mode, contract=from_parameters(o))))
 
 
 @app.command("stability")
