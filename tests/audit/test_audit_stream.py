@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, PYTHON, ROOT
+from helpers import FIXTURES, PYTHON, ROOT, cli
 
 import catalogaudit as ca
 from catalogaudit.auditing.engine import AuditOptions, audit
@@ -100,15 +100,8 @@ def test_clashing_names_keep_the_held_path(tmp_path: Path) -> None:
 
 
 def _cli(cwd: Path, *args: str) -> tuple[int, str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "100"}
-    done = subprocess.run(
-        [PYTHON, "-m", "catalogaudit", "audit", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    return done.returncode, done.stdout, done.stderr
+    done = cli("audit", *args, cwd=cwd, env={"COLUMNS": "100"})
+    return done.code, done.stdout, done.stderr
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux only")

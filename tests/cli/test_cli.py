@@ -76,7 +76,7 @@ def test_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
 
 
 def test_traceback_flag_shows_the_trace() -> None:
-    result = cli_process("--traceback", "snapshot", "--", "/nonexistent/server-binary")
+    result = cli("--traceback", "snapshot", "--", "/nonexistent/server-binary")
     assert result.code != 0
     assert "Traceback" in result.stderr and "ServerError" in result.stderr
 

@@ -1,5 +1,6 @@
 """`--help` without Python types, shell completion, colour (NO_COLOR, FORCE_COLOR, a TTY) and
-text width (the terminal's, fixed for files and pipes), each through the real CLI."""
+text width (the terminal's, fixed for files and pipes), each through the real CLI: in-process
+(stdout a pipe), or a real process where a terminal or the process's ancestry is the point."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import termios
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, PYTHON, ROOT
+from helpers import FIXTURES, PYTHON, ROOT, Result, cli
 
 TIME = str(FIXTURES / "real-servers" / "mcp-server-time.snapshot.json")
 ESC = "\x1b["
@@ -43,14 +44,15 @@ def plain_env(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PYTHON, "-m", "catalogaudit", *args],
-        capture_output=True,
-        text=True,
-        env=plain_env(**env),
-        timeout=120,
-    )
+@pytest.fixture(autouse=True)
+def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `plain_env` leaves out of a real process, out of this one (`run` is in-process)."""
+    for name in ("COLUMNS", "NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def run(*args: str, **env: str) -> Result:
+    return cli(*args, env=env)
 
 
 def on_a_tty(*args: str, columns: int = 70, **env: str) -> str:
@@ -83,7 +85,7 @@ def on_a_tty(*args: str, columns: int = 70, **env: str) -> str:
 def test_help_shows_choices_and_plain_metavars_not_python_types(command: str) -> None:
     args = [command, "--help"] if command else ["--help"]
     result = run(*args, COLUMNS="200")
-    assert result.returncode == 0, result.stderr
+    assert result.code == 0, result.stderr
     bad = PYTHON_TYPES.findall(result.stdout)
     assert not bad, (bad, result.stdout)
 
@@ -116,7 +118,7 @@ def test_completion_is_on_and_bash_completion_completes() -> None:
     helptext = run("--help", COLUMNS="200").stdout
     assert "--install-completion" in helptext and "--show-completion" in helptext
     script = run("--show-completion", "bash")
-    assert script.returncode == 0, script.stderr
+    assert script.code == 0, script.stderr
     assert "_CATALOGAUDIT_COMPLETE=complete_bash" in script.stdout
     assert "complete -o default -F _catalogaudit_completion catalogaudit" in script.stdout
     verbs = run(
@@ -160,12 +162,12 @@ def test_a_named_shell_wins_over_the_ancestry() -> None:
     assert "complete -o default -F _catalogaudit_completion catalogaudit" in detached.stdout
     assert "not supported" not in detached.stdout + detached.stderr
     zsh = run("--show-completion", "zsh")
-    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef catalogaudit")
+    assert zsh.code == 0 and zsh.stdout.startswith("#compdef catalogaudit")
 
 
 def test_an_unknown_shell_is_one_error_line() -> None:
     got = run("--show-completion", "nosh")
-    assert (got.returncode, got.stdout) == (2, "")
+    assert (got.code, got.stdout) == (2, "")
     assert got.stderr == (
         "error: --show-completion nosh: not a shell typer completes "
         "(bash, zsh, fish, powershell, pwsh)\n"
@@ -174,7 +176,7 @@ def test_an_unknown_shell_is_one_error_line() -> None:
 
 def test_install_completion_writes_the_bash_script(tmp_path: Path) -> None:
     result = run("--install-completion", "bash", HOME=str(tmp_path))
-    assert result.returncode == 0, result.stderr
+    assert result.code == 0, result.stderr
     assert (
         "_catalogaudit_completion"
         in (tmp_path / ".bash_completions" / "catalogaudit.sh").read_text()

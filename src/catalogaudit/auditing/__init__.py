@@ -11,12 +11,7 @@ from catalogaudit._faces import lazy
 
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
-    from catalogaudit.auditing.baseline import (
-        baseline_entries,
-        read_baseline,
-        stale_findings,
-        write_baseline,
-    )
+    from catalogaudit.auditing.baseline import read_baseline, stale_findings, write_baseline
     from catalogaudit.auditing.contract import WORDS, Contract, check
     from catalogaudit.auditing.engine import AuditOptions, audit
     from catalogaudit.auditing.fleet import Client as FleetClient
@@ -31,7 +26,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
-        "baseline": "baseline_entries read_baseline stale_findings write_baseline",
+        "baseline": "read_baseline stale_findings write_baseline",
         "contract": "Contract WORDS check",
         "engine": "AuditOptions audit",
         "fleet": (

@@ -10,15 +10,15 @@ its own (CA910-CA912), so it is selected, baselined, formatted and gated like an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from catalogaudit.model import LISTINGS, Finding, dump_string
+from catalogaudit.model import LISTINGS, Finding, Location, RuleMeta, dump_string
 from catalogaudit.rules import CONTRACT_RULES
 
 if TYPE_CHECKING:  # NOTE: a live snapshot resolves its contract before the server starts
-    from catalogaudit.model import Catalog
+    from catalogaudit.model import Catalog, Item
 
 #: The word each listing has in option and config names (`--expect-tool`, `min-templates`).
 WORDS: Mapping[str, str] = {
@@ -53,73 +53,51 @@ class Contract:
         return f"config {key} = {dump_string(str(value))}"
 
 
+def ruled(meta: RuleMeta, location: Location, **fields: Any) -> Finding:
+    """A finding of the rule `meta` describes: its id, hint, source and (unless `fields` say
+    otherwise) severity."""
+    fields.setdefault("severity", meta.severity)
+    return Finding(meta.id, hint=meta.hint, source=meta.source, location=location, **fields)
+
+
 def check(catalog: Catalog, contract: Contract) -> list[Finding]:
     """The findings of every assertion that fails on `catalog` (none when all hold)."""
     out: list[Finding] = []
     for listing in LISTINGS:
-        word = WORDS[listing]
-        items = catalog.items(listing)
-        names = [i.identity for i in items if i.identity is not None]
+        word, items = WORDS[listing], catalog.items(listing)
+        names = {i.identity for i in items}
         status = str(catalog.listing(listing).get("status", "absent"))
         state = "" if status in ("complete", "ok") else f" (the listing is {status})"
+        #: (rule id, the assertion as the user wrote it, what fails, the item that does)
+        failed: list[tuple[str, str, str, str | None, Item | None]] = []
         for name in contract.expect.get(listing, ()):
-            if name in names:
-                continue
-            said = contract.spelled(f"expect-{word}", name)
-            out.append(
-                _finding(
-                    "CA910",
-                    catalog,
-                    listing,
-                    name,
-                    f"{said}: no {word} {dump_string(name)} is listed{state}",
-                    said,
-                )
-            )
+            if name not in names:
+                said = contract.spelled(f"expect-{word}", name)
+                what = f"no {word} {dump_string(name)} is listed{state}"
+                failed.append(("CA910", said, what, name, None))
         for pattern in contract.forbid.get(listing, ()):
             said = contract.spelled(f"forbid-{word}", pattern)
-            for item in items:
-                if item.identity is None or not fnmatchcase(item.identity, pattern):
-                    continue
-                message = f"{said}: {item.label} is listed"
-                f = _finding("CA911", catalog, listing, item.identity, message, said)
-                out.append(replace(f, location=catalog.location(item)))
-        least = contract.minimum.get(listing)
-        if least is not None and len(items) < least:
-            key = f"min-{word}s"
-            said = contract.spelled(key, least)
-            out.append(
-                _finding(
-                    "CA912",
-                    catalog,
-                    listing,
-                    None,
-                    f"{said}: {len(items)} {word}{'' if len(items) == 1 else 's'} listed, "
-                    f"fewer than {least}{state}",
-                    said,
-                )
+            failed.extend(
+                ("CA911", said, f"{item.label} is listed", item.identity, item)
+                for item in items
+                if item.identity is not None and fnmatchcase(item.identity, pattern)
             )
+        least, n = contract.minimum.get(listing), len(items)
+        if least is not None and n < least:
+            said = contract.spelled(f"min-{word}s", least)
+            what = f"{n} {word}{'' if n == 1 else 's'} listed, fewer than {least}{state}"
+            failed.append(("CA912", said, what, None, None))
+        whole = f"/listings/{listing}"
+        out.extend(
+            ruled(
+                CONTRACT_RULES[rule_id],
+                catalog.location(item) if item is not None else catalog.location(None, whole),
+                message=f"{said}: {what}",
+                kind=listing,
+                identity=identity,
+                excerpt=said,
+                profile="contract",
+            )
+            for rule_id, said, what, identity, item in failed
+        )
     return out
-
-
-def _finding(
-    rule_id: str,
-    catalog: Catalog,
-    listing: str,
-    identity: str | None,
-    message: str,
-    excerpt: str,
-) -> Finding:
-    meta = CONTRACT_RULES[rule_id]
-    return Finding(
-        rule_id=rule_id,
-        severity=meta.severity,
-        message=message,
-        kind=listing,
-        identity=identity,
-        excerpt=excerpt,
-        hint=meta.hint,
-        source=meta.source,
-        profile="contract",
-        location=catalog.location(None, f"/listings/{listing}"),
-    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from catalogaudit import walker
 from catalogaudit.auditing import contract as contracts
+from catalogaudit.auditing.contract import ruled
 from catalogaudit.auditing.selection import selected
 from catalogaudit.canonical import gc_paused
 from catalogaudit.model import Catalog, Finding, Location, Report, RuleError, RuleMeta, Severity
@@ -45,10 +46,10 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
     else:
         kind, ident = hit.listing or "catalog", None
         base = f"/listings/{hit.listing}/pages/{hit.page}/fields" if hit.page is not None else ""
-        location = Location(catalog.source, base + hit.pointer if base else hit.pointer)
-    return Finding(
-        rule_id=rule.id,
-        severity=rule.severity,
+        location = Location(catalog.source, base + hit.pointer)
+    return ruled(
+        rule,
+        location,
         message=hit.message,
         kind=kind,
         identity=ident,
@@ -56,10 +57,7 @@ def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Fin
         page=hit.page,
         excerpt=hit.excerpt,
         offending=hit.offending,
-        hint=rule.hint,
-        source=rule.source,
         profile=profile,
-        location=location,
         items=hit.items,
     )
 
@@ -131,23 +129,24 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
             f"the input does not say its protocol revision; audited as {catalog.revision} "
             "(use --revision to say it)"
         )
-    wanted = options.profiles or ("spec",)
+    # NOTE: a profile's run puts its own label, version and settings in the context.
+    ctx = Context(server_name=options.server_name, gateway_name=options.gateway_name)
     found: list[Finding] = []
-    for spec in wanted:
+    for spec in options.profiles or ("spec",):
         if spec == "spec":
-            ctx = Context(server_name=options.server_name, gateway_name=options.gateway_name)
             got, errors = run_rules(catalog, SPEC_RULES, ctx)
-            found.extend(got)
-            found.extend(capture_findings(catalog))
-            report.rule_errors.extend(errors)
-            report.profiles.append("spec")
-            report.rules.update(spec_meta())
-            continue
-        got, errors, label, notes, metas = _run_profile(catalog, spec, options)
+            got += capture_findings(catalog)
+            label, metas = "spec", spec_meta()
+        else:
+            from catalogaudit.profiles import resolve_profile, rule_meta, run_profile
+
+            resolved = resolve_profile(spec, options.settings)
+            report.notes.extend(resolved.notes)  # and, next, what its checks could not tell
+            got, errors = run_profile(catalog, resolved, ctx, report.notes)
+            label, metas = resolved.label, {m.id: m for m in rule_meta(resolved.id)}
         found.extend(got)
         report.rule_errors.extend(errors)
         report.profiles.append(label)
-        report.notes.extend(notes)
         report.rules.update(metas)
     if options.contract:
         found.extend(contracts.check(catalog, options.contract))
@@ -159,22 +158,3 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
     report.findings = [f for f in kept if f.fingerprint not in options.baseline]
     report.suppressed = len(kept) - len(report.findings)
     return report
-
-
-def _run_profile(
-    catalog: Catalog, spec: str, options: AuditOptions
-) -> tuple[list[Finding], list[RuleError], str, list[str], dict[str, RuleMeta]]:
-    from catalogaudit.profiles import resolve_profile, rule_meta, run_profile
-
-    resolved = resolve_profile(spec, options.settings)
-    ctx = Context(
-        profile=resolved.label,
-        version=str(resolved.version) if resolved.version is not None else None,
-        settings=options.settings,
-        server_name=options.server_name,
-        gateway_name=options.gateway_name,
-    )
-    notes: list[str] = []
-    got, errors = run_profile(catalog, resolved, ctx, notes)
-    metas = {m.id: m for m in rule_meta(resolved.id)}
-    return got, errors, resolved.label, [*resolved.notes, *notes], metas

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from catalogaudit.auditing.contract import ruled
 from catalogaudit.canonical import count_tokens
 from catalogaudit.model import Catalog, Finding, Location, RuleMeta, Severity
 from catalogaudit.rules import FLEET_RULES, TRANSFORMS
@@ -113,7 +114,7 @@ def findings(
     """The fleet's findings and the metadata of the rules behind them."""
     metas: dict[str, RuleMeta] = dict(FLEET_RULES)
     out = [
-        _finding("CA930", f"server {m.name!r}: {m.error}", m.name, manifest, m)
+        _finding(FLEET_RULES["CA930"], f"server {m.name!r}: {m.error}", m.name, manifest, m)
         for m in members
         if m.tools is None
     ]
@@ -130,30 +131,16 @@ def findings(
 
 
 def _finding(
-    rule_id: str,
+    rule: RuleMeta,
     message: str,
     identity: str,
     manifest: str,
     member: Member | None = None,
-    *,
-    meta: RuleMeta | None = None,
-    severity: Severity | None = None,
-    profile: str = "spec",
-    excerpt: str = "",
+    **fields: Any,
 ) -> Finding:
-    rule = meta or FLEET_RULES[rule_id]
-    return Finding(
-        rule_id=rule_id,
-        severity=severity or rule.severity,
-        message=message,
-        kind="fleet",
-        identity=identity,
-        excerpt=excerpt,
-        hint=rule.hint,
-        source=rule.source,
-        profile=profile,
-        location=Location(manifest, member.pointer if member else ""),
-    )
+    where = Location(manifest, member.pointer if member else "")
+    fields.setdefault("profile", "spec")
+    return ruled(rule, where, message=message, kind="fleet", identity=identity, **fields)
 
 
 def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Finding]:
@@ -161,15 +148,13 @@ def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Fi
     if n <= room:
         return []
     share = f" ({lim.max} minus {lim.reserved} the client holds itself)" if lim.reserved else ""
-    meta = c.metas.get(lim.rule_id)
     return [
         _finding(
-            lim.rule_id,
+            c.metas.get(lim.rule_id) or FLEET_RULES[lim.rule_id],
             f"{c.label}: the fleet's {servers} server(s) serve {n} tools, over the client's "
             f"limit of {room}{share}",
             c.label,
             manifest,
-            meta=meta,
             severity=lim.severity,
             profile=c.label,
             excerpt=str(n),
@@ -190,7 +175,7 @@ def _collisions(
         who = ", ".join(f"{t!r} of {s!r}" for s, t in owners)
         out.append(
             _finding(
-                "CA931",
+                FLEET_RULES["CA931"],
                 f"{c.label}: {len(owners)} tools are named {name!r} once qualified: {who}",
                 c.label,
                 manifest,
@@ -216,22 +201,10 @@ def _tokens(c: Client, tools: Sequence[tuple[str, dict[str, Any]]], manifest: st
     top = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     most = ", ".join(f"{s} {n}" for s, n in top)
     return _finding(
-        "CA932",
+        FLEET_RULES["CA932"],
         f"{c.label}: {len(tools)} tools, {total} o200k tokens on every request"
         + (f" (most: {most})" if most else ""),
         c.label,
         manifest,
         profile=c.label,
     )
-
-
-__all__ = [
-    "UNQUALIFIED",
-    "Client",
-    "Limit",
-    "Member",
-    "client",
-    "findings",
-    "qualified",
-    "tools_of",
-]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from catalogaudit.auditing.engine import AuditOptions, audit
 from catalogaudit.model import Catalog, MatrixBreak, MatrixRow, RuleEvidence, Severity
@@ -16,7 +17,7 @@ def matrix(
 
     rows: list[MatrixRow] = []
     for spec in profile_specs:
-        report = audit(catalog, AuditOptions(**{**options.__dict__, "profiles": (spec,)}))
+        report = audit(catalog, replace(options, profiles=(spec,)))
         counts = report.counts()
         verified, evidence = ("spec", ()) if spec == "spec" else verified_text(spec)
         how = {e.rule_id: e for e in evidence}
@@ -27,17 +28,8 @@ def matrix(
             for f in report.sorted_findings()
             if f.severity is Severity.ERROR
         )
-        rows.append(
-            MatrixRow(
-                report.profiles[0],
-                verified,
-                counts["error"],
-                counts["warning"],
-                counts["info"],
-                breaks,
-                evidence,
-            )
-        )
+        label, errors, warnings = report.profiles[0], counts["error"], counts["warning"]
+        rows.append(MatrixRow(label, verified, errors, warnings, counts["info"], breaks, evidence))
     return rows
 
 

@@ -10,40 +10,28 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.contract import with_contract
+from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
-    CapabilitiesOpt,
-    CwdOpt,
-    EnvOpt,
-    HeaderOpt,
-    InheritEnvOpt,
+    REACH,
+    START,
+    Group,
     PricesOpt,
-    ProtocolOpt,
-    SecretOpt,
     TimeoutOpt,
-    TransportOpt,
-    UrlOpt,
+    grouped,
     server_options,
 )
 from catalogaudit.cli.root import app
 
 
 @app.command()
-@with_contract
+@grouped
 def snapshot(
     command: Annotated[
         list[str] | None,
         typer.Argument(help="The stdio server command, after --.", show_default=False),
     ] = None,
-    url: UrlOpt = None,
-    transport: TransportOpt = "auto",
-    headers: HeaderOpt = None,
-    cwd: CwdOpt = None,
-    env: EnvOpt = None,
-    inherit_env: InheritEnvOpt = False,
-    secrets: SecretOpt = None,
-    protocol: ProtocolOpt = "auto",
-    client_capabilities: CapabilitiesOpt = "none",
+    _reach: Group = REACH,
+    _start: Group = START,
     runs: Annotated[int, typer.Option(min=1, help="Start the server N times and compare.")] = 1,
     jobs: Annotated[int, typer.Option(min=1, help="Runs at once (only where it is safe).")] = 1,
     timeout: TimeoutOpt = 300.0,
@@ -92,7 +80,8 @@ def snapshot(
         typer.Option("--shard", metavar="I/N", help="With --servers: only shard I of N."),
     ] = None,
     prices: PricesOpt = None,
-    **contract: Any,
+    _contract: Group = CONTRACT,
+    **given: Any,
 ) -> None:
     """Capture a server's four listings exactly as served into a snapshot file.
 
@@ -101,7 +90,7 @@ def snapshot(
     """
     from catalogaudit.verbs import from_parameters, run_fleet_snapshot, run_snapshot
 
-    o = {**locals(), **contract}
+    o = {**locals(), **given}
     options = server_options(o, command or (), wire=not no_wire, contract=from_parameters(o))
     if servers is not None:
         raise typer.Exit(run_fleet_snapshot(options, servers, shard))
@@ -116,6 +105,3 @@ def snapshot(
 # imported when it runs), in the order `--help` lists them.
 from catalogaudit.cli import audit, diff, rewrite, profiles, canonical  # noqa: E402, F401, I001
 from catalogaudit.cli import serve, proxy, verify, ci  # noqa: E402, F401, I001
-
-
-__all__ = ["app"]

@@ -6,31 +6,22 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.contract import with_contract
+from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
+    CHECKED,
+    REACH,
+    START,
     AuditFailOn,
-    CapabilitiesOpt,
     ColorOpt,
     ConfigOpt,
-    CwdOpt,
-    EnvOpt,
-    GatewayNameOpt,
-    HeaderOpt,
-    InheritEnvOpt,
+    Group,
     List,
     MaxChars,
-    ProfileOpt,
-    ProfileSettingOpt,
-    ProtocolOpt,
-    RevisionOpt,
-    SecretOpt,
-    ServerNameOpt,
     TimeoutOpt,
-    TransportOpt,
-    UrlOpt,
     complete_rules,
     complete_selectors,
     filled,
+    grouped,
     server_options,
 )
 from catalogaudit.cli.root import app
@@ -44,7 +35,7 @@ def _selector(flag: str) -> Any:
 
 
 @app.command()
-@with_contract
+@grouped
 def audit(
     args: Annotated[
         List,
@@ -56,21 +47,10 @@ def audit(
     live: Annotated[
         bool, typer.Option("--live", help="Snapshot the server after -- first.")
     ] = False,
-    url: UrlOpt = None,
-    transport: TransportOpt = "auto",
-    headers: HeaderOpt = None,
-    cwd: CwdOpt = None,
-    env: EnvOpt = None,
-    inherit_env: InheritEnvOpt = False,
-    secrets: SecretOpt = None,
-    protocol: ProtocolOpt = "auto",
-    client_capabilities: CapabilitiesOpt = "none",
+    _reach: Group = REACH,
+    _start: Group = START,
     timeout: TimeoutOpt = 300.0,
-    profiles: ProfileOpt = None,
-    profile_settings: ProfileSettingOpt = None,
-    server_name: ServerNameOpt = None,
-    gateway_name: GatewayNameOpt = None,
-    revision: RevisionOpt = None,
+    _checked: Group = CHECKED,
     output_format: Annotated[
         OutputFormat | None,
         typer.Option("--format", help="Report format (default: config's format, else text)."),
@@ -116,7 +96,8 @@ def audit(
     jobs: Annotated[
         int, typer.Option(min=0, help="Processes for many files or a big catalog (0: per CPU).")
     ] = 0,
-    **contract: Any,
+    _contract: Group = CONTRACT,
+    **given: Any,
 ) -> None:
     """Audit catalogs against the MCP spec and client, gateway and LLM profiles.
 
@@ -125,7 +106,7 @@ def audit(
     """
     from catalogaudit.verbs import AuditRunOptions, from_parameters, run_audit
 
-    o = {**locals(), **contract}
+    o = {**locals(), **given}
     words = tuple(args or ())
     snapshot = server_options(o, words if live else (), skip=("jobs", "output"))
     given = from_parameters(o)

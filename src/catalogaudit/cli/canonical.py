@@ -1,9 +1,4 @@
-"""The `canonicalize` and `hash` commands: typer options in, `verbs.canonicalize` does the rest.
-
-Exit codes: `canonicalize` 0 written (or already in written form), 1 with `--check`/`--in-place`
-when a file changed or would change; `hash` 0; both 2 for usage or input errors (one `error:`
-line, printed by `cli.entry.main`).
-"""
+"""The `canonicalize` and `hash` commands: typer options in, `verbs.canonicalize` does the rest."""
 
 from __future__ import annotations
 

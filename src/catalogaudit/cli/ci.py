@@ -1,29 +1,23 @@
-"""`catalogaudit ci`: typer options in, `verbs.ci` does the rest (the GitHub Action runs this).
-
-Exit codes: 0 passed, 1 a change or finding at or above its `--*-fail-on` (or unstable across
-`--runs`), 2 usage, input or server errors (one `error:` line, printed by `cli.entry.main`).
-"""
+"""`catalogaudit ci`: typer options in, `verbs.ci` does the rest (the GitHub Action runs this)."""
 
 from __future__ import annotations
 
 import shlex
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
 from catalogaudit.cli.options import (
+    REACH,
     AcceptedOpt,
     AuditFailOn,
     ConfigOpt,
-    CwdOpt,
-    EnvOpt,
-    HeaderOpt,
+    Group,
     List,
     ProfileOpt,
     TimeoutOpt,
-    TransportOpt,
-    UrlOpt,
     filled,
+    grouped,
     server_options,
 )
 from catalogaudit.cli.root import app
@@ -34,6 +28,7 @@ DiffFailOn = Literal["breaking", "model-visible", "cosmetic", "never"]
 
 
 @app.command("ci")
+@grouped
 def ci(
     command: Annotated[
         List,
@@ -54,17 +49,13 @@ def ci(
         str | None,
         typer.Option("--command", help="The stdio server command as one line (split like sh)."),
     ] = None,
-    url: UrlOpt = None,
-    transport: TransportOpt = "auto",
-    headers: HeaderOpt = None,
+    _reach: Group = REACH,
     header_lines: Annotated[
         str | None,
         typer.Option(
             "--headers", help="More 'Name: value' headers, one a line (the Action's input)."
         ),
     ] = None,
-    cwd: CwdOpt = None,
-    env: EnvOpt = None,
     runs: Annotated[int, typer.Option(min=1, help="Capture the server N times and compare.")] = 1,
     timeout: TimeoutOpt = 300.0,
     baseline: Annotated[
@@ -101,6 +92,7 @@ def ci(
         float,
         typer.Option(min=0.1, max=3600, help="Seconds for all of the PR comment's API calls."),
     ] = 60.0,
+    **given: Any,
 ) -> None:
     """Gate a pull request: snapshot, diff against the baseline, audit, job summary, one PR
     comment, SARIF, step outputs.
@@ -115,11 +107,13 @@ def ci(
         argv = tuple(command or ()) or tuple(shlex.split(command_line or ""))
     except ValueError as exc:
         raise UsageError(f"--command: {exc}") from None
+    o = {**locals(), **given}
     lines = [h.strip() for h in (header_lines or "").splitlines() if h.strip()]
-    server = server_options(locals(), argv, url=url or None, headers=(*(headers or ()), *lines))
+    headers = (*(o["headers"] or ()), *lines)
+    server = server_options(o, argv, url=o["url"] or None, headers=headers)
     options = filled(
         CiOptions,
-        locals(),
+        o,
         snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,

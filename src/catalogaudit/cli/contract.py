@@ -1,14 +1,12 @@
 """The contract options `snapshot`, `audit` and `diff` share (`--expect-tool NAME`,
-`--forbid-tool GLOB`, `--min-tools N`, and the same for prompts, resources and templates),
-declared once; `verbs.contract` turns them (and the configuration keys) into assertions."""
+`--forbid-tool GLOB`, `--min-tools N`, and the same for prompts, resources and templates);
+`verbs.contract` turns them (and the configuration keys) into assertions."""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Any
 
-import typer
+from catalogaudit.cli.options import Group, List, option
 
 PANEL = "Contract (a failed assertion is an error finding, exit 1)"
 #: Each listing's word in the option names, and what `--expect-WORD` names.
@@ -20,34 +18,22 @@ _WORDS = (
 )
 
 
-def _parameter(name: str, kind: Any, text: str, **more: Any) -> inspect.Parameter:
-    option = typer.Option("--" + name.replace("_", "-"), help=text, rich_help_panel=PANEL, **more)
-    return inspect.Parameter(
-        name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[kind, option]
-    )
+def _option(name: str, kind: Any, text: str, **more: Any) -> Any:
+    return option(name, kind, None, help=text, rich_help_panel=PANEL, **more)
 
 
-PARAMETERS = tuple(
-    parameter
-    for word, what in _WORDS
-    for parameter in (
-        _parameter(f"expect_{word}", list[str] | None, f"This {what} must be listed. Repeatable."),
-        _parameter(
-            f"forbid_{word}",
-            list[str] | None,
-            f"No {word} may match this glob (fnmatch, case-sensitive). Repeatable.",
-        ),
-        _parameter(f"min_{word}s", int | None, f"At least N {word}s must be listed.", min=0),
+CONTRACT = Group(
+    *(
+        parameter
+        for word, what in _WORDS
+        for parameter in (
+            _option(f"expect_{word}", List, f"This {what} must be listed. Repeatable."),
+            _option(
+                f"forbid_{word}",
+                List,
+                f"No {word} may match this glob (fnmatch, case-sensitive). Repeatable.",
+            ),
+            _option(f"min_{word}s", int | None, f"At least N {word}s must be listed.", min=0),
+        )
     )
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def with_contract(command: F) -> F:
-    """`command` with the twelve contract options after its own, which its `**contract`
-    receives (typer reads the options from the signature)."""
-    own = inspect.signature(command, eval_str=True).parameters.values()
-    kept = [p for p in own if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    command.__signature__ = inspect.Signature([*kept, *PARAMETERS])  # type: ignore[attr-defined]
-    return command

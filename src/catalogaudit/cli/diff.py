@@ -1,8 +1,4 @@
-"""The `diff` and `stability` commands: typer options in, `verbs.diff` does the rest.
-
-Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability` 0 stable,
-1 not stable; both 2 for usage or input errors (one `error:` line, printed by `cli.entry.main`).
-"""
+"""The `diff` and `stability` commands: typer options in, `verbs.diff` does the rest."""
 
 from __future__ import annotations
 
@@ -10,8 +6,16 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from catalogaudit.cli.contract import with_contract
-from catalogaudit.cli.options import AcceptedOpt, ColorOpt, MaxChars, PricesOpt, filled
+from catalogaudit.cli.contract import CONTRACT
+from catalogaudit.cli.options import (
+    AcceptedOpt,
+    ColorOpt,
+    Group,
+    MaxChars,
+    PricesOpt,
+    filled,
+    grouped,
+)
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import DiffFormat, StabilityFormat
 
@@ -25,7 +29,7 @@ OutputOpt = Annotated[
 
 
 @app.command("diff")
-@with_contract
+@grouped
 def diff_cmd(
     old: Annotated[
         str | None,
@@ -95,17 +99,20 @@ def diff_cmd(
         bool, typer.Option("--expand", help="Text: list what a folded change stands for.")
     ] = False,
     prices: PricesOpt = None,
-    **contract: Any,
+    _contract: Group = CONTRACT,
+    **given: Any,
 ) -> None:
     """Classify what changed between two catalogs (breaking, unknown, model-visible,
     additive, compatible, cosmetic).
 
     Exit codes: 0 nothing at or above --fail-on, 1 something is, 2 errors.
     """
-    given = {**locals(), **contract}  # every parameter, by name (`options_of` reads them)
-    from catalogaudit.verbs import options_of, run_diff
+    from catalogaudit.verbs import DiffOptions, from_parameters, run_diff
 
-    raise typer.Exit(run_diff(options_of(old, new, given)))
+    o = {**locals(), **given}
+    both = schema_only and prose_only
+    mode = "both" if both else "schema" if schema_only else "prose" if prose_only else "all"
+    raise typer.Exit(run_diff(filled(DiffOptions, o, mode=mode, contract=from_parameters(o))))
 
 
 @app.command("stability")

@@ -107,7 +107,6 @@ def main(argv: list[str] | None = None) -> int:
 def _main(args: list[str], show_traceback: bool) -> int:
     """Parse and run with typer; every failure but a bug's traceback ends in one line."""
     import typer
-    from typer.exceptions import TyperException
 
     from catalogaudit.cli import root
     from catalogaudit.cli.app import app
@@ -120,16 +119,11 @@ def _main(args: list[str], show_traceback: bool) -> int:
             param.callback = _named_shell(args, param.callback)
     try:
         result = command.main(args=args, prog_name="catalogaudit", standalone_mode=False)
-    except CatalogauditError as exc:
-        if show_traceback:
-            raise
-        fail(str(exc))
     except typer.Exit as exc:
         return int(exc.exit_code)
     except typer.Abort:
         fail("interrupted")  # end of input at a prompt (click wrote the blank line)
-    except TyperException as exc:
-        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
+    except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
             # NOTE: building the error rendered the help: rich help prints it then (and the
             # message is empty), plain help returns it as the message; never both.
@@ -139,19 +133,25 @@ def _main(args: list[str], show_traceback: bool) -> int:
             return 0
         if show_traceback:
             raise
+        fail(_one_line(exc))
+    return result if isinstance(result, int) else 0
+
+
+def _one_line(exc: Exception) -> str:
+    """The `error:` line of a failure: ours, a usage error, or a bug's."""
+    from typer.exceptions import TyperException
+
+    if isinstance(exc, CatalogauditError):
+        return str(exc)
+    if isinstance(exc, TyperException):
+        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
         text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        fail((text.splitlines() or [type(exc).__name__])[0])
-    except RecursionError:
+        return (text.splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, RecursionError):
         # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
         # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.
-        if show_traceback:
-            raise
-        fail("the input nests too deeply to process (JSON nested about 900 levels or more)")
-    except Exception as exc:  # a bug: still one line unless asked for the trace
-        if show_traceback:
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)")
-    return result if isinstance(result, int) else 0
+        return "the input nests too deeply to process (JSON nested about 900 levels or more)"
+    return f"internal error: {type(exc).__name__}: {exc} (rerun with --traceback)"
 
 
 #: The shells typer writes completion scripts for.
@@ -175,6 +175,3 @@ def _named_shell(args: list[str], callback: Any) -> Any:
         return callback(ctx, param, shell)
 
     return named
-
-
-__all__ = ["Interrupted", "Terminated", "main"]

@@ -12,6 +12,7 @@ renders the type as a user reads it. `plain(command)` does that once, before par
 from __future__ import annotations
 
 import enum
+from types import SimpleNamespace
 from typing import Any, Literal, get_args, get_origin
 
 from typer.core import TyperArgument, TyperOption
@@ -108,12 +109,6 @@ def reflow(text: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-class _HelpNames:
-    """What `get_help_option` reads of a context: the app's help option names."""
-
-    help_option_names = ("-h", "--help")
-
-
 def _long_choices(param: TyperOption) -> None:
     """`--format FORMAT ... One of: text, json, ...` for a choice list too long for its column."""
     choices = metavar(param)
@@ -133,7 +128,8 @@ def plain(command: Any) -> Any:
     option too: click builds it once per command, and caches it, on first use)."""
     if getattr(command, "help", None):
         command.help = reflow(command.help)
-    help_option = command.get_help_option(_HelpNames())
+    # NOTE: `get_help_option` reads only the context's help option names.
+    help_option = command.get_help_option(SimpleNamespace(help_option_names=("-h", "--help")))
     params = getattr(command, "params", ())
     grouped = sum(1 for p in params if isinstance(p, TyperOption)) > _GROUPED
     for param in (*params, help_option):
@@ -147,6 +143,3 @@ def plain(command: Any) -> Any:
     for sub in getattr(command, "commands", {}).values():
         plain(sub)
     return command
-
-
-__all__ = ["PlainArgument", "PlainOption", "metavar", "plain", "reflow"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -67,48 +68,10 @@ PricesOpt = Annotated[
 ]
 
 
-#: `--transport` of a live `--url` server (`verbs.live.TRANSPORTS`).
-TransportOpt = Annotated[
-    Literal["auto", "streamable-http", "sse"],
-    typer.Option(help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse."),
-]
-
 List = list[str] | None
-
-#: The options that say how to reach and start a server (`snapshot`, `audit --live`, `ci`).
-UrlOpt = Annotated[str | None, typer.Option(help="Streamable HTTP endpoint.")]
-HeaderOpt = Annotated[
-    List, typer.Option("--header", help="'Name: value' (value may be env:VAR). Repeatable.")
-]
 CwdOpt = Annotated[str | None, typer.Option(help="Working directory of the server.")]
-EnvOpt = Annotated[List, typer.Option("--env", help="KEY=VALUE for the server. Repeatable.")]
-InheritEnvOpt = Annotated[
-    bool,
-    typer.Option(
-        "--inherit-env",
-        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
-        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
-    ),
-]
-SecretOpt = Annotated[
-    List,
-    typer.Option(
-        "--secret",
-        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
-    ),
-]
-ProtocolOpt = Annotated[
-    str,
-    typer.Option(
-        "--protocol",
-        help="auto (2026-07-28 discover, else initialize), legacy, modern, or a revision "
-        "such as 2025-06-18.",
-    ),
-]
-CapabilitiesOpt = Annotated[str, typer.Option(help="none, or full (roots, sampling, elicitation).")]
 TimeoutOpt = Annotated[float, typer.Option(help="Seconds for the whole capture.")]
-
-#: The options that say what an audit checks (`audit`, `rewrite`, `ci`).
+ConfigOpt = Annotated[str | None, typer.Option(help="Configuration file.")]
 ProfileOpt = Annotated[
     List,
     typer.Option(
@@ -117,13 +80,6 @@ ProfileOpt = Annotated[
         autocompletion=complete_profiles,
     ),
 ]
-ProfileSettingOpt = Annotated[
-    List, typer.Option("--profile-setting", help="Enforcer setting KEY=VALUE.")
-]
-ServerNameOpt = Annotated[str | None, typer.Option(help="Server name for qualified-name checks.")]
-GatewayNameOpt = Annotated[str | None, typer.Option(help="Gateway name (ContextForge).")]
-RevisionOpt = Annotated[str | None, typer.Option(help="Protocol revision to audit as.")]
-ConfigOpt = Annotated[str | None, typer.Option(help="Configuration file.")]
 AcceptedOpt = Annotated[
     str | None,
     typer.Option(
@@ -131,6 +87,95 @@ AcceptedOpt = Annotated[
         "catalogaudit.accepted.toml when it exists)."
     ),
 ]
+
+
+def option(name: str, kind: Any, default: Any = None, *decls: str, **info: Any) -> Any:
+    """The parameter `name: Annotated[kind, typer.Option(*decls, **info)] = default` of a
+    `Group` (`kind` alone when it is annotated already)."""
+    annotation = Annotated[kind, typer.Option(*decls, **info)] if decls or info else kind
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Parameter(name, keyword, default=default, annotation=annotation)
+
+
+class Group:
+    """Options several commands declare at the same place: a command's parameter whose
+    default is a `Group` stands for them (`grouped`)."""
+
+    def __init__(self, *params: inspect.Parameter) -> None:
+        self.params = params
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def grouped(command: F) -> F:
+    """`command` with each `Group` parameter replaced by the group's options, in place; its
+    `**rest` receives them (typer reads the options from the signature)."""
+    params: list[inspect.Parameter] = []
+    for p in inspect.signature(command, eval_str=True).parameters.values():
+        if isinstance(p.default, Group):
+            params.extend(p.default.params)
+        elif p.kind is not inspect.Parameter.VAR_KEYWORD:
+            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    return command
+
+
+#: How `snapshot`, `audit --live` and `ci` reach a server.
+REACH = Group(
+    option("url", str | None, help="Streamable HTTP endpoint."),
+    option(
+        "transport",
+        Literal["auto", "streamable-http", "sse"],  # `verbs.live.TRANSPORTS`
+        "auto",
+        help="With --url: auto (Streamable HTTP, else HTTP+SSE), streamable-http or sse.",
+    ),
+    option(
+        "headers", List, None, "--header", help="'Name: value' (value may be env:VAR). Repeatable."
+    ),
+    option("cwd", CwdOpt),
+    option("env", List, None, "--env", help="KEY=VALUE for the server. Repeatable."),
+)
+#: How `snapshot` and `audit --live` start a server and greet it.
+START = Group(
+    option(
+        "inherit_env",
+        bool,
+        False,
+        "--inherit-env",
+        help="Pass the stdio server our whole environment (default: HOME, LOGNAME, PATH, "
+        "SHELL, TERM, USER, LANG, LC_*, TZ, plus --env).",
+    ),
+    option(
+        "secrets",
+        List,
+        None,
+        "--secret",
+        help="A value to mask wherever server text is written (env:VAR reads it). Repeatable.",
+    ),
+    option(
+        "protocol",
+        str,
+        "auto",
+        "--protocol",
+        help="auto (2026-07-28 discover, else initialize), legacy, modern, or a revision "
+        "such as 2025-06-18.",
+    ),
+    option(
+        "client_capabilities",
+        str,
+        "none",
+        help="none, or full (roots, sampling, elicitation).",
+    ),
+)
+#: What `audit` and `rewrite` check.
+CHECKED = Group(
+    option("profiles", ProfileOpt),
+    option("profile_settings", List, None, "--profile-setting", help="Enforcer setting KEY=VALUE."),
+    option("server_name", str | None, help="Server name for qualified-name checks."),
+    option("gateway_name", str | None, help="Gateway name (ContextForge)."),
+    option("revision", str | None, help="Protocol revision to audit as."),
+)
 
 T = TypeVar("T")
 

@@ -1,7 +1,7 @@
 """The `proxy` command: typer options in, `verbs.proxy` does the rest.
 
-Exit codes: 0 the client (stdin EOF) or SIGTERM ended the session; 1 the server ended first;
-2 usage errors and a server that cannot be started (one `error:` line).
+Exit codes (its help does not list them): 0 the client (stdin EOF) or SIGTERM ended the
+session; 1 the server ended first; 2 usage errors and a server that cannot be started.
 """
 
 from __future__ import annotations

@@ -6,25 +6,17 @@ before deploying a substitution list, every string it changes and which findings
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.options import (
-    ConfigOpt,
-    GatewayNameOpt,
-    List,
-    ProfileOpt,
-    ProfileSettingOpt,
-    RevisionOpt,
-    ServerNameOpt,
-    filled,
-)
+from catalogaudit.cli.options import CHECKED, ConfigOpt, Group, List, filled, grouped
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import RewriteFormat
 
 
 @app.command(name="rewrite")
+@grouped
 def rewrite_command(
     snapshot: Annotated[str, typer.Argument(help="Snapshot (or any catalog input) to rewrite.")],
     substitutions: Annotated[
@@ -47,15 +39,12 @@ def rewrite_command(
     output_format: Annotated[
         RewriteFormat, typer.Option("--format", help="Report format.")
     ] = RewriteFormat.TEXT,
-    profiles: ProfileOpt = None,
-    profile_settings: ProfileSettingOpt = None,
-    server_name: ServerNameOpt = None,
-    gateway_name: GatewayNameOpt = None,
-    revision: RevisionOpt = None,
+    _checked: Group = CHECKED,
     fail_on: Annotated[
         str | None, typer.Option(help="error (default), warning, info, never.")
     ] = None,
     config: ConfigOpt = None,
+    **given: Any,
 ) -> None:
     """Rewrite prose with ordered substitutions and apply profile fixes, without the server.
 
@@ -67,5 +56,5 @@ def rewrite_command(
     """
     from catalogaudit.verbs import RewriteOptions, run_rewrite
 
-    options = filled(RewriteOptions, locals())
+    options = filled(RewriteOptions, {**locals(), **given})
     raise typer.Exit(run_rewrite(options))

@@ -1,8 +1,4 @@
-"""The `serve` verb: parse options, call `catalogaudit.serve.run`, exit with its code.
-
-Exit codes: 0 when serving ended cleanly (stdin EOF, SIGTERM, `--max-seconds`); 2 for usage or
-input errors and a port that cannot be bound (one `error:` line, printed by `cli.entry.main`).
-"""
+"""The `serve` command: typer options in, `verbs.serve` does the rest."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The `verify` command: typer options in, `verbs.verify` does the rest.
-
-Exit codes: 0 every observation matches the profile's prediction; 1 a mismatch; 2 errors
-(client not found, bad input: one `error:` line, printed by `cli.entry.main`).
-"""
+"""The `verify` command: typer options in, `verbs.verify` does the rest."""
 
 from __future__ import annotations
 
@@ -106,19 +102,7 @@ def verify_cmd(
         if not model:
             raise typer.BadParameter("--calls and --runs need --model")
         command = tuple(root.AFTER_DASH or ())
-        snapshots = catalogs[: len(catalogs) - len(command)] if command else catalogs
-        catalogs = snapshots
+        catalogs = catalogs[: len(catalogs) - len(command)] if command else catalogs
         options = ModelOptions(tuple(calls or ("all",)), runs, command)
-    raise typer.Exit(
-        run_verify(
-            client,
-            catalogs,
-            client_path,
-            output_format,
-            output,
-            transport,
-            sse,
-            max_chars,
-            options,
-        )
-    )
+    o = (client, catalogs, client_path, output_format, output, transport, sse, max_chars)
+    raise typer.Exit(run_verify(*o, options))

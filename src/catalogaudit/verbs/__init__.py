@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from catalogaudit.verbs.complete import client_ids, profile_ids, rule_ids, selectors
     from catalogaudit.verbs.contract import from_parameters
     from catalogaudit.verbs.diff import (
+        DiffOptions,
         StabilityOptions,
-        options_of,
         pointed_at,
         run_diff,
         run_stability,
@@ -55,7 +55,7 @@ __getattr__ = lazy(
         "ci": "CiOptions run_ci",
         "complete": "client_ids profile_ids rule_ids selectors",
         "contract": "from_parameters",
-        "diff": "StabilityOptions options_of run_diff run_stability pointed_at",
+        "diff": "DiffOptions StabilityOptions run_diff run_stability pointed_at",
         "fleet": "run_fleet_snapshot=snapshot_fleet",
         "live": "SnapshotOptions capture limits_of target_of",
         "profiles": "run_profiles=run",
@@ -73,6 +73,7 @@ __getattr__ = lazy(
 __all__ = [
     "AuditRunOptions",
     "CiOptions",
+    "DiffOptions",
     "ModelOptions",
     "ProxyOptions",
     "RewriteOptions",
@@ -86,7 +87,6 @@ __all__ = [
     "from_parameters",
     "git_repository",
     "limits_of",
-    "options_of",
     "pointed_at",
     "profile_ids",
     "rule_ids",

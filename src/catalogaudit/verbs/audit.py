@@ -240,13 +240,11 @@ def run(o: AuditRunOptions) -> int:
 def _strict_baseline(report: Report, baseline: frozenset[str], text: str, file: str) -> None:
     """`--strict-baseline`: a CA920 finding for each entry that no finding of any input
     matched (after the merge: an entry may belong to another input of the same run)."""
-    from catalogaudit.auditing import baseline_entries, stale_findings
+    from catalogaudit.auditing import stale_findings
     from catalogaudit.rules import CONTRACT_RULES
 
     ran = set(report.rules)
-    stale, notes = stale_findings(
-        baseline, report.baseline_matched, baseline_entries(text), ran, file
-    )
+    stale, notes = stale_findings(text, baseline, report.baseline_matched, ran, file)
     report.findings.extend(stale)
     report.notes.extend(notes)
     report.rules["CA920"] = CONTRACT_RULES["CA920"]

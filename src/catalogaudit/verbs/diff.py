@@ -84,40 +84,6 @@ class StabilityOptions:
     prices: str | None = None
 
 
-def options_of(old: str | None, new: str | None, given: dict[str, Any]) -> DiffOptions:
-    """The options of a `diff` command line, from its parameters by name (`cli.diff`)."""
-    from catalogaudit.verbs.contract import from_parameters
-
-    schema_only, prose_only = given["schema_only"], given["prose_only"]
-    both = schema_only and prose_only
-    mode = "both" if both else "schema" if schema_only else "prose" if prose_only else "all"
-    return DiffOptions(
-        old,
-        new,
-        _value(given["fail_on"]),
-        _value(given["unknown"]),
-        given["fmt"],
-        given["output"],
-        live=given["live"],
-        config=given["config"],
-        mode=mode,
-        allowlist=given["allowlist"],
-        summary=given["summary"],
-        expand=given["expand"],
-        max_chars=given["max_chars"],
-        contract=from_parameters(given),
-        accepted=given.get("accepted"),
-        accept=given.get("accept"),
-        expires=given.get("expires"),
-        color=_value(given.get("color", "auto")),
-        prices=given.get("prices"),
-    )
-
-
-def _value(choice: Any) -> str:
-    return str(getattr(choice, "value", choice))
-
-
 #: The formats that point at a change's line in the file (the bytes read are kept for them).
 _LINED = (DiffFormat.SARIF, DiffFormat.GITHUB, DiffFormat.JUNIT, DiffFormat.GITLAB)
 
