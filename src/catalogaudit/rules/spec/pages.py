@@ -25,7 +25,7 @@ from catalogaudit.model import (
 )
 from catalogaudit.model import plain as validation_plain
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import REVISIONS
+from catalogaudit.rules.spec.common import REVISIONS, hit
 from catalogaudit.rules.spec.runs import runs_of
 
 RESULT_TYPES = {
@@ -105,20 +105,14 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     )
                     if listing == "tools" and covered and _input_schema_defect(item.value):
                         continue  # CA401 reports a missing or non-object inputSchema precisely
-                    yield Hit(
-                        item,
-                        pointer,
-                        f"{item.label}: {_short(err.message)} "
-                        f"(MCP {rev} schema, at {pointer or '/'})",
-                        _short(err.message),
-                    )
+                    why = f"{_short(err.message)} (MCP {rev} schema, at {pointer or '/'})"
+                    yield hit(item, pointer, why, _short(err.message))
                 else:
                     if catalog.modern and _cache_field_error(path, err):
                         continue  # CA611 reports each missing or wrong cache field once
-                    pointer = pointer_of(path)
                     yield Hit(
                         None,
-                        pointer,
+                        pointer_of(path),
                         f"{listing} page {index + 1}: {_short(err.message)} (MCP {rev} schema)",
                         _short(err.message),
                         listing=listing,
@@ -186,27 +180,27 @@ def _modern_page(
 ) -> Iterator[Hit]:
     where = f"{listing} page {index + 1}"
 
-    def hit(pointer: str, message: str, excerpt: str = "") -> Hit:
+    def on_page(pointer: str, message: str, excerpt: str = "") -> Hit:
         return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
 
     rt = fields.get("resultType")
     if rt != "complete":
         got = "missing" if "resultType" not in fields else compact(rt)
-        yield hit("/resultType", f'resultType is {got}, must be "complete"', got)
+        yield on_page("/resultType", f'resultType is {got}, must be "complete"', got)
     ttl = fields.get("ttlMs")
     if "ttlMs" not in fields:
-        yield hit("/ttlMs", "ttlMs is missing (required)")
+        yield on_page("/ttlMs", "ttlMs is missing (required)")
     elif isinstance(ttl, bool) or not isinstance(ttl, int) or not is_integer_lexeme(ttl) or ttl < 0:
         text = compact(ttl)
-        yield hit("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
+        yield on_page("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
         got = "missing" if "cacheScope" not in fields else compact(scope)
-        yield hit("/cacheScope", f"cacheScope is {got}, must be public or private", got)
+        yield on_page("/cacheScope", f"cacheScope is {got}, must be public or private", got)
     else:
         if scopes and scope not in scopes:
             why = "differs from earlier pages (must be the same on every page)"
-            yield hit("/cacheScope", f"cacheScope {scope} {why}", scope)
+            yield on_page("/cacheScope", f"cacheScope {scope} {why}", scope)
         scopes.add(scope)
 
 
