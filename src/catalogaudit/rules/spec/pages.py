@@ -143,36 +143,33 @@ def _short(text: str, limit: int = 160) -> str:
 def page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA611: 2026-07-28 list pages need resultType "complete", integer ttlMs >= 0 and one
     cacheScope (public or private) on every page."""
-    if not catalog.modern:
-        return
+    scopes: dict[str, set[str]] = {listing: set() for listing in LISTINGS}
+    for listing, index, fields in _pages(catalog) if catalog.modern else ():
+        yield from _modern_page(listing, index, fields, scopes[listing])
+
+
+def _pages(catalog: Catalog) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """Each page of each listing served: its listing, index and fields."""
     for listing in LISTINGS:
-        if not catalog.present(listing):
-            continue
-        scopes: set[str] = set()
-        for index, fields in enumerate(catalog.pages(listing)):
-            yield from _modern_page(listing, index, fields, scopes)
+        for index, fields in enumerate(catalog.pages(listing) if catalog.present(listing) else ()):
+            yield listing, index, fields
 
 
 def legacy_page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA612: pages of an earlier revision carry 2026-07-28 cache fields, which its clients
     do not read (a server that copies them down is harmless, but its hints do nothing)."""
-    if catalog.modern:
-        return
-    for listing in LISTINGS:
-        if not catalog.present(listing):
-            continue
-        for index, fields in enumerate(catalog.pages(listing)):
-            extra = [k for k in CACHE_FIELDS if k in fields]
-            if extra:
-                yield Hit(
-                    None,
-                    "/" + extra[0],
-                    f"{listing} page {index + 1}: {', '.join(extra)} on a {catalog.revision} "
-                    "page (2026-07-28 fields)",
-                    ", ".join(extra),
-                    listing=listing,
-                    page=index,
-                )
+    for listing, index, fields in () if catalog.modern else _pages(catalog):
+        extra = ", ".join(k for k in CACHE_FIELDS if k in fields)
+        if extra:
+            yield Hit(
+                None,
+                "/" + extra.split(",")[0],
+                f"{listing} page {index + 1}: {extra} on a {catalog.revision} "
+                "page (2026-07-28 fields)",
+                extra,
+                listing=listing,
+                page=index,
+            )
 
 
 def _modern_page(

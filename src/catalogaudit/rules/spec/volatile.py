@@ -179,9 +179,9 @@ def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     excerpt=_around(visit.text),
                     offending=visit.text,
                 )
-    text = catalog.instructions
-    found = _controls(text) if text is not None else ""
-    if text is not None and found:
+    text = catalog.instructions or ""
+    found = _controls(text)
+    if found:
         yield Hit(
             None,
             "/capture/instructions",
