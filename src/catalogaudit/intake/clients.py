@@ -49,16 +49,17 @@ class Unresolved(Exception):
     """A value names what we cannot supply (an unset variable, a VS Code input prompt)."""
 
 
+def _env(name: str, default: str | None = None) -> str:
+    """An environment variable's value, else `default`; unset without one: `Unresolved`."""
+    if name in os.environ:
+        return os.environ[name]
+    if default is not None:
+        return default
+    raise Unresolved(f"environment variable {name} is not set")
+
+
 def _expander(client: str, root: Path) -> Callable[[str], str]:
     """How `client` expands variables in its configuration's strings."""
-    environ = os.environ
-
-    def var(name: str, default: str | None = None) -> str:
-        if name in environ:
-            return environ[name]
-        if default is not None:
-            return default
-        raise Unresolved(f"environment variable {name} is not set")
 
     def expand(text: str) -> str:
         if client == "claude-desktop" or not isinstance(text, str):
@@ -67,13 +68,13 @@ def _expander(client: str, root: Path) -> Callable[[str], str]:
             m = _INPUT.search(text)
             if m:
                 raise Unresolved(f"${{input:{m[1]}}} is asked of the user by VS Code")
-            text = _ENV.sub(lambda m: var(m[1]), text).replace("${workspaceFolder}", str(root))
+            text = _ENV.sub(lambda m: _env(m[1]), text).replace("${workspaceFolder}", str(root))
             return text.replace("${userHome}", str(Path.home()))
         if client == "opencode":
-            return _OPENCODE.sub(lambda m: var(m[1]), text)
-        text = _BRACED.sub(lambda m: var(m[1], m[2]), text)
+            return _OPENCODE.sub(lambda m: _env(m[1]), text)
+        text = _BRACED.sub(lambda m: _env(m[1], m[2]), text)
         if client == "gemini-cli":
-            text = _BARE.sub(lambda m: var(m[1]), text)
+            text = _BARE.sub(lambda m: _env(m[1]), text)
         return text
 
     return expand
@@ -316,7 +317,6 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
     table = doc.get("mcp_servers")
     if not isinstance(table, dict) or not table:
         raise InputError(f"{spec}: no [mcp_servers.NAME] table")
-    environ = os.environ
 
     def build(name: str, entry: dict[str, Any], where: str) -> Server:
         startup = entry.get("startup_timeout_sec")
@@ -331,14 +331,10 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
         if entry.get("url"):
             headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
             for header, var in (entry.get("env_http_headers") or {}).items():
-                if var not in environ:
-                    raise Unresolved(f"environment variable {var} is not set")
-                headers[str(header)] = environ[var]
+                headers[str(header)] = _env(var)
             token = entry.get("bearer_token_env_var")
             if token:
-                if token not in environ:
-                    raise Unresolved(f"environment variable {token} is not set")
-                headers["Authorization"] = f"Bearer {environ[token]}"
+                headers["Authorization"] = f"Bearer {_env(token)}"
             url = str(entry["url"])
             return replace(timing, url=url, transport="streamable-http", headers=headers)
         command = entry.get("command")
@@ -346,8 +342,8 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
             raise Unresolved("neither a command nor a url")
         env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
         for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
-            if var in environ:
-                env.setdefault(var, environ[var])
+            if var in os.environ:
+                env.setdefault(var, os.environ[var])
         args = _strings(entry.get("args"), f"{where}/args")
         cwd = str(entry["cwd"]) if entry.get("cwd") else None
         return replace(timing, command=(command, *args), cwd=cwd, env=env)
