@@ -80,36 +80,26 @@ def read_catalog(
     written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diffing.sides` packs them
     so anyway; not with `rehash`).
     """
-    if data is None and lean:
-        with gc_paused():
-            mapped = loader.parse_mapped_snapshot(spec, packed=not rehash)
-            if mapped is not None:
-                return _intake(spec, b"", mapped, protocol, rehash)
-    if data is None:
-        data = loader.read_bytes(spec)
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
-        written = lean and loader.parse_written_snapshot(spec, data, packed=not rehash)
-        loaded = written or loader.parse(spec, data)
+        loaded = lean and data is None and loader.parse_mapped_snapshot(spec, packed=not rehash)
+        if not loaded:
+            data = loader.read_bytes(spec) if data is None else data
+            written = lean and loader.parse_written_snapshot(spec, data, packed=not rehash)
+            loaded = written or loader.parse(spec, data)
         if lean:
             # NOTE: the caller's name for the bytes lives on; ours goes before the wire check
             data, loaded.text, loaded.finder = b"", None, None
-        return _intake(spec, data, loaded, protocol, rehash)
+        return _intake(spec, data or b"", loaded, protocol, rehash)
 
 
 def read_catalogs(
     specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True
-) -> list[Intake]:
+) -> Iterator[Intake]:
     """What `audit` reads: each snapshot file on its own, every other input (one per listing)
     merged into one static snapshot, last; each input is read once (stdin can be read once).
-    `hashed=False`: the merged snapshot has no hashes (`snapshots.build`; a plain audit)."""
-    return list(iter_catalogs(specs, protocol=protocol, hashed=hashed))
-
-
-def iter_catalogs(
-    specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True
-) -> Iterator[Intake]:
-    """`read_catalogs` one input at a time: each snapshot is yielded as soon as it is read,
-    so a caller that drops it before the next holds one file, not all (500 files: 2.8 GiB)."""
+    `hashed=False`: the merged snapshot has no hashes (`snapshots.build`; a plain audit).
+    Each snapshot is yielded as soon as it is read, so a caller that drops it before the next
+    holds one file, not all (500 files: 2.8 GiB)."""
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     others: list[tuple[str, Loaded]] = []
@@ -131,8 +121,8 @@ def iter_catalogs(
 
 
 def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
-    """One input as `iter_catalogs` reads it when it is a snapshot file; None when it is not
-    (a raw input, which `iter_catalogs` merges with the others: `verbs.files`)."""
+    """One input as `read_catalogs` reads it when it is a snapshot file; None when it is not
+    (a raw input, which `read_catalogs` merges with the others: `verbs.files`)."""
     return _read(spec, protocol)[0]
 
 
@@ -268,7 +258,6 @@ __all__ = [
     "display_name",
     "display_names",
     "input_name",
-    "iter_catalogs",
     "read_bytes",
     "read_catalog",
     "read_catalogs",

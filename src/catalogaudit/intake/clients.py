@@ -49,16 +49,17 @@ class Unresolved(Exception):
     """A value names what we cannot supply (an unset variable, a VS Code input prompt)."""
 
 
+def _env(name: str, default: str | None = None) -> str:
+    """An environment variable's value, else `default`; unset without one: `Unresolved`."""
+    if name in os.environ:
+        return os.environ[name]
+    if default is not None:
+        return default
+    raise Unresolved(f"environment variable {name} is not set")
+
+
 def _expander(client: str, root: Path) -> Callable[[str], str]:
     """How `client` expands variables in its configuration's strings."""
-    environ = os.environ
-
-    def var(name: str, default: str | None = None) -> str:
-        if name in environ:
-            return environ[name]
-        if default is not None:
-            return default
-        raise Unresolved(f"environment variable {name} is not set")
 
     def expand(text: str) -> str:
         if client == "claude-desktop" or not isinstance(text, str):
@@ -67,52 +68,31 @@ def _expander(client: str, root: Path) -> Callable[[str], str]:
             m = _INPUT.search(text)
             if m:
                 raise Unresolved(f"${{input:{m[1]}}} is asked of the user by VS Code")
-            text = _ENV.sub(lambda m: var(m[1]), text)
-            for name, value in (
-                ("workspaceFolder", str(root)),
-                ("userHome", str(Path.home())),
-            ):
-                text = text.replace("${" + name + "}", value)
-            return text
+            text = _ENV.sub(lambda m: _env(m[1]), text).replace("${workspaceFolder}", str(root))
+            return text.replace("${userHome}", str(Path.home()))
         if client == "opencode":
-            return _OPENCODE.sub(lambda m: var(m[1]), text)
-        text = _BRACED.sub(lambda m: var(m[1], m[2]), text)
+            return _OPENCODE.sub(lambda m: _env(m[1]), text)
+        text = _BRACED.sub(lambda m: _env(m[1], m[2]), text)
         if client == "gemini-cli":
-            text = _BARE.sub(lambda m: var(m[1]), text)
+            text = _BARE.sub(lambda m: _env(m[1]), text)
         return text
 
     return expand
 
 
+#: A string (kept, to the end of the text when unterminated), a comment, or a comma before a
+#: closing bracket (both dropped).
+_JSONC = re.compile(
+    r'("(?:\\.|[^"\\])*(?:"|\\?\Z))|//[^\n]*|/\*.*?(?:\*/|\Z)'
+    r"|,(?=(?:\s|//[^\n]*\n|/\*(?:[^*]|\*(?!/))*\*/)*[}\]])",
+    re.DOTALL,
+)
+
+
 def _strip_jsonc(text: str) -> str:
     """JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON;
     strings are copied as they are."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-        else:
-            if c in "}]":
-                k = len(out) - 1
-                while k >= 0 and out[k].isspace():
-                    k -= 1
-                if k >= 0 and out[k] == ",":
-                    del out[k]
-            out.append(c)
-            i += 1
-    return "".join(out)
+    return _JSONC.sub(lambda m: m[1] or "", text)
 
 
 def _client_of(path: Path, doc: Mapping[str, Any]) -> str:
@@ -148,29 +128,31 @@ def read_fleet(spec: str) -> Fleet:
     except UnicodeDecodeError:
         raise InputError(f"{spec}: not UTF-8") from None
     if path.suffix == ".toml":
-        return _codex(spec, _toml(text, spec))
-    try:
-        doc = json.loads(_strip_jsonc(text))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{spec}: not JSON: {exc.msg} (line {exc.lineno})") from None
-    from catalogaudit.intake import registry
+        client, doc = "codex", _toml(text, spec)
+    else:
+        try:
+            doc = json.loads(_strip_jsonc(text))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{spec}: not JSON: {exc.msg} (line {exc.lineno})") from None
+        from catalogaudit.intake import registry
 
-    if registry.is_registry(doc):
-        return registry.fleet(spec, doc)
-    if not isinstance(doc, dict):
-        raise InputError(f"{spec}: expected a JSON object")
-    client = _client_of(path, doc)
+        if registry.is_registry(doc):
+            return registry.fleet(spec, doc)
+        if not isinstance(doc, dict):
+            raise InputError(f"{spec}: expected a JSON object")
+        client = _client_of(path, doc)
     root = path.resolve().parent
     if root.name in (".vscode", ".cursor", ".gemini"):
         root = root.parent
     expand = _expander(client, root)
     notes: list[str] = []
-    if client == "opencode":
+    if client == "codex":
+        servers = _codex(spec, doc, notes)
+    elif client == "opencode":
         servers = _opencode(doc["mcp"], expand, notes)
     else:
-        table = doc["servers"] if client == "vscode" else doc["mcpServers"]
         key = "servers" if client == "vscode" else "mcpServers"
-        entries = _table(table, f"/{key}", spec)
+        entries = _table(doc[key], f"/{key}", spec)
         if path.name == ".claude.json":
             local = doc.get("projects", {}).get(os.getcwd(), {}).get("mcpServers")
             if isinstance(local, dict):
@@ -331,12 +313,10 @@ def _toml(text: str, spec: str) -> dict[str, Any]:
     return data
 
 
-def _codex(spec: str, doc: dict[str, Any]) -> Fleet:
+def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
     table = doc.get("mcp_servers")
     if not isinstance(table, dict) or not table:
         raise InputError(f"{spec}: no [mcp_servers.NAME] table")
-    environ = os.environ
-    notes: list[str] = []
 
     def build(name: str, entry: dict[str, Any], where: str) -> Server:
         startup = entry.get("startup_timeout_sec")
@@ -351,14 +331,10 @@ def _codex(spec: str, doc: dict[str, Any]) -> Fleet:
         if entry.get("url"):
             headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
             for header, var in (entry.get("env_http_headers") or {}).items():
-                if var not in environ:
-                    raise Unresolved(f"environment variable {var} is not set")
-                headers[str(header)] = environ[var]
+                headers[str(header)] = _env(var)
             token = entry.get("bearer_token_env_var")
             if token:
-                if token not in environ:
-                    raise Unresolved(f"environment variable {token} is not set")
-                headers["Authorization"] = f"Bearer {environ[token]}"
+                headers["Authorization"] = f"Bearer {_env(token)}"
             url = str(entry["url"])
             return replace(timing, url=url, transport="streamable-http", headers=headers)
         command = entry.get("command")
@@ -366,17 +342,14 @@ def _codex(spec: str, doc: dict[str, Any]) -> Fleet:
             raise Unresolved("neither a command nor a url")
         env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
         for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
-            if var in environ:
-                env.setdefault(var, environ[var])
+            if var in os.environ:
+                env.setdefault(var, os.environ[var])
         args = _strings(entry.get("args"), f"{where}/args")
         cwd = str(entry["cwd"]) if entry.get("cwd") else None
         return replace(timing, command=(command, *args), cwd=cwd, env=env)
 
     entries = {n: (e, f"/mcp_servers/{n}") for n, e in table.items()}
-    servers = _each(entries, notes, build, codex=True)
-    if not servers:
-        raise InputError(f"{spec}: the configuration names no enabled server")
-    return Fleet(spec, "codex", tuple(servers), tuple(notes))
+    return _each(entries, notes, build, codex=True)
 
 
 __all__ = ["read_fleet"]

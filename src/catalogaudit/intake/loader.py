@@ -176,12 +176,20 @@ def parse_mapped_snapshot(spec: str, *, packed: bool = False) -> Loaded | None:
     return _written(spec, value)
 
 
-def _written(spec: str, value: dict[str, Any] | None) -> Loaded | None:
-    """A written-form parse as a snapshot input, or None when it is not a snapshot."""
-    if value is None or "formatVersion" not in value or "listings" not in value:
+def _written(
+    spec: str, value: Any, text: str | None = None, finder: Finder | None = None
+) -> Loaded | None:
+    """A parse as a snapshot input (with the text it is the parse of, and where its values are
+    in it), or None when it is not a snapshot."""
+    if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
         return None
     return Loaded(
-        input_name(spec), "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"]
+        input_name(spec),
+        "snapshot",
+        snapshot=value,
+        inferred=["a catalogaudit snapshot"],
+        text=text,
+        finder=finder,
     )
 
 
@@ -197,7 +205,7 @@ def parse(spec: str, data: bytes) -> Loaded:
     name = input_name(spec)
     if not text or text.isspace():  # NOTE: not `strip()`, a copy of the whole text
         raise InputError(f"{name}: empty input")
-    whole = _whole_snapshot(name, data, text)
+    whole = _whole_snapshot(spec, data, text)
     if whole is not None:
         return whole
     duplicates: list[str] = []
@@ -209,13 +217,11 @@ def parse(spec: str, data: bytes) -> Loaded:
             return _jsonl(name, lines, bad_utf8, has_sixteen_digits(data))
         raise InputError(f"{name}: not JSON ({exc})") from None
     value = {k: m.value for k, m in members.items()}
-    if "formatVersion" in value and "listings" in value:
-        # NOTE: a duplicate top-level key: the document is not the text read member by member
-        # (`model.positions.Finder`), so no line and column.
-        kept = None if duplicates else text
-        return Loaded(
-            name, "snapshot", snapshot=value, inferred=["a catalogaudit snapshot"], text=kept
-        )
+    # NOTE: a duplicate top-level key: the document is not the text read member by member
+    # (`model.positions.Finder`), so no line and column.
+    snapshot = _written(spec, value, None if duplicates else text)
+    if snapshot is not None:
+        return snapshot
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
     # NOTE: asked once of the bytes read, for every page in them (a page's text is in them)
     _take(loaded, text, members, bad_utf8, 1, has_sixteen_digits(data))
@@ -235,7 +241,7 @@ _SNAPSHOT_START = re.compile(
 )
 
 
-def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
+def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
     """`parse` of a snapshot file in one scan of the wire decoder (the value
     `jsonwire.loads` gives, with its items' offsets: `model.positions.loads_located`),
     not member by member with `raw_decode_plain`; None for anything else, or when that scan
@@ -252,18 +258,9 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
     if located is None:
         return None
     value, finder = located
-    if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
-        return None
-    # NOTE: a duplicate top-level key: see `parse` (no line and column)
-    kept = None if isinstance(value, WireObject) else text
-    return Loaded(
-        name,
-        "snapshot",
-        snapshot=dict(value) if kept is None else value,
-        inferred=["a catalogaudit snapshot"],
-        text=kept,
-        finder=None if kept is None else finder,
-    )
+    if isinstance(value, WireObject):  # a duplicate top-level key: see `parse`
+        return _written(spec, dict(value))
+    return _written(spec, value, text, finder)
 
 
 def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:

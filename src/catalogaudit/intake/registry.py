@@ -69,17 +69,13 @@ def fleet(spec: str, doc: Any) -> Fleet:
             raise InputError(f"{spec}: {where or '/'}: a server.json without a name")
         options: list[tuple[str, Server]] = []
         for i, pkg in enumerate(entry.get("packages") or []):
-            at = f"{where}/packages/{i}"
             kind = pkg.get("registryType", "package") if isinstance(pkg, dict) else "package"
-            options.append((str(kind), _package(name, pkg, at)))
+            options.append((str(kind), _package(name, pkg, f"{where}/packages/{i}")))
         for i, remote in enumerate(entry.get("remotes") or []):
-            at = f"{where}/remotes/{i}"
-            options.append(("remote", _remote(name, remote, at)))
-        if not options:
-            servers.append(Server(name, problem="neither packages nor remotes", where=where))
-            continue
-        if len(options) == 1:
-            servers.append(options[0][1])
+            options.append(("remote", _remote(name, remote, f"{where}/remotes/{i}")))
+        if len(options) < 2:
+            none = Server(name, problem="neither packages nor remotes", where=where)
+            servers.append(options[0][1] if options else none)
             continue
         seen: dict[str, int] = {}
         for label, server in options:
@@ -117,6 +113,17 @@ class _Missing(Exception):
     pass
 
 
+def _named(inputs: Any, what: str) -> dict[str, str]:
+    """The values of named inputs (environment variables, headers) that have one, by name."""
+    out: dict[str, str] = {}
+    for item in inputs or []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            got = _value(item, what)
+            if got is not None:
+                out[item["name"]] = got
+    return out
+
+
 def _arguments(args: Any) -> list[str]:
     out: list[str] = []
     for arg in args or []:
@@ -150,12 +157,7 @@ def _package(name: str, pkg: Any, where: str) -> Server:
     if not identifier:
         return Server(name, problem="a package without an identifier", where=where)
     try:
-        env: dict[str, str] = {}
-        for var in pkg.get("environmentVariables") or []:
-            if isinstance(var, dict) and isinstance(var.get("name"), str):
-                got = _value(var, "env")
-                if got is not None:
-                    env[var["name"]] = got
+        env = _named(pkg.get("environmentVariables"), "env")
         command = str(pkg.get("runtimeHint") or runtime)
         runtime_args = _arguments(pkg.get("runtimeArguments"))
         package_args = _arguments(pkg.get("packageArguments"))
@@ -186,12 +188,7 @@ def _remote(name: str, remote: Any, where: str) -> Server:
         left = re.search(r"\{([^}]+)\}", url)
         if left:
             raise _Missing(f"url variable {left[1]} has no value")
-        headers: dict[str, str] = {}
-        for h in remote.get("headers") or []:
-            if isinstance(h, dict) and isinstance(h.get("name"), str):
-                got = _value(h, "header")
-                if got is not None:
-                    headers[h["name"]] = got
+        headers = _named(remote.get("headers"), "header")
     except _Missing as exc:
         return Server(name, problem=str(exc), where=where)
     return Server(name, url=url, transport=transport, headers=headers, where=where)

@@ -66,7 +66,7 @@ def audit_files(
             if where:
                 specs[source] = where
             reports.append(report)
-    for got in intake.iter_catalogs(rest, protocol=revision or "auto", hashed=False):
+    for got in intake.read_catalogs(rest, protocol=revision or "auto", hashed=False):
         warnings.extend(got.warnings)
         source = intake.display_name(got.spec) if got.is_snapshot else got.name
         raw_spec = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.model import pointer_join
+from catalogaudit.model import Item, pointer_join
+from catalogaudit.rules.base import Hit
 
 REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 SPEC = "https://modelcontextprotocol.io/specification"
@@ -75,3 +76,8 @@ def forget() -> None:
 def is_number(value: Any) -> bool:
     """A JSON number (bools are not numbers)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def hit(item: Item, at: str, why: str, excerpt: str = "") -> Hit:
+    """A hit about `item` at pointer `at`, its message led by the item's label."""
+    return Hit(item, at, f"{item.label}: {why}", excerpt)

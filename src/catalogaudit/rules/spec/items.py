@@ -9,7 +9,7 @@ from typing import Any
 
 from catalogaudit.model import Catalog, Item, compact, lexeme, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import REVISIONS, at_least, is_number, rev_index
+from catalogaudit.rules.spec.common import REVISIONS, at_least, hit, is_number, rev_index
 
 ROLES = ("user", "assistant")
 SIZES = re.compile(r"(?:\d+x\d+|any)\Z")
@@ -45,58 +45,36 @@ def _annotations(catalog: Catalog) -> Iterator[tuple[Item, dict[str, Any]]]:
 def priority(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA301: `annotations.priority` must be a number within [0, 1]."""
     for item, ann in _annotations(catalog):
-        if "priority" not in ann:
-            continue
-        value = ann["priority"]
+        value = ann.get("priority", 0)
         number = is_number(value)
-        text = lexeme(value) if number else compact(value)
-        why = (
-            ""
-            if number and 0 <= float(value) <= 1
-            else "outside [0, 1]"
-            if number
-            else "not a number"
-        )
-        if why:
-            yield Hit(
-                item, "/annotations/priority", f"{item.label}: priority {text} is {why}", text
-            )
+        if not number or not 0 <= float(value) <= 1:
+            text = lexeme(value) if number else compact(value)
+            why = "outside [0, 1]" if number else "not a number"
+            yield hit(item, "/annotations/priority", f"priority {text} is {why}", text)
 
 
 def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA302: `annotations.audience` must be an array of "user" / "assistant"."""
     for item, ann in _annotations(catalog):
-        if "audience" not in ann:
-            continue
-        value = ann["audience"]
+        value = ann.get("audience", [])
         if not isinstance(value, list):
-            yield Hit(item, "/annotations/audience", f"{item.label}: audience is not an array")
+            yield hit(item, "/annotations/audience", "audience is not an array")
             continue
         for i, role in enumerate(value):
             if role not in ROLES:
-                yield Hit(
-                    item,
-                    f"/annotations/audience/{i}",
-                    f'{item.label}: audience value {compact(role)} is not "user" or "assistant"',
-                    compact(role),
-                )
+                why = f'audience value {compact(role)} is not "user" or "assistant"'
+                yield hit(item, f"/annotations/audience/{i}", why, compact(role))
 
 
 def audience_repeated(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA304: a role listed twice in `annotations.audience` says nothing more."""
     for item, ann in _annotations(catalog):
         value = ann.get("audience")
-        if not isinstance(value, list):
-            continue
         seen: set[str] = set()
-        for i, role in enumerate(value):
+        for i, role in enumerate(value if isinstance(value, list) else ()):
             if role in ROLES and role in seen:
-                yield Hit(
-                    item,
-                    f"/annotations/audience/{i}",
-                    f"{item.label}: audience value {quote(role)} repeated",
-                    role,
-                )
+                why = f"audience value {quote(role)} repeated"
+                yield hit(item, f"/annotations/audience/{i}", why, role)
             if isinstance(role, str):
                 seen.add(role)
 
@@ -105,16 +83,10 @@ def last_modified(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA303: `annotations.lastModified` should be an ISO 8601 timestamp."""
     for item, ann in _annotations(catalog):
         value = ann.get("lastModified")
-        if value is None:
-            continue
-        if not isinstance(value, str) or not _iso8601(value):
+        if value is not None and not (isinstance(value, str) and _iso8601(value)):
             text = value if isinstance(value, str) else compact(value)
-            yield Hit(
-                item,
-                "/annotations/lastModified",
-                f"{item.label}: lastModified {quote(text)} is not an RFC 3339 timestamp",
-                text,
-            )
+            why = f"lastModified {quote(text)} is not an RFC 3339 timestamp"
+            yield hit(item, "/annotations/lastModified", why, text)
 
 
 #: RFC 3339 section 5.6 `date-time` (`T`, `t` or a space between date and time; any number of
@@ -152,51 +124,31 @@ def _member(catalog: Catalog, key: str) -> Iterator[tuple[Item, Any]]:
 def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`."""
     for item, value in _member(catalog, "icons"):
-        if value is None:
-            continue
-        if not isinstance(value, list):
-            yield Hit(item, "/icons", f"{item.label}: icons is not an array")
-            continue
-        for i, icon in enumerate(value):
+        if value is not None and not isinstance(value, list):
+            yield hit(item, "/icons", "icons is not an array")
+        for i, icon in enumerate(value if isinstance(value, list) else ()):
             yield from _icon(item, f"/icons/{i}", icon)
 
 
 def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
     if not isinstance(icon, dict) or not isinstance(icon.get("src"), str):
-        yield Hit(item, at, f"{item.label}: icon without a string src")
+        yield hit(item, at, "icon without a string src")
         return
     src: str = icon["src"]
     scheme = _scheme(src)
     if scheme not in ("https", "data", "http"):
-        yield Hit(
-            item,
-            at + "/src",
-            f"{item.label}: icon src scheme {quote(scheme or src)} is "
-            "unsafe; consumers must reject it",
-            src[:120],
-        )
+        why = f"icon src scheme {quote(scheme or src)} is unsafe; consumers must reject it"
+        yield hit(item, at + "/src", why, src[:120])
     sizes = icon.get("sizes")
-    if sizes is not None:
-        bad = (
-            sizes
-            if not isinstance(sizes, list)
-            else [s for s in sizes if not (isinstance(s, str) and SIZES.match(s))]
-        )
-        if bad:
-            yield Hit(
-                item,
-                at + "/sizes",
-                f'{item.label}: icon sizes {compact(bad)} are not WxH or "any"',
-                compact(bad),
-            )
+    if isinstance(sizes, list):
+        sizes = [s for s in sizes if not (isinstance(s, str) and SIZES.match(s))]
+    if sizes:
+        why = f'icon sizes {compact(sizes)} are not WxH or "any"'
+        yield hit(item, at + "/sizes", why, compact(sizes))
     theme = icon.get("theme")
     if theme is not None and theme not in ("light", "dark"):
-        yield Hit(
-            item,
-            at + "/theme",
-            f"{item.label}: icon theme {compact(theme)} is not light or dark",
-            compact(theme),
-        )
+        why = f"icon theme {compact(theme)} is not light or dark"
+        yield hit(item, at + "/theme", why, compact(theme))
 
 
 def _scheme(src: str) -> str:
@@ -209,23 +161,14 @@ def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         for i, icon in enumerate(value if isinstance(value, list) else ()):
             if not isinstance(icon, dict):
                 continue
-            at = f"/icons/{i}"
-            src = icon.get("src")
+            src, mime = icon.get("src"), icon.get("mimeType")
             if isinstance(src, str) and _scheme(src) == "http":
-                yield Hit(
-                    item,
-                    at + "/src",
-                    f"{item.label}: icon src uses http; use https or data",
-                    src[:120],
+                yield hit(
+                    item, f"/icons/{i}/src", "icon src uses http; use https or data", src[:120]
                 )
-            mime = icon.get("mimeType")
             if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
-                yield Hit(
-                    item,
-                    at + "/mimeType",
-                    f"{item.label}: icon mimeType {compact(mime)} is not an image type",
-                    compact(mime),
-                )
+                why = f"icon mimeType {compact(mime)} is not an image type"
+                yield hit(item, f"/icons/{i}/mimeType", why, compact(mime))
 
 
 def _meta_keys(catalog: Catalog) -> Iterator[tuple[Item, str, str, bool]]:
@@ -245,20 +188,17 @@ def meta_keys(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA602: `_meta` key syntax (keys under reserved prefixes are CA605)."""
     for item, key, _, valid in _meta_keys(catalog):
         if not valid:
-            at = pointer_of(("_meta", key))
-            yield Hit(item, at, f"{item.label}: _meta key {quote(key)} is not a valid key", key)
+            yield hit(
+                item, pointer_of(("_meta", key)), f"_meta key {quote(key)} is not a valid key", key
+            )
 
 
 def meta_reserved(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA605: `_meta` keys under a prefix the spec reserves that the spec does not define."""
     for item, key, prefix, valid in _meta_keys(catalog):
         if valid and prefix and key not in KNOWN_RESERVED and _reserved(prefix, catalog.revision):
-            yield Hit(
-                item,
-                pointer_of(("_meta", key)),
-                f"{item.label}: _meta key {quote(key)} uses a reserved prefix",
-                key,
-            )
+            why = f"_meta key {quote(key)} uses a reserved prefix"
+            yield hit(item, pointer_of(("_meta", key)), why, key)
 
 
 def _reserved(prefix: str, revision: str) -> bool:
@@ -270,19 +210,16 @@ def _reserved(prefix: str, revision: str) -> bool:
     return any(lab in ("modelcontextprotocol", "mcp") for lab in labels[:-1])
 
 
+_SINCE_ITEM = {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"}
 #: Fields per kind and the revision that introduced them (notes/mcp-spec-notes.md section 1.2).
 SINCE: dict[str, dict[str, str]] = {
     "tools": {
-        "title": "2025-06-18",
+        **_SINCE_ITEM,
         "annotations": "2025-03-26",
         "outputSchema": "2025-06-18",
-        "_meta": "2025-06-18",
-        "icons": "2025-11-25",
         "execution": "2025-11-25",
     },
-    "prompts": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
-    "resources": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
-    "resourceTemplates": {"title": "2025-06-18", "_meta": "2025-06-18", "icons": "2025-11-25"},
+    **dict.fromkeys(("prompts", "resources", "resourceTemplates"), _SINCE_ITEM),
 }
 #: Fields removed in a revision (the field, the kind, the revision that dropped it).
 REMOVED = {("tools", "execution"): "2026-07-28"}
@@ -297,51 +234,33 @@ def _removed(rev: str, listing: str, key: str) -> str | None:
 def removed_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA606: fields the negotiated revision removed (clients of it ignore them)."""
     rev = catalog.revision
-    if rev not in REVISIONS:
-        return
-    for item in catalog.all_items():
+    for item in catalog.all_items() if rev in REVISIONS else ():
         for key in item.value if isinstance(item.value, dict) else ():
             gone = _removed(rev, item.listing, key)
             if gone:
-                yield Hit(item, "/" + key, f"{item.label}: {key} was removed in {gone}", key)
+                yield hit(item, "/" + key, f"{key} was removed in {gone}", key)
 
 
 def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA603: fields newer than the negotiated revision (fields it removed are CA606)."""
     rev = catalog.revision
-    if rev not in REVISIONS:
-        return
-    for item in catalog.all_items():
+    for item in catalog.all_items() if rev in REVISIONS else ():
         if not isinstance(item.value, dict):
             continue
+        late = f"arrived in 2025-06-18, after the negotiated {rev}"
         for key in item.value:
             since = SINCE[item.listing].get(key)
             if not _removed(rev, item.listing, key) and since and rev_index(rev) < rev_index(since):
-                yield Hit(
-                    item,
-                    "/" + key,
-                    f"{item.label}: {key} arrived in {since}, after the negotiated {rev}",
-                    key,
+                yield hit(
+                    item, "/" + key, f"{key} arrived in {since}, after the negotiated {rev}", key
                 )
+        if rev_index(rev) >= rev_index("2025-06-18"):
+            continue
         ann = item.value.get("annotations")
-        if (
-            isinstance(ann, dict)
-            and "lastModified" in ann
-            and rev_index(rev) < rev_index("2025-06-18")
+        if isinstance(ann, dict) and "lastModified" in ann:
+            yield hit(item, "/annotations/lastModified", f"lastModified {late}", "lastModified")
+        for i, arg in enumerate(
+            item.value.get("arguments") or [] if item.listing == "prompts" else []
         ):
-            yield Hit(
-                item,
-                "/annotations/lastModified",
-                f"{item.label}: lastModified arrived in 2025-06-18, after the negotiated {rev}",
-                "lastModified",
-            )
-        if item.listing == "prompts" and rev_index(rev) < rev_index("2025-06-18"):
-            for i, arg in enumerate(item.value.get("arguments") or []):
-                if isinstance(arg, dict) and "title" in arg:
-                    yield Hit(
-                        item,
-                        f"/arguments/{i}/title",
-                        f"{item.label}: argument title "
-                        f"arrived in 2025-06-18, after the negotiated {rev}",
-                        "title",
-                    )
+            if isinstance(arg, dict) and "title" in arg:
+                yield hit(item, f"/arguments/{i}/title", f"argument title {late}", "title")

@@ -20,6 +20,7 @@ python-jsonschema, and none of python-jsonschema's is missed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from catalogaudit.model import (
@@ -138,25 +139,18 @@ def _keyword(error: Any) -> tuple[str, str]:
     return (str(error.absolute_keyword_location), type(error.kind).__name__)
 
 
-#: Per dialect, one meta-schema validator of each library, shared by every schema audited.
-_RS: dict[str, Any] = {}
-_PYTHON: dict[str, Any] = {}
-
-
+@cache
 def _rs(name: str) -> Any:
-    checker = _RS.get(name)
-    if checker is None:
-        schema, meta = _meta(name)
-        checker = _RS[name] = validator(schema, meta.FORMAT_CHECKER)
-    return checker
+    """The jsonschema-rs meta-schema validator of a dialect, shared by every schema audited."""
+    schema, meta = _meta(name)
+    return validator(schema, meta.FORMAT_CHECKER)
 
 
+@cache
 def _python(name: str) -> Any:
-    checker = _PYTHON.get(name)
-    if checker is None:
-        schema, meta = _meta(name)
-        checker = _PYTHON[name] = meta(schema, format_checker=meta.FORMAT_CHECKER)
-    return checker
+    """The python-jsonschema meta-schema validator of a dialect."""
+    schema, meta = _meta(name)
+    return meta(schema, format_checker=meta.FORMAT_CHECKER)
 
 
 def _meta(name: str) -> tuple[dict[str, Any], Any]:

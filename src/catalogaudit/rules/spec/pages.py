@@ -25,7 +25,7 @@ from catalogaudit.model import (
 )
 from catalogaudit.model import plain as validation_plain
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import REVISIONS
+from catalogaudit.rules.spec.common import REVISIONS, hit
 from catalogaudit.rules.spec.runs import runs_of
 
 RESULT_TYPES = {
@@ -105,20 +105,14 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     )
                     if listing == "tools" and covered and _input_schema_defect(item.value):
                         continue  # CA401 reports a missing or non-object inputSchema precisely
-                    yield Hit(
-                        item,
-                        pointer,
-                        f"{item.label}: {_short(err.message)} "
-                        f"(MCP {rev} schema, at {pointer or '/'})",
-                        _short(err.message),
-                    )
+                    why = f"{_short(err.message)} (MCP {rev} schema, at {pointer or '/'})"
+                    yield hit(item, pointer, why, _short(err.message))
                 else:
                     if catalog.modern and _cache_field_error(path, err):
                         continue  # CA611 reports each missing or wrong cache field once
-                    pointer = pointer_of(path)
                     yield Hit(
                         None,
-                        pointer,
+                        pointer_of(path),
                         f"{listing} page {index + 1}: {_short(err.message)} (MCP {rev} schema)",
                         _short(err.message),
                         listing=listing,
@@ -149,36 +143,33 @@ def _short(text: str, limit: int = 160) -> str:
 def page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA611: 2026-07-28 list pages need resultType "complete", integer ttlMs >= 0 and one
     cacheScope (public or private) on every page."""
-    if not catalog.modern:
-        return
+    scopes: dict[str, set[str]] = {listing: set() for listing in LISTINGS}
+    for listing, index, fields in _pages(catalog) if catalog.modern else ():
+        yield from _modern_page(listing, index, fields, scopes[listing])
+
+
+def _pages(catalog: Catalog) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """Each page of each listing served: its listing, index and fields."""
     for listing in LISTINGS:
-        if not catalog.present(listing):
-            continue
-        scopes: set[str] = set()
-        for index, fields in enumerate(catalog.pages(listing)):
-            yield from _modern_page(listing, index, fields, scopes)
+        for index, fields in enumerate(catalog.pages(listing) if catalog.present(listing) else ()):
+            yield listing, index, fields
 
 
 def legacy_page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA612: pages of an earlier revision carry 2026-07-28 cache fields, which its clients
     do not read (a server that copies them down is harmless, but its hints do nothing)."""
-    if catalog.modern:
-        return
-    for listing in LISTINGS:
-        if not catalog.present(listing):
-            continue
-        for index, fields in enumerate(catalog.pages(listing)):
-            extra = [k for k in CACHE_FIELDS if k in fields]
-            if extra:
-                yield Hit(
-                    None,
-                    "/" + extra[0],
-                    f"{listing} page {index + 1}: {', '.join(extra)} on a {catalog.revision} "
-                    "page (2026-07-28 fields)",
-                    ", ".join(extra),
-                    listing=listing,
-                    page=index,
-                )
+    for listing, index, fields in () if catalog.modern else _pages(catalog):
+        extra = ", ".join(k for k in CACHE_FIELDS if k in fields)
+        if extra:
+            yield Hit(
+                None,
+                "/" + extra.split(",")[0],
+                f"{listing} page {index + 1}: {extra} on a {catalog.revision} "
+                "page (2026-07-28 fields)",
+                extra,
+                listing=listing,
+                page=index,
+            )
 
 
 def _modern_page(
@@ -186,27 +177,27 @@ def _modern_page(
 ) -> Iterator[Hit]:
     where = f"{listing} page {index + 1}"
 
-    def hit(pointer: str, message: str, excerpt: str = "") -> Hit:
+    def on_page(pointer: str, message: str, excerpt: str = "") -> Hit:
         return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
 
     rt = fields.get("resultType")
     if rt != "complete":
         got = "missing" if "resultType" not in fields else compact(rt)
-        yield hit("/resultType", f'resultType is {got}, must be "complete"', got)
+        yield on_page("/resultType", f'resultType is {got}, must be "complete"', got)
     ttl = fields.get("ttlMs")
     if "ttlMs" not in fields:
-        yield hit("/ttlMs", "ttlMs is missing (required)")
+        yield on_page("/ttlMs", "ttlMs is missing (required)")
     elif isinstance(ttl, bool) or not isinstance(ttl, int) or not is_integer_lexeme(ttl) or ttl < 0:
         text = compact(ttl)
-        yield hit("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
+        yield on_page("/ttlMs", f"ttlMs {text} is not an integer >= 0", text)
     scope = fields.get("cacheScope")
     if scope not in ("public", "private"):
         got = "missing" if "cacheScope" not in fields else compact(scope)
-        yield hit("/cacheScope", f"cacheScope is {got}, must be public or private", got)
+        yield on_page("/cacheScope", f"cacheScope is {got}, must be public or private", got)
     else:
         if scopes and scope not in scopes:
             why = "differs from earlier pages (must be the same on every page)"
-            yield hit("/cacheScope", f"cacheScope {scope} {why}", scope)
+            yield on_page("/cacheScope", f"cacheScope {scope} {why}", scope)
         scopes.add(scope)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from catalogaudit.model import IDENTITY, LISTINGS, Catalog, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import at_least, may_hold
+from catalogaudit.rules.spec.common import at_least, hit, may_hold
 from catalogaudit.rules.spec.metaschema import first_schema_error
 from catalogaudit.walker import schema_nodes, subschemas
 
@@ -51,37 +51,22 @@ def tool_names_early(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
 def _bad_tool_names(catalog: Catalog) -> Iterator[Hit]:
     for item in catalog.items("tools"):
         name = item.value.get("name") if isinstance(item.value, dict) else None
-        if not isinstance(name, str):
-            continue
-        if not TOOL_NAME.match(name):
-            why = (
-                "is empty"
-                if not name
-                else (
-                    f"is {len(name)} characters"
-                    if len(name) > 128
-                    else "has characters outside A-Z a-z 0-9 _ - ."
-                )
-            )
-            yield Hit(item, "/name", f"{item.label}: the name {why}", name)
+        if isinstance(name, str) and not TOOL_NAME.match(name):
+            why = "has characters outside A-Z a-z 0-9 _ - ." if name else "is empty"
+            why = f"is {len(name)} characters" if len(name) > 128 else why
+            yield hit(item, "/name", f"the name {why}", name)
 
 
 def duplicates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA102: two items of one listing share an identity (name, uri or uriTemplate)."""
     for listing in LISTINGS:
-        seen: dict[str, int] = defaultdict(int)
+        seen: dict[str | None, int] = defaultdict(int)
+        field = IDENTITY[listing]
         for item in catalog.items(listing):
-            if item.identity is None:
-                continue
             seen[item.identity] += 1
-            if seen[item.identity] == 2:
-                field = IDENTITY[listing]
-                yield Hit(
-                    item,
-                    "/" + field,
-                    f"{item.label}: {field} served more than once in {listing}",
-                    item.identity,
-                )
+            if item.identity is not None and seen[item.identity] == 2:
+                why = f"{field} served more than once in {listing}"
+                yield hit(item, "/" + field, why, item.identity)
 
 
 def input_schema_object(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -93,15 +78,11 @@ def input_schema_object(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         schema = tool.get("inputSchema")
         if not isinstance(schema, dict):
             what = "missing" if "inputSchema" not in tool else f"a {type(schema).__name__}"
-            yield Hit(item, "/inputSchema", f"{item.label}: inputSchema is {what}")
+            yield hit(item, "/inputSchema", f"inputSchema is {what}")
         elif schema.get("type") != "object":
             got = schema.get("type")
-            yield Hit(
-                item,
-                "/inputSchema/type" if "type" in schema else "/inputSchema",
-                f'{item.label}: inputSchema root type is {got!r}, not "object"',
-                str(got),
-            )
+            at = "/inputSchema/type" if "type" in schema else "/inputSchema"
+            yield hit(item, at, f'inputSchema root type is {got!r}, not "object"', str(got))
 
 
 def output_schema_object(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -114,22 +95,14 @@ def output_schema_object(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue
         if not isinstance(schema, dict) or schema.get("type") != "object":
             got = schema.get("type") if isinstance(schema, dict) else type(schema).__name__
-            yield Hit(
-                item,
-                "/outputSchema",
-                f"{item.label}: outputSchema root type is {got!r}; {catalog.revision} requires "
-                '"object"',
-                str(got),
-            )
+            why = f'outputSchema root type is {got!r}; {catalog.revision} requires "object"'
+            yield hit(item, "/outputSchema", why, str(got))
 
 
 def _schemas(catalog: Catalog) -> Iterator[tuple[Any, str, Any]]:
     for item in catalog.items("tools"):
-        if not isinstance(item.value, dict):
-            continue
-        for key in ("inputSchema", "outputSchema"):
-            schema = item.value.get(key)
-            if isinstance(schema, dict):
+        for key in ("inputSchema", "outputSchema") if isinstance(item.value, dict) else ():
+            if isinstance(schema := item.value.get(key), dict):
                 yield item, "/" + key, schema
 
 
@@ -147,13 +120,8 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         exc = first_schema_error(name, schema)
         if exc is not None:
-            where = pointer_of(exc.absolute_path)
-            yield Hit(
-                item,
-                at + where,
-                f"{item.label}: {at[1:]} is not a valid {name[:-9]} schema: {exc.message}",
-                str(exc.instance)[:200],
-            )
+            why = f"{at[1:]} is not a valid {name[:-9]} schema: {exc.message}"
+            yield hit(item, at + pointer_of(exc.absolute_path), why, str(exc.instance)[:200])
 
 
 def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -161,58 +129,41 @@ def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     for item, at, schema in _schemas(catalog):
         declared = schema.get("$schema")
         if declared is not None and dialect(str(declared)) is None:
-            yield Hit(
-                item,
-                at + "/$schema",
-                f"{item.label}: unknown JSON Schema dialect {quote(str(declared))}",
-                str(declared),
-            )
+            why = f"unknown JSON Schema dialect {quote(str(declared))}"
+            yield hit(item, at + "/$schema", why, str(declared))
 
 
 def required_declared(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA404: `required` names a property that `properties` does not declare."""
     for item, at, schema in _schemas(catalog):
         for sub, sub_at, _ in schema_nodes(schema, at):
-            required = sub.get("required")
-            props = sub.get("properties")
+            required, props = sub.get("required"), sub.get("properties")
             if not isinstance(required, list) or not isinstance(props, dict):
                 continue
             for i, name in enumerate(required):
                 if isinstance(name, str) and name not in props:
-                    yield Hit(
-                        item,
-                        f"{sub_at}/required/{i}",
-                        f"{item.label}: required property {quote(name)} is not in properties",
-                        name,
-                    )
+                    why = f"required property {quote(name)} is not in properties"
+                    yield hit(item, f"{sub_at}/required/{i}", why, name)
 
 
-def network_refs(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA405: `$ref` to a network URI in a session before 2026-07-28 (advice)."""
-    if not catalog.modern:
-        yield from _network_refs(catalog)
-
-
-def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA408: `$ref` to a network URI in a 2026-07-28 session, where clients MUST NOT
-    auto-dereference it."""
-    if catalog.modern:
-        yield from _network_refs(catalog)
-
-
-def _network_refs(catalog: Catalog) -> Iterator[Hit]:
+def network_refs(catalog: Catalog, ctx: Context, modern: bool = False) -> Iterator[Hit]:
+    """CA405: `$ref` to a network URI in a session before 2026-07-28 (advice); CA408 (`modern`)
+    in a 2026-07-28 session, where clients MUST NOT auto-dereference it."""
+    if catalog.modern != modern:
+        return
     for item, at, schema in _schemas(catalog):
         if not may_hold(schema, "$ref"):
             continue
         for sub, sub_at, _ in schema_nodes(schema, at):
             ref = sub.get("$ref")
             if isinstance(ref, str) and NETWORK_REF.match(ref):
-                yield Hit(
-                    item,
-                    sub_at + "/$ref",
-                    f"{item.label}: $ref {quote(ref)} points at the network",
-                    ref,
-                )
+                why = f"$ref {quote(ref)} points at the network"
+                yield hit(item, sub_at + "/$ref", why, ref)
+
+
+def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
+    """CA408: see `network_refs`."""
+    return network_refs(catalog, ctx, modern=True)
 
 
 def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -221,51 +172,31 @@ def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         return
     for item in catalog.items("tools"):
         schema = item.value.get("inputSchema") if isinstance(item.value, dict) else None
-        if not isinstance(schema, dict):
-            continue
-        if not may_hold(schema, "x-mcp-header"):
+        if not isinstance(schema, dict) or not may_hold(schema, "x-mcp-header"):
             continue
         reachable = set(_property_chain(schema, "/inputSchema"))
         seen: dict[str, str] = {}
         for sub, at, _ in subschemas(schema, "/inputSchema"):
             if "x-mcp-header" not in sub:
                 continue
-            value = sub["x-mcp-header"]
-            ptr = at + "/x-mcp-header"
+            value, ptr = sub["x-mcp-header"], at + "/x-mcp-header"
             if not isinstance(value, str) or not TOKEN.match(value):
-                yield Hit(
-                    item,
-                    ptr,
-                    f"{item.label}: x-mcp-header {quote(str(value))} is not an RFC 9110 token",
-                    str(value),
-                )
+                why = f"x-mcp-header {quote(str(value))} is not an RFC 9110 token"
+                yield hit(item, ptr, why, str(value))
                 continue
-            if value.lower() in seen:
-                yield Hit(
-                    item,
-                    ptr,
-                    f"{item.label}: x-mcp-header {quote(value)} repeats "
-                    f"{seen[value.lower()]} (case-insensitive)",
-                    value,
-                )
-            seen.setdefault(value.lower(), at)
-            kind = sub.get("type")
-            if kind not in ("string", "integer", "boolean"):
-                yield Hit(
-                    item,
-                    ptr,
-                    f"{item.label}: x-mcp-header on a {kind!r} property; only "
-                    "string, integer and boolean are allowed",
-                    value,
-                )
-            if at not in reachable:
-                yield Hit(
-                    item,
-                    ptr,
-                    f"{item.label}: x-mcp-header property is not reachable "
-                    "through properties alone",
-                    value,
-                )
+            kind, low = sub.get("type"), value.lower()
+            for problem in (
+                low in seen
+                and f"x-mcp-header {quote(value)} repeats {seen[low]} (case-insensitive)",
+                kind not in ("string", "integer", "boolean")
+                and f"x-mcp-header on a {kind!r} property; only string, integer and boolean "
+                "are allowed",
+                at not in reachable
+                and "x-mcp-header property is not reachable through properties alone",
+            ):
+                if problem:
+                    yield hit(item, ptr, problem, value)
+            seen.setdefault(low, at)
 
 
 def _property_chain(schema: dict[str, Any], at: str) -> Iterator[str]:

@@ -19,12 +19,11 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from catalogaudit import walker
 from catalogaudit.model import Catalog, Item
 from catalogaudit.rules.base import Context, Hit, quote
-from catalogaudit.rules.spec.common import may_hold, strings
+from catalogaudit.rules.spec.common import hit, may_hold, strings
 from catalogaudit.rules.spec.runs import Runs, runs_of
 
 _LOCAL_HOST = r"(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)"
@@ -145,13 +144,8 @@ def _content(
             continue  # no `$ref` member, so no pointer ends in /$ref
         for text, at in strings(schema, "/" + key):
             if at.endswith("/$ref") and LOCAL_PORT.match(text):
-                yield Hit(
-                    item,
-                    at,
-                    f"{item.label}: $ref {quote(text)} embeds a local port "
-                    f"that may change {_per_start(runs)}",
-                    text,
-                )
+                why = f"$ref {quote(text)} embeds a local port that may change {_per_start(runs)}"
+                yield hit(item, at, why, text)
 
 
 def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -185,9 +179,9 @@ def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                     excerpt=_around(visit.text),
                     offending=visit.text,
                 )
-    text = catalog.instructions
-    found = _controls(text) if text is not None else ""
-    if text is not None and found:
+    text = catalog.instructions or ""
+    found = _controls(text)
+    if found:
         yield Hit(
             None,
             "/capture/instructions",
@@ -289,10 +283,7 @@ def _per_machine(item: Item, pointer: str, text: str, env: dict[str, str]) -> It
             return
 
 
-def _hit(item: Any, pointer: str, found: str, what: str, when: str) -> Hit:
-    return Hit(
-        item,
-        pointer,
-        f"{item.label}: text contains {what} ({quote(found)}) that may change {when}",
-        found,
+def _hit(item: Item, pointer: str, found: str, what: str, when: str) -> Hit:
+    return hit(
+        item, pointer, f"text contains {what} ({quote(found)}) that may change {when}", found
     )
