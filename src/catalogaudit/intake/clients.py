@@ -170,17 +170,17 @@ def _gemini_lists(
     mcp: Any, entries: dict[str, tuple[Any, str]], notes: list[str]
 ) -> dict[str, tuple[Any, str]]:
     """Gemini CLI's `mcp.allowed` (only these connect) and `mcp.excluded` (these do not)."""
-    if not isinstance(mcp, dict):
-        return entries
-    allowed, excluded = mcp.get("allowed"), mcp.get("excluded")
+    allowed, excluded = (
+        (mcp.get("allowed"), mcp.get("excluded")) if isinstance(mcp, dict) else ((), ())
+    )
     out = {}
     for name, entry in entries.items():
         if (isinstance(allowed, list) and name not in allowed) or (
             isinstance(excluded, list) and name in excluded
         ):
             notes.append(f"{name}: not allowed by mcp.allowed / mcp.excluded; skipped")
-            continue
-        out[name] = entry
+        else:
+            out[name] = entry
     return out
 
 

@@ -286,16 +286,12 @@ def _take(
 ) -> None:
     where = f"line {line}" if loaded.form == "jsonl" else "input"
     if "jsonrpc" in members or "result" in members or "error" in members or "method" in members:
-        if "method" in members:
-            loaded.inferred.append(f"{where}: skipped a request or notification")
-            return
-        if "result" not in members:
-            loaded.inferred.append(f"{where}: skipped an error response")
+        skip = "a request or notification" if "method" in members else "an error response"
+        if "method" in members or "result" not in members:
+            loaded.inferred.append(f"{where}: skipped {skip}")
             return
         span = members["result"]
-        result_text = text[span.start : span.end]
-        result = span.value
-        plain = span.plain
+        result_text, result, plain = text[span.start : span.end], span.value, span.plain
     else:
         result_text = text.strip()
         result = {k: m.value for k, m in members.items()}
@@ -312,8 +308,7 @@ def _take(
         )
         loaded.inferred.append(f"{where}: {result_note(listing)}")
     elif "protocolVersion" in result or "supportedVersions" in result:
-        loaded.handshake = result
-        loaded.handshake_text = result_text
+        loaded.handshake, loaded.handshake_text = result, result_text
         kind = "an initialize" if "protocolVersion" in result else "a server/discover"
         loaded.inferred.append(f"{where}: {kind} result")
     else:

@@ -78,6 +78,6 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def hit(item: Item, at: str, why: str, excerpt: str = "") -> Hit:
+def hit(item: Item, at: str, why: str, excerpt: str = "", **more: Any) -> Hit:
     """A hit about `item` at pointer `at`, its message led by the item's label."""
-    return Hit(item, at, f"{item.label}: {why}", excerpt)
+    return Hit(item, at, f"{item.label}: {why}", excerpt, **more)

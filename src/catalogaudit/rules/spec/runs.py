@@ -29,9 +29,7 @@ class Runs:
 
     def item_changed(self, item: Item) -> bool:
         """Whether this item's served bytes changed between the runs (or cannot be cleared)."""
-        if item.listing not in self.changed:
-            return False
-        keys = self.changed[item.listing]
+        keys = self.changed.get(item.listing, frozenset())
         return keys is None or item.identity in keys
 
 

@@ -172,13 +172,8 @@ def control_characters(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 continue  # NOTE: every CONTROL character is unprintable; a C scan, not sre
             found = _controls(visit.text)
             if found:
-                yield Hit(
-                    item,
-                    visit.pointer,
-                    f"{item.label}: {visit.key} contains {found}",
-                    excerpt=_around(visit.text),
-                    offending=visit.text,
-                )
+                why, text = f"{visit.key} contains {found}", visit.text
+                yield hit(item, visit.pointer, why, _around(text), offending=text)
     text = catalog.instructions or ""
     found = _controls(text)
     if found:
