@@ -114,7 +114,14 @@ def findings(
     """The fleet's findings and the metadata of the rules behind them."""
     metas: dict[str, RuleMeta] = dict(FLEET_RULES)
     out = [
-        _finding(FLEET_RULES["CA930"], f"server {m.name!r}: {m.error}", m.name, manifest, m)
+        ruled(
+            FLEET_RULES["CA930"],
+            Location(manifest, m.pointer),
+            message=f"server {m.name!r}: {m.error}",
+            kind="fleet",
+            identity=m.name,
+            profile="spec",
+        )
         for m in members
         if m.tools is None
     ]
@@ -130,17 +137,12 @@ def findings(
     return out, metas
 
 
-def _finding(
-    rule: RuleMeta,
-    message: str,
-    identity: str,
-    manifest: str,
-    member: Member | None = None,
-    **fields: Any,
-) -> Finding:
-    where = Location(manifest, member.pointer if member else "")
-    fields.setdefault("profile", "spec")
-    return ruled(rule, where, message=message, kind="fleet", identity=identity, **fields)
+def _finding(rule: RuleMeta, c: Client, message: str, manifest: str, **fields: Any) -> Finding:
+    """A finding about the fleet as client `c` sees it."""
+    where = Location(manifest, "")
+    return ruled(
+        rule, where, message=message, kind="fleet", identity=c.label, profile=c.label, **fields
+    )
 
 
 def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Finding]:
@@ -151,12 +153,11 @@ def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Fi
     return [
         _finding(
             c.metas.get(lim.rule_id) or FLEET_RULES[lim.rule_id],
+            c,
             f"{c.label}: the fleet's {servers} server(s) serve {n} tools, over the client's "
             f"limit of {room}{share}",
-            c.label,
             manifest,
             severity=lim.severity,
-            profile=c.label,
             excerpt=str(n),
         )
     ]
@@ -176,10 +177,9 @@ def _collisions(
         out.append(
             _finding(
                 FLEET_RULES["CA931"],
+                c,
                 f"{c.label}: {len(owners)} tools are named {name!r} once qualified: {who}",
-                c.label,
                 manifest,
-                profile=c.label,
                 excerpt=name,
             )
         )
@@ -200,11 +200,7 @@ def _tokens(c: Client, tools: Sequence[tuple[str, dict[str, Any]]], manifest: st
     total = sum(per.values())
     top = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
     most = ", ".join(f"{s} {n}" for s, n in top)
+    message = f"{c.label}: {len(tools)} tools, {total} o200k tokens on every request"
     return _finding(
-        FLEET_RULES["CA932"],
-        f"{c.label}: {len(tools)} tools, {total} o200k tokens on every request"
-        + (f" (most: {most})" if most else ""),
-        c.label,
-        manifest,
-        profile=c.label,
+        FLEET_RULES["CA932"], c, message + (f" (most: {most})" if most else ""), manifest
     )
