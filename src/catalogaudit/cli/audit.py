@@ -109,9 +109,9 @@ def audit(
     o = {**locals(), **given}
     words = tuple(args or ())
     snapshot = server_options(o, words if live else (), skip=("jobs", "output"))
-    given = from_parameters(o)
+    contract = from_parameters(o)
     options = filled(
-        AuditRunOptions, o, inputs=() if live else words, snapshot=snapshot, contract=given
+        AuditRunOptions, o, inputs=() if live else words, snapshot=snapshot, contract=contract
     )
     raise typer.Exit(run_audit(options))
 
