@@ -18,13 +18,12 @@ from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
     MAX_INPUT,
-    Finder,
     Member,
     WireDecodeError,
     WireObject,
     decode_utf8,
     has_sixteen_digits,
-    loads_located,
+    loads,
     parse_members,
     parse_written,
     result_note,
@@ -56,9 +55,8 @@ class Loaded:
     handshake_text: str | None = None
     inferred: list[str] = field(default_factory=list)
     #: The decoded file text of a snapshot, when `snapshot` is its parse (line and column of
-    #: findings), and what is known already of where its values are in it.
+    #: findings).
     text: str | None = None
-    finder: Finder | None = None
 
 
 def read_bytes(spec: str) -> bytes:
@@ -236,22 +234,20 @@ _SNAPSHOT_START = re.compile(
 
 
 def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
-    """`parse` of a snapshot file in one scan of the wire decoder (the value
-    `jsonwire.loads` gives, with its items' offsets: `model.positions.loads_located`),
-    not member by member with `raw_decode_plain`; None for anything else, or when that scan
-    fails (`parse` then says why, as before). The same document: the same decoder, and a
-    duplicate top-level key is resolved as `parse_members` does (the last value, in the first
-    one's place).
+    """`parse` of a snapshot file in one scan of the wire decoder (`jsonwire.loads`), not
+    member by member with `raw_decode_plain`; None for anything else, or when that scan fails
+    (`parse` then says why, as before). The same document: the same decoder, and a duplicate
+    top-level key is resolved as `parse_members` does (the last value, in the first one's place).
 
     Why: `parse_members` parses each member with `raw_decode_plain`, whose verdict (a closure
     around each object and number) a snapshot never uses: a sixth of reading one.
     """
     if not _SNAPSHOT_START.match(data):
         return None  # NOTE: a raw result is parsed once, member by member
-    located = loads_located(text)
-    if located is None:
+    try:
+        value = loads(text)
+    except WireDecodeError:
         return None
-    value, finder = located
     if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
         return None
     # NOTE: a duplicate top-level key: see `parse` (no line and column)
@@ -262,7 +258,6 @@ def _whole_snapshot(name: str, data: bytes, text: str) -> Loaded | None:
         snapshot=dict(value) if kept is None else value,
         inferred=["a catalogaudit snapshot"],
         text=kept,
-        finder=None if kept is None else finder,
     )
 
 

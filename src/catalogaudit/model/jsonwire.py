@@ -114,11 +114,6 @@ _WHOLE = json.JSONDecoder(
 _COMPARED = json.JSONDecoder(parse_int=parse_int_lexeme, parse_constant=WireFloat)
 
 
-#: `_WHOLE`'s scanner: one value at an offset, `(value, end)`; raises as the C scanner does
-#: (`StopIteration` where no value starts), not `WireDecodeError`.
-scan_whole: Any = _WHOLE.scan_once  # type: ignore[attr-defined]
-
-
 def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:
     """Parse one value starting at `idx`; return it and the offset just past it: the value
     `raw_decode_plain` parses, or the same error. `compared`: a value only compared with `==`
