@@ -37,7 +37,7 @@ class StaticPage:
     text: str
     result: Any
     invalid_utf8: bool
-    #: Parsed plain (`jsonwire.raw_decode_plain`): the C encoder writes it back exactly.
+    #: Parsed plain (`jsonwire.raw_decode_plain`): no duplicate key or NaN in it.
     plain: bool = False
     #: False when the text has no run of sixteen digits (`model.capture.page_anomalies`).
     digits: bool = True
