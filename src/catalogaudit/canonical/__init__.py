@@ -19,13 +19,11 @@ if TYPE_CHECKING:
         listing_hashes,
         page_fields_hash,
         prompt_projection,
-        sha256,
     )
-    from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash
+    from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash, sha256
     from catalogaudit.canonical.prompts import ClientPrompt, SentTool, sent_text
     from catalogaudit.canonical.quick import hash_report as quick_hash_report
     from catalogaudit.canonical.strict import strict_jcs
-    from catalogaudit.canonical.tokens import ENCODING, ESTIMATE
     from catalogaudit.canonical.tokens import count as count_tokens
     from catalogaudit.canonical.tokens import label as token_label
     from catalogaudit.canonical.tokens import resent as tokens_resent
@@ -35,13 +33,12 @@ __getattr__ = lazy(
     globals(),
     {
         "hashes": (
-            "ItemHashes catalog_hash item_hashes listing_hashes page_fields_hash "
-            "prompt_projection sha256"
+            "ItemHashes catalog_hash item_hashes listing_hashes page_fields_hash prompt_projection"
         ),
-        "jcs": "gc_paused jcs_bytes jcs_hash",
+        "jcs": "gc_paused jcs_bytes jcs_hash sha256",
         "prompts": "ClientPrompt SentTool sent_text",
         "quick": "quick_hash_report=hash_report",
         "strict": "strict_jcs",
-        "tokens": "ENCODING ESTIMATE count_tokens=count token_label=label tokens_resent=resent",
+        "tokens": "count_tokens=count token_label=label tokens_resent=resent",
     },
 )

@@ -15,12 +15,12 @@ Definitions (the product brief, "Three hashes"; pinned by `tests/vectors/hashes.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs as canonical
+from catalogaudit.canonical.jcs import sha256
 from catalogaudit.model import (
     LISTINGS,
     PROMPT_FIELDS,
@@ -30,11 +30,6 @@ from catalogaudit.model import (
     identity,
     identity_sort_key,
 )
-
-
-def sha256(text: str) -> str:
-    """`sha256:<lowercase hex>` of the UTF-8 bytes of `text`."""
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

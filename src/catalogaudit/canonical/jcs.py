@@ -28,8 +28,10 @@ from catalogaudit.model import (
 )
 
 
-def sha256(data: bytes) -> str:
-    """`sha256:<lowercase hex>` of bytes."""
+def sha256(data: str | bytes) -> str:
+    """`sha256:<lowercase hex>` of bytes, or of a text's UTF-8 bytes."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 

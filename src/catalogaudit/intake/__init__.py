@@ -20,7 +20,7 @@ from catalogaudit.intake import loader
 from catalogaudit.intake.loader import Loaded, display_name, display_names, input_name, read_bytes
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
-    from catalogaudit.model import Finder, Fleet
+    from catalogaudit.model import Fleet
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,6 @@ class Intake:
     warnings: tuple[str, ...] = ()
     #: With `rehash=True`: the CA544 findings the snapshot did not carry yet.
     added: tuple[dict[str, Any], ...] = ()
-    #: With `text`: where the loader saw its values (`model.positions.loads_located`).
-    finder: Finder | None = None
 
     @property
     def said(self) -> tuple[str, ...]:
@@ -88,7 +86,7 @@ def read_catalog(
             loaded = written or loader.parse(spec, data)
         if lean:
             # NOTE: the caller's name for the bytes lives on; ours goes before the wire check
-            data, loaded.text, loaded.finder = b"", None, None
+            data, loaded.text = b"", None
         return _intake(spec, data or b"", loaded, protocol, rehash)
 
 
@@ -198,10 +196,7 @@ def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool)
         )
     doc, warnings = resolve_wire(loaded.snapshot, loaded.name)
     text = loaded.text if doc is loaded.snapshot else None  # rebuilt: not the text's parse
-    finder = loaded.finder if text is not None else None
-    return Intake(
-        spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings), finder=finder
-    )
+    return Intake(spec, loaded.name, "snapshot", doc, data, text, warnings=tuple(warnings))
 
 
 def _refuse_invalid(loaded: Loaded) -> None:

@@ -18,13 +18,12 @@ from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
     MAX_INPUT,
-    Finder,
     Member,
     WireDecodeError,
     WireObject,
     decode_utf8,
     has_sixteen_digits,
-    loads_located,
+    loads,
     parse_members,
     parse_written,
     result_note,
@@ -38,7 +37,7 @@ class StaticPage:
     text: str
     result: Any
     invalid_utf8: bool
-    #: Parsed plain (`jsonwire.raw_decode_plain`): the C encoder writes it back exactly.
+    #: Parsed plain (`jsonwire.raw_decode_plain`): no duplicate key or NaN in it.
     plain: bool = False
     #: False when the text has no run of sixteen digits (`model.capture.page_anomalies`).
     digits: bool = True
@@ -56,9 +55,8 @@ class Loaded:
     handshake_text: str | None = None
     inferred: list[str] = field(default_factory=list)
     #: The decoded file text of a snapshot, when `snapshot` is its parse (line and column of
-    #: findings), and what is known already of where its values are in it.
+    #: findings).
     text: str | None = None
-    finder: Finder | None = None
 
 
 def read_bytes(spec: str) -> bytes:
@@ -176,11 +174,9 @@ def parse_mapped_snapshot(spec: str, *, packed: bool = False) -> Loaded | None:
     return _written(spec, value)
 
 
-def _written(
-    spec: str, value: Any, text: str | None = None, finder: Finder | None = None
-) -> Loaded | None:
-    """A parse as a snapshot input (with the text it is the parse of, and where its values are
-    in it), or None when it is not a snapshot."""
+def _written(spec: str, value: Any, text: str | None = None) -> Loaded | None:
+    """A parse as a snapshot input (with the text it is the parse of), or None when it is not
+    a snapshot."""
     if not isinstance(value, dict) or "formatVersion" not in value or "listings" not in value:
         return None
     return Loaded(
@@ -189,7 +185,6 @@ def _written(
         snapshot=value,
         inferred=["a catalogaudit snapshot"],
         text=text,
-        finder=finder,
     )
 
 
@@ -242,25 +237,23 @@ _SNAPSHOT_START = re.compile(
 
 
 def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
-    """`parse` of a snapshot file in one scan of the wire decoder (the value
-    `jsonwire.loads` gives, with its items' offsets: `model.positions.loads_located`),
-    not member by member with `raw_decode_plain`; None for anything else, or when that scan
-    fails (`parse` then says why, as before). The same document: the same decoder, and a
-    duplicate top-level key is resolved as `parse_members` does (the last value, in the first
-    one's place).
+    """`parse` of a snapshot file in one scan of the wire decoder (`jsonwire.loads`), not
+    member by member with `raw_decode_plain`; None for anything else, or when that scan fails
+    (`parse` then says why, as before). The same document: the same decoder, and a duplicate
+    top-level key is resolved as `parse_members` does (the last value, in the first one's place).
 
     Why: `parse_members` parses each member with `raw_decode_plain`, whose verdict (a closure
     around each object and number) a snapshot never uses: a sixth of reading one.
     """
     if not _SNAPSHOT_START.match(data):
         return None  # NOTE: a raw result is parsed once, member by member
-    located = loads_located(text)
-    if located is None:
+    try:
+        value = loads(text)
+    except WireDecodeError:
         return None
-    value, finder = located
-    if isinstance(value, WireObject):  # a duplicate top-level key: see `parse`
+    if isinstance(value, WireObject):  # a duplicate top-level key: see `parse` (no line and column)
         return _written(spec, dict(value))
-    return _written(spec, value, text, finder)
+    return _written(spec, value, text)
 
 
 def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:

@@ -107,7 +107,7 @@ if TYPE_CHECKING:
         result_note,
     )
     from catalogaudit.model.pieces import parse_written
-    from catalogaudit.model.positions import Finder, loads_located
+    from catalogaudit.model.positions import Finder
     from catalogaudit.model.protocol import (
         CAPABILITY_OF,
         CLIENT_INFO,
@@ -137,7 +137,6 @@ if TYPE_CHECKING:
         MAX_INT_DIGITS,
         MAX_SAFE_INTEGER,
         WireDecodeError,
-        WireFloat,
         WireLimitError,
         WireObject,
         has_sixteen_digits,
@@ -173,7 +172,7 @@ __getattr__ = lazy(
             "result_note"
         ),
         "pieces": "parse_written",
-        "positions": "Finder loads_located",
+        "positions": "Finder",
         "protocol": (
             "CAPABILITY_OF CLIENT_INFO LATEST_LEGACY LEGACY_VERSIONS MODERN_VERSIONS "
             "ProtocolChoice Session client_capabilities parse_protocol"
@@ -182,7 +181,7 @@ __getattr__ = lazy(
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
         "wiretypes": (
-            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER WireDecodeError WireFloat "
+            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER WireDecodeError "
             "WireLimitError WireObject has_sixteen_digits"
         ),
     },

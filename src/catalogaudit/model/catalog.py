@@ -58,8 +58,6 @@ class Catalog:
     #: The text of the one raw list input (a `tools/list` result, a JSON-RPC response) the
     #: catalog was built from: its items' regions (`model.positions`).
     raw: str | None = None
-    #: What the loader knew already of where `text`'s values are (`positions.loads_located`).
-    finder: Finder | None = None
 
     @property
     def capture(self) -> dict[str, Any]:
@@ -188,8 +186,7 @@ class Catalog:
 
     @cached_property
     def _finder(self) -> Finder:
-        given = self.finder
-        return given if given is not None and given.text is self.text else Finder(self.text or "")
+        return Finder(self.text or "")
 
 
 def _listing_array(raw: Any, listing: str) -> str | None:

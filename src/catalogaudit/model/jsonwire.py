@@ -7,8 +7,8 @@ lexeme (`WireInt`, `WireFloat`), duplicate keys are remembered on the object (`W
 `anomalies()` reports NaN/Infinity, lone surrogates and invalid UTF-8 with their JSON Pointer.
 
 One decoder, three sets of hooks on the C scanner: `raw_decode_plain` also says whether the
-value is plain (no duplicate key, NaN, `-0` or lexeme `repr` would not write); `raw_decode`,
-the same parse without that count, or (`compared`) values only compared with `==`.
+value is plain (no duplicate key or NaN); `raw_decode`, the same parse without that count, or
+(`compared`) values only compared with `==`.
 """
 
 from __future__ import annotations
@@ -37,14 +37,28 @@ WS = re.compile(r"[ \t\n\r]*")
 
 
 def raw_decode_plain(text: str, idx: int = 0) -> tuple[Any, int, bool]:
-    """`raw_decode`, and whether the value is plain: no duplicate keys, no NaN/Infinity, no
-    `-0` and every fraction or exponent written as Python's `repr` writes the float.
-
-    A plain page has no anomaly to walk for (`model.capture.page_anomalies`). The count lives
-    in this call's hooks (threads parse at once).
-    """
+    """`raw_decode`, and whether the value is plain: no duplicate key and no NaN/Infinity, so
+    that a lone surrogate or an unsafe integer is all the anomaly it may hold
+    (`model.capture.page_anomalies`). The count lives in this call's hooks (threads parse at
+    once)."""
     odd = [0]
-    decoder = _counting_decoder(odd)
+
+    def constant(lexeme: str) -> WireFloat:
+        odd[0] += 1
+        return WireFloat(lexeme)
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = object_from_pairs(items)
+        if type(obj) is WireObject:
+            odd[0] += 1
+        return obj
+
+    decoder = json.JSONDecoder(
+        parse_float=WireFloat,
+        parse_int=parse_int_lexeme,
+        parse_constant=constant,
+        object_pairs_hook=pairs,
+    )
     with _WireErrors(idx):
         value, end = decoder.raw_decode(text, idx)
     return value, end, odd[0] == 0
@@ -74,34 +88,8 @@ class _WireErrors:
             raise WireLimitError(f"{exc} (at most {MAX_INT_DIGITS:,} are read)", self.idx) from None
 
 
-def _counting_decoder(odd: list[int]) -> json.JSONDecoder:
-    """The wire decoder, counting in `odd[0]` the values the C encoder would not write back."""
-    float_repr = float.__repr__
-
-    def number(lexeme: str) -> WireFloat:
-        value = WireFloat(lexeme)
-        if float_repr(value) != lexeme:  # 1.50, 1E3, NaN: only the lexeme says it
-            odd[0] += 1
-        return value
-
-    def integer(lexeme: str) -> int:
-        if lexeme == "-0":
-            odd[0] += 1
-        return parse_int_lexeme(lexeme)
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj = object_from_pairs(items)
-        if type(obj) is WireObject:
-            odd[0] += 1
-        return obj
-
-    return json.JSONDecoder(
-        parse_float=number, parse_int=integer, parse_constant=number, object_pairs_hook=pairs
-    )
-
-
 #: The wire decoder's own hooks, called straight from the C scanner: the same values as
-#: `raw_decode_plain`'s without a closure around each (a sixth of reading a snapshot file).
+#: `raw_decode_plain`'s without its count.
 _WHOLE = json.JSONDecoder(
     parse_float=WireFloat,
     parse_int=parse_int_lexeme,
@@ -112,11 +100,6 @@ _WHOLE = json.JSONDecoder(
 #: (`-0`, the length bound) and constants, but floats and objects the C scanner's own (a float
 #: of the same lexeme; an object keeping the last of duplicate keys, as `WireObject` does).
 _COMPARED = json.JSONDecoder(parse_int=parse_int_lexeme, parse_constant=WireFloat)
-
-
-#: `_WHOLE`'s scanner: one value at an offset, `(value, end)`; raises as the C scanner does
-#: (`StopIteration` where no value starts), not `WireDecodeError`.
-scan_whole: Any = _WHOLE.scan_once  # type: ignore[attr-defined]
 
 
 def raw_decode(text: str, idx: int = 0, *, compared: bool = False) -> tuple[Any, int]:

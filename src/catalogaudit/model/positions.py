@@ -17,8 +17,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]
 from operator import itemgetter
 from typing import Any
 
-from catalogaudit.model.jsonwire import pointer_join, scan_whole
-from catalogaudit.model.wiretypes import object_from_pairs
+from catalogaudit.model.jsonwire import pointer_join
 
 _WS = re.compile(r"[ \t\r\n]*")
 
@@ -140,91 +139,3 @@ def _skip(text: str, at: int) -> int:
 
 _INDEX = re.compile("0|[1-9][0-9]*")
 _offset = itemgetter(0)
-
-
-def loads_located(text: str) -> tuple[Any, Finder] | None:
-    """A snapshot file's parse, the value `jsonwire.loads` gives, and a `Finder` that
-    already knows where every member of the top object, of `listings` and of each listing is,
-    and each element of the listings' `items`; None where that parse fails (the caller then
-    parses as before, which says why).
-
-    Why: the findings of a file point into its items, and finding one passed over every item
-    before it with the C scanner: a twentieth of auditing a 557 kB snapshot. Here the items
-    are scanned one by one anyway (the same scanner, the same hooks), so their offsets cost
-    nothing. Only those few containers are read member by member; every other value is one
-    call of the wire decoder's scanner."""
-    reader = _Located(text)
-    try:
-        doc, end = reader.value(_WS.match(text, 0).end(), ())  # type: ignore[union-attr]
-    except (ValueError, StopIteration, RecursionError, IndexError):
-        return None
-    if _WS.match(text, end).end() != len(text):  # type: ignore[union-attr]
-        return None
-    return doc, reader.finder
-
-
-class _Located:
-    """`loads_located`'s reading. NOTE: methods, not nested functions: functions that call each
-    other through their closures are a reference cycle, which kept each file's text alive
-    until the cyclic collector ran (the audit workers run it every 64 files)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.finder = Finder(text)
-
-    def value(self, at: int, path: tuple[str, ...]) -> tuple[Any, int]:
-        text, depth = self.text, len(path)
-        if depth <= 2 and (depth == 0 or path[0] == "listings") and text.startswith("{", at):
-            return self.members(at, path)
-        if depth == 3 and path[0] == "listings" and path[2] == "items":
-            if text.startswith("[", at):
-                return self.elements(at)
-        return scan_whole(text, at)  # type: ignore[no-any-return]
-
-    def members(self, start: int, path: tuple[str, ...]) -> tuple[Any, int]:
-        text, ws = self.text, _WS.match
-        pairs: list[tuple[str, Any]] = []
-        offsets: dict[str, int] = {}
-        at = ws(text, start + 1).end()  # type: ignore[union-attr]
-        while not text.startswith("}", at) or pairs:
-            if not text.startswith('"', at):
-                raise ValueError("expected a key")
-            key, at = scanstring(text, at + 1)
-            at = ws(text, at).end()  # type: ignore[union-attr]
-            if not text.startswith(":", at):
-                raise ValueError("expected ':'")
-            at = offsets[key] = ws(text, at + 1).end()  # type: ignore[union-attr]
-            got, at = self.value(at, (*path, key))
-            pairs.append((key, got))
-            at, closed = self.after(at, "}")
-            if closed:
-                break
-        # NOTE: a later duplicate's offset replaced the earlier one's, as `Finder` reads them
-        self.finder._objects[start] = (offsets, [-1, -1])
-        return object_from_pairs(pairs), at + 1
-
-    def elements(self, start: int) -> tuple[Any, int]:
-        text, ws = self.text, _WS.match
-        found: list[Any] = []
-        offsets: list[int] = []
-        at = ws(text, start + 1).end()  # type: ignore[union-attr]
-        while not text.startswith("]", at) or found:
-            offsets.append(at)
-            got, at = scan_whole(text, at)
-            found.append(got)
-            at, closed = self.after(at, "]")
-            if closed:
-                break
-        self.finder._arrays[start] = (offsets, [-1, -1])
-        return found, at + 1
-
-    def after(self, at: int, close: str) -> tuple[int, bool]:
-        """Past a member or element ending at `at`: where the container's `close` is (True),
-        or where the next one starts, after the comma (False)."""
-        text, ws = self.text, _WS.match
-        at = ws(text, at).end()  # type: ignore[union-attr]
-        if text.startswith(close, at):
-            return at, True
-        if not text.startswith(",", at):
-            raise ValueError(f"expected ',' or '{close}'")
-        return ws(text, at + 1).end(), False  # type: ignore[union-attr]

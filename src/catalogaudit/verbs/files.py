@@ -25,7 +25,6 @@ def catalog_of(
         got.doc,
         source=source,
         text=got.text,
-        finder=got.finder,
         revision_override=revision,
         spec=got.spec if got.is_snapshot else raw_spec,
         raw=None if got.is_snapshot or not regions or not got.data else decode_utf8(got.data)[0],
