@@ -119,7 +119,14 @@ if TYPE_CHECKING:
         client_capabilities,
         parse_protocol,
     )
-    from catalogaudit.model.validation import CUT, MAX_DEPTH, NOT_PLAIN, plain, validator
+    from catalogaudit.model.validation import (
+        CUT,
+        MAX_DEPTH,
+        NOT_PLAIN,
+        plain,
+        surely_valid,
+        validator,
+    )
     from catalogaudit.model.validation import cut as cut_deep
     from catalogaudit.model.validation import depth as value_depth
     from catalogaudit.model.verify import (
@@ -177,7 +184,9 @@ __getattr__ = lazy(
             "CAPABILITY_OF CLIENT_INFO LATEST_LEGACY LEGACY_VERSIONS MODERN_VERSIONS "
             "ProtocolChoice Session client_capabilities parse_protocol"
         ),
-        "validation": "CUT MAX_DEPTH NOT_PLAIN plain validator cut_deep=cut value_depth=depth",
+        "validation": (
+            "CUT MAX_DEPTH NOT_PLAIN plain surely_valid validator cut_deep=cut value_depth=depth"
+        ),
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
         "wiretypes": (

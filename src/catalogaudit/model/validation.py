@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 #: What `plain` answers for a value jsonschema-rs cannot be trusted to read.
@@ -170,4 +170,31 @@ def validator(schema: dict[str, Any], format_checker: Any = None) -> Any:
     )
 
 
-__all__ = ["CUT", "MAX_DEPTH", "META_FORMATS", "NOT_PLAIN", "cut", "depth", "plain", "validator"]
+def surely_valid(dialect: str, schema: Any, formats: tuple[str, ...] = ()) -> bool:
+    """True when jsonschema-rs finds `schema` valid against the meta-schema of `dialect` (its
+    `$schema` URI), with the meta-schema's `formats` of those names asserted: then
+    python-jsonschema finds it valid too (`validator`), and its much slower walk is spared.
+    False means "ask python-jsonschema" (so for a schema jsonschema-rs cannot read exactly)."""
+    copy = plain(schema)
+    return copy is not NOT_PLAIN and bool(_meta_validator(dialect, formats).is_valid(copy))
+
+
+@cache
+def _meta_validator(dialect: str, formats: tuple[str, ...]) -> Any:
+    import jsonschema  # lazy: heavy
+
+    meta = jsonschema.validators.validator_for({"$schema": dialect}).META_SCHEMA
+    return validator(meta, jsonschema.FormatChecker(formats) if formats else None)
+
+
+__all__ = [
+    "CUT",
+    "MAX_DEPTH",
+    "META_FORMATS",
+    "NOT_PLAIN",
+    "cut",
+    "depth",
+    "plain",
+    "surely_valid",
+    "validator",
+]

@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from catalogaudit.model import NOT_PLAIN, plain, validator
+from catalogaudit.model import surely_valid
 
 _REF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
 _DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -239,17 +239,9 @@ def _refused(schema: Any, skip: Any) -> str:
 def _valid(schema: dict[str, Any]) -> bool:
     """python-jsonschema's verdict, asked of jsonschema-rs first (`model.validation`: its
     "valid" is python-jsonschema's too), so a catalog of many valid tools stays fast."""
-    copy = plain(schema)
-    if copy is not NOT_PLAIN and _fast().is_valid(copy):
-        return True
-    return bool(_meta().is_valid(schema))
+    return surely_valid(_DRAFT_2020, schema) or bool(_meta().is_valid(schema))
 
 
 @cache
 def _meta() -> Draft202012Validator:
     return Draft202012Validator(Draft202012Validator.META_SCHEMA)
-
-
-@cache
-def _fast() -> Any:
-    return validator(Draft202012Validator.META_SCHEMA)
