@@ -1,4 +1,4 @@
-"""Differential oracle (issue 6): the context-forge profile against six ContextForge PyPI releases.
+"""Differential oracle (issue 6): the context-forge profile against seven ContextForge releases.
 
 Each release runs its own discovery and validation code (`register_gateway`, the pydantic
 validators, the SQLite models and their insert listeners) from a cached venv made by
@@ -8,8 +8,8 @@ Every scenario of fixtures/oracle-cf/ becomes a snapshot, all of them go through
 and the profile's prediction must equal the observation for every list and item. The verdicts
 measured on the releases are asserted too (`MEASURED`), so a profile and a driver wrong the same
 way still fail. The seeded random catalogs of test_random_oracle.py (helpers/random_catalogs.py)
-go through the same run of each release in `RANDOM` (a release start costs more than a dozen
-registrations), and are checked as test_random_oracle.py checks every other client.
+go through the same run of each release in `RANDOM` (one start of the release for both), and
+are checked as test_random_oracle.py checks every other client.
 A mismatch is fixed in the profile data, never here.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1. A release that
