@@ -7,16 +7,25 @@ description substrings, odd tool names, deep schemas, long descriptions, CSV res
 so interactions the scenario matrix does not spell out (two defects in one list, a defect
 after a clean item, a defect in one list and none in another) are checked too. The same seed
 gives the same files, byte for byte.
+
+`CATALOGAUDIT_ORACLE_RANDOM` sets how many catalogs the differential suite drives (default 8;
+the refresh script may ask for more), `CATALOGAUDIT_ORACLE_SEED` the first seed (default fixed,
+so CI is repeatable; a failure names the seed so it can be replayed).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
 
+from helpers import cli
+
 DEFAULT_SEED = 20261130
+COUNT = int(os.environ.get("CATALOGAUDIT_ORACLE_RANDOM", "8"))
+SEED = int(os.environ.get("CATALOGAUDIT_ORACLE_SEED", str(DEFAULT_SEED)))
 
 _WORDS = ("read", "write", "list", "sync", "fetch", "build", "scan", "echo", "plan", "grep")
 _BAD_PROSE = ("; then ", " && ", " || ", " | ", " $(date) ", " `x` ", " a > b ", " <b> ")
@@ -142,3 +151,15 @@ def write(seed: int, directory: Path) -> list[Path]:
         path.write_text(json.dumps({listing: items}) + "\n", encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def snapshots(base: Path) -> list[Path]:
+    """COUNT catalogs from SEED as snapshots `random-<seed>.json`, made by `snapshot --from`."""
+    out = []
+    for seed in range(SEED, SEED + COUNT):
+        inputs = write(seed, base / f"random-{seed}")
+        path = base / f"random-{seed}.json"
+        made = cli("snapshot", *[a for f in inputs for a in ("--from", str(f))], "-o", str(path))
+        assert made.code == 0, str(made)
+        out.append(path)
+    return out

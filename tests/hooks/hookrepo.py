@@ -1,9 +1,9 @@
-"""One hook repository and one pre-commit store per test worker.
+"""One hook repository and one pre-commit store per test run.
 
 `pre-commit try-repo` builds the hook's environment (a pip install of the package) in a fresh
 store on every run; `pre-commit run` with a configuration naming the repository at a revision
-builds it once per store, as it does for users. So every hook test of a worker shares the
-repository and the store, and the environment is built once per worker, not once per run.
+builds it once per store, as it does for users. So every hook test shares the repository and
+the store (the xdist workers too: conftest.py), and the environment is built once.
 """
 
 from __future__ import annotations

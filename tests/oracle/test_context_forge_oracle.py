@@ -1,4 +1,4 @@
-"""Differential oracle (issue 6): the context-forge profile against six ContextForge PyPI releases.
+"""Differential oracle (issue 6): the context-forge profile against seven ContextForge releases.
 
 Each release runs its own discovery and validation code (`register_gateway`, the pydantic
 validators, the SQLite models and their insert listeners) from a cached venv made by
@@ -7,7 +7,9 @@ Every scenario of fixtures/oracle-cf/ becomes a snapshot, all of them go through
 `catalogaudit verify` run per release (one interpreter for the batch, two releases at a time),
 and the profile's prediction must equal the observation for every list and item. The verdicts
 measured on the releases are asserted too (`MEASURED`), so a profile and a driver wrong the same
-way still fail. The seeded random catalogs reach the same releases through test_random_oracle.py.
+way still fail. The seeded random catalogs of test_random_oracle.py (helpers/random_catalogs.py)
+go through the same run of each release in `RANDOM` (one start of the release for both), and
+are checked as test_random_oracle.py checks every other client.
 A mismatch is fixed in the profile data, never here.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1. A release that
@@ -34,17 +36,21 @@ from helpers.cf_measured import (
 )
 from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
+    mismatches,
     not_installed,
     observed,
     predicted_rows,
     verify_json,
 )
+from helpers.random_catalogs import snapshots as random_snapshots
 
 from catalogaudit.verify.drivers.context_forge_install import cache_root, installed
 
 pytestmark = pytest.mark.oracle
 
 CASES = [(r, s) for r in RELEASES for s in SCENARIOS]
+#: The releases that also get the seeded random catalogs.
+RANDOM = ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7")
 
 
 @pytest.fixture(scope="module")
@@ -62,16 +68,30 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def verdicts(snapshots: dict[str, Path]) -> dict[str, tuple[int, dict[str, Any]]]:
-    """Each installed release's `verify --format json` over every scenario (one release
-    process for all of them), two releases at a time."""
+def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The seeded random catalogs, as snapshots named `random-<seed>.json`."""
+    return random_snapshots(tmp_path_factory.mktemp("random-cf"))
+
+
+def given(release: str, snapshots: dict[str, Path], catalogs: list[Path]) -> list[Path]:
+    """What one release's verify run is given: every scenario, then the random catalogs."""
+    return [snapshots[n] for n in SCENARIOS] + (catalogs if release in RANDOM else [])
+
+
+@pytest.fixture(scope="module")
+def verdicts(
+    snapshots: dict[str, Path], catalogs: list[Path]
+) -> dict[str, tuple[int, dict[str, Any]]]:
+    """Each installed release's `verify --format json` over every scenario and, for the
+    releases in RANDOM, the random catalogs (one release process for all of them), two
+    releases at a time."""
     root = cache_root()
     missing = [r for r in RELEASES if not installed(root, r)]
     if missing:
         not_installed(f"ContextForge {', '.join(missing)} (under {root})")
-    paths = [snapshots[n] for n in SCENARIOS]
 
     def run(release: str) -> tuple[int, dict[str, Any]]:
+        paths = given(release, snapshots, catalogs)
         return verify_json(f"context-forge@{release}", paths, timeout=900)
 
     wanted = [r for r in RELEASES if r not in missing]
@@ -111,6 +131,28 @@ def test_profile_predicts_the_release(
         said = ITEM_QUOTES.get((scenario, release, r["identity"] or ""))
         if said is not None:
             assert r["verdict"] == "dropped" and said in r["message"], r
+
+
+@pytest.mark.parametrize("release", RANDOM)
+def test_profile_predicts_the_release_on_random_catalogs(
+    release: str,
+    snapshots: dict[str, Path],
+    catalogs: list[Path],
+    verdicts: dict[str, tuple[int, dict[str, Any]]],
+) -> None:
+    """test_random_oracle.py's check, on the random catalogs of this release's run."""
+    if release not in verdicts:
+        pytest.skip(f"ContextForge {release} is not installed")
+    _, doc = verdicts[release]
+    seen = {o["catalog"] for o in doc["observations"]}
+    wanted = {str(c) for c in given(release, snapshots, catalogs)}
+    assert seen == wanted, "the client observed fewer catalogs than given"
+    wrong = {Path(c).stem: mismatches(observed(doc, c)) for c in sorted(map(str, catalogs))}
+    wrong = {k: v for k, v in wrong.items() if v}
+    assert not wrong, (
+        "profile data disagrees with the client (replay with the seed):\n"
+        + "\n".join(f"{name}: {line}" for name, lines in wrong.items() for line in lines)
+    )
 
 
 def test_every_scenario_is_measured_on_every_release() -> None:

@@ -2,20 +2,20 @@
 driver gets the same random catalogs in one `catalogaudit verify` run, and its profile's
 predicted verdict must equal the observed one for every list and item.
 
-`CATALOGAUDIT_ORACLE_RANDOM` sets how many catalogs (default 8; the refresh script may ask for
-more), `CATALOGAUDIT_ORACLE_SEED` the first seed (default fixed, so CI is repeatable; a
-failure names the seed so it can be replayed). A mismatch is fixed in the profile data and, if
-the defect was not in the scenario matrix yet, added there as a named scenario.
+The ContextForge releases get them in test_context_forge_oracle.py, in the same run (and so the
+same release start) as their scenario matrix. How many catalogs and from which seed:
+helpers/random_catalogs.py (`CATALOGAUDIT_ORACLE_RANDOM`, `CATALOGAUDIT_ORACLE_SEED`). A
+mismatch is fixed in the profile data and, if the defect was not in the scenario matrix yet,
+added there as a named scenario.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, cli
+from helpers import ROOT
 from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     mismatches,
@@ -23,15 +23,13 @@ from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     observed,
     verify_json,
 )
-from helpers.random_catalogs import DEFAULT_SEED, write
+from helpers.random_catalogs import snapshots
 
 from catalogaudit.verify import DRIVERS
 
 pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
-COUNT = int(os.environ.get("CATALOGAUDIT_ORACLE_RANDOM", "8"))
-SEED = int(os.environ.get("CATALOGAUDIT_ORACLE_SEED", str(DEFAULT_SEED)))
 
 
 def _bin(name: str) -> Callable[[], bool]:
@@ -58,38 +56,13 @@ CLIENTS: dict[str, tuple[str, str | None, Callable[[], bool]]] = {
 }
 
 
-def _context_forge(version: str) -> Callable[[], bool]:
-    def installed() -> bool:
-        from catalogaudit.verify.drivers.context_forge_install import cache_root
-        from catalogaudit.verify.drivers.context_forge_install import installed as done
-
-        return done(cache_root(), version)
-
-    return installed
-
-
-#: ContextForge: every release line the suite measures, from its cached venv.
-CLIENTS.update(
-    {
-        f"context-forge@{v}": (f"context-forge@{v}", None, _context_forge(v))
-        for v in ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7")
-    }
-)
 CASES = [c for c in CLIENTS if c.partition("@")[0] in DRIVERS]
 
 
 @pytest.fixture(scope="module")
 def catalogs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """COUNT random catalogs as snapshots named `random-<seed>.json`."""
-    base = tmp_path_factory.mktemp("random-oracle")
-    out = []
-    for seed in range(SEED, SEED + COUNT):
-        inputs = write(seed, base / f"random-{seed}")
-        path = base / f"random-{seed}.json"
-        made = cli("snapshot", *[a for f in inputs for a in ("--from", str(f))], "-o", str(path))
-        assert made.code == 0, str(made)
-        out.append(path)
-    return out
+    """The random catalogs as snapshots named `random-<seed>.json`."""
+    return snapshots(tmp_path_factory.mktemp("random-oracle"))
 
 
 @pytest.mark.parametrize("client", CASES)

@@ -3,14 +3,16 @@
 serve` in both eras.
 
 Handshake era: the listing scenarios B-F (fixtures/oracle/) and the item shapes S1-S7
-(fixtures/oracle-npm/) as static snapshots. Both eras: the era scenarios G, H, K, L, M, R, U
-of fixtures/oracle-era/ (README there), and the item shapes again served `--protocol dual
+(fixtures/oracle-npm/) as static snapshots. Both eras: the era scenarios L, M and U of
+fixtures/oracle-era/ (README there), and the item shapes again served `--protocol dual
 --cache-hints present` (met at 2026-07-28 through server/discover). The cache hints: the tool
 list of fixtures/oracle-v2/hints/ with `resultType`, `ttlMs` and `cacheScope` valid, absent,
 fractional, negative, too large, of a wrong type or null, served `--protocol dual`. Each served
 scenario is captured with `snapshot --legacy-probe`, so the snapshot replays it. The profile's
 prediction must equal every observation, and the list verdicts must equal the measured ones
-below, quoting the client, so a profile and a driver wrong the same way still fail.
+below, quoting the client, so a profile and a driver wrong the same way still fail. The era
+scenarios G, H, K and R are captured the same way and driven, with the same verdicts and
+quotes, by test_era_oracle.py (every client meets them there).
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 """
@@ -42,21 +44,6 @@ HINTS = FIXTURES / "oracle-v2" / "hints"
 DUAL_HINTS = ("--protocol", "dual", "--cache-hints", "present")
 #: name -> (input files, `snapshot --from` revision, `serve` options; () keeps it static).
 SERVED: dict[str, tuple[list[Path], str, tuple[str, ...]]] = {
-    "G": (
-        sorted((ERA / "catalog").glob("*.json")),
-        "auto",
-        ("--protocol", "dual", "--cache-hints", "absent"),
-    ),
-    "H": (
-        sorted((ERA / "catalog").glob("*.json")),
-        "auto",
-        ("--protocol", "modern", "--cache-hints", "absent"),
-    ),
-    "K": (
-        sorted((ERA / "catalog").glob("*.json")),
-        "auto",
-        ("--protocol", "legacy", "--initialize-version", "2026-07-28"),
-    ),
     "L": (sorted((ERA / "catalog").glob("*.json")), "auto", ("--protocol", "legacy")),
     "M": (sorted((ERA / "catalog").glob("*.json")), "auto", DUAL_HINTS),
     "U": (
@@ -64,7 +51,6 @@ SERVED: dict[str, tuple[list[Path], str, tuple[str, ...]]] = {
         "auto",
         ("--protocol", "modern", "--cache-hints", "present"),
     ),
-    "R": (sorted((ERA / "no-result-type").glob("*.json")), "2026-07-28", ("--protocol", "dual")),
     **{
         f"modern-{s}": (sorted((NPM / s).glob("*.json")), "auto", DUAL_HINTS)
         for s in ("S1-tool-shapes", "S2-output-schema-array", "S4-prompt-shapes", "S5-prompt-names")
@@ -111,13 +97,9 @@ MEASURED: dict[str, tuple[dict[str, str], str]] = {
     "S5-prompt-names": ({"prompts": K}, ""),
     "S6-template-shapes": ({"resourceTemplates": F}, '"uriTemplate" ]'),
     "S7-duplicate-uris": ({"resources": K}, ""),
-    "G": (dict.fromkeys(ALL3, F), "missing required resultType"),
-    "H": (dict.fromkeys(ALL3, F), "missing required resultType"),
-    "K": (dict.fromkeys(ALL3, F), "Server's protocol version is not supported: 2026-07-28"),
     "L": (dict.fromkeys(ALL3, K), ""),
     "M": (dict.fromkeys(ALL3, K), ""),
     "U": (dict.fromkeys(ALL3, K), ""),
-    "R": ({"tools": F}, "missing required resultType"),
     "modern-S1-tool-shapes": ({"tools": F}, '"name" ]'),
     # the 2026-07-28 Tool schema does not look at outputSchema.type
     "modern-S2-output-schema-array": ({"tools": K}, ""),
