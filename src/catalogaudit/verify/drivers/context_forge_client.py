@@ -123,7 +123,9 @@ class Recorder:
 
         setattr(ClientSession, _INITIALIZE, recorded)
         service = _module("mcpgateway.services.gateway_service").GatewayService
-        discover = service.connect_to_streamablehttp_server
+        discover = getattr(service, _DISCOVER, None)
+        if discover is None:  # up to 0.5.0 a local function of `_initialize_gateway`
+            return
 
         async def discovered(gateway: Any, *args: Any, **kwargs: Any) -> Any:
             try:
