@@ -456,7 +456,7 @@ CONTEXT_FORGE = [
     "",
     "Driven over the lattice (`python scripts/observatory.py run --client context-forge",
     "--client-path ~/.cache/catalogaudit/context-forge/VERSION --batch 150`, recorded in",
-    "`fixtures/lattice/ledger.json`), 2026-12-06: 0.6.0 to 0.9.0, 1.0.0rc1, 1.0.0, 1.0.7 to",
+    "`fixtures/lattice/ledger.json`), 2026-12-06: 0.6.0 to 0.9.0, 1.0.0b2 to 1.0.0, 1.0.7 to",
     "1.0.11 (570 shapes each) and 1.1.0 (1,231: it negotiates 2026-07-28, so the modern",
     "shapes apply too). 1.0.8, 1.0.9 and 1.0.10 gave 1.0.7's verdict on every shape. What",
     "changed:",
