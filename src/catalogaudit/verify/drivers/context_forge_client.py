@@ -45,7 +45,10 @@ def _field(value: Any, camel: str) -> Any:
     return getattr(value, camel, None) if hasattr(value, camel) else getattr(value, snake, None)
 
 
-#: Servers already killed, reaped before exit.
+#: Servers started before the registration that needs them (each takes longer to start than a
+#: registration takes once the TLS contexts are shared), so they start while it runs.
+AHEAD = 2
+#: Servers launched, reaped before exit.
 STOPPED: list[subprocess.Popen[str]] = []
 #: Also wrapped, to learn the capabilities the release saw.
 _INITIALIZE = "initialize"
@@ -120,7 +123,9 @@ class Recorder:
 
         setattr(ClientSession, _INITIALIZE, recorded)
         service = _module("mcpgateway.services.gateway_service").GatewayService
-        discover = service.connect_to_streamablehttp_server
+        discover = getattr(service, _DISCOVER, None)
+        if discover is None:  # up to 0.5.0 a local function of `_initialize_gateway`
+            return
 
         async def discovered(gateway: Any, *args: Any, **kwargs: Any) -> Any:
             try:
@@ -142,6 +147,30 @@ class Recorder:
             return result
 
         return recorded
+
+
+def share_tls_contexts() -> None:
+    """One TLS context per set of arguments for all of the release's HTTP clients.
+
+    httpx builds one for every transport (the client's and one per proxy variable; two clients
+    a registration), loading the whole CA bundle each time: a third of a batch's CPU. Every
+    connection here is plain HTTP on loopback or to the closed proxy, so no context is ever
+    used for a handshake, and sharing one changes nothing the release validates or stores."""
+    default = _module("httpx._transports.default")
+    build = default.create_ssl_context
+    made: dict[Any, Any] = {}
+
+    def shared(verify: Any = True, cert: Any = None, trust_env: bool = True) -> Any:
+        key = (verify, cert, trust_env)
+        try:
+            hash(key)
+        except TypeError:
+            return build(verify=verify, cert=cert, trust_env=trust_env)
+        if key not in made:
+            made[key] = build(verify=verify, cert=cert, trust_env=trust_env)
+        return made[key]
+
+    default.create_ssl_context = shared
 
 
 def reads() -> set[str]:
@@ -201,15 +230,24 @@ def _kept(listing: str, served: list[Any], stored: list[str]) -> list[int]:
     return out
 
 
-def _start(argv: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """Start `catalogaudit serve --http 0` and read the URL it listens on."""
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _launch(target: dict[str, Any]) -> subprocess.Popen[str] | None:
+    """Start `catalogaudit serve --http 0` for a target (None: it gives a `url`)."""
+    if target.get("url"):
+        return None
+    pipe = subprocess.PIPE
+    proc = subprocess.Popen(target["argv"], stdin=pipe, stderr=pipe, text=True)
+    STOPPED.append(proc)  # reaped at the end, whatever becomes of its target
+    return proc
+
+
+def _ready(proc: subprocess.Popen[str]) -> str:
+    """The URL a launched server listens on (its first stderr line)."""
     assert proc.stderr is not None
     line = proc.stderr.readline()
     if not line.startswith("listening on "):
         proc.kill()
         raise RuntimeError(f"catalogaudit serve did not start: {line.strip()!r}")
-    return proc, line.split("listening on ", 1)[1].strip()
+    return line.split("listening on ", 1)[1].strip()
 
 
 def _why(listing: str, item: Any) -> str:
@@ -263,7 +301,11 @@ def _reset(models: Any) -> None:
 
 
 async def one(
-    target: dict[str, Any], job: dict[str, Any], recorder: Recorder, read: set[str]
+    target: dict[str, Any],
+    job: dict[str, Any],
+    recorder: Recorder,
+    read: set[str],
+    server: subprocess.Popen[str] | None,
 ) -> list[Any]:
     """Register one catalog and report, per listing, what the release kept."""
     models = _module("mcpgateway.db")
@@ -274,7 +316,7 @@ async def one(
     recorder.capabilities = {}
     recorder.raised = None
     recorder.failed = {}
-    server, url = (None, target["url"]) if target.get("url") else _start(target["argv"])
+    url = target["url"] if server is None else _ready(server)
     db = models.SessionLocal()
     listings = [n for n in target["listings"] if n in read]
     unread = [{"listing": n, "unread": True} for n in target["listings"] if n not in read]
@@ -293,7 +335,6 @@ async def one(
         db.close()
         if server is not None:
             server.kill()  # reaped at the end: waiting here costs more than the registration
-            STOPPED.append(server)
 
 
 def main() -> int:
@@ -313,15 +354,26 @@ def main() -> int:
         return 3
     recorder = Recorder()
     recorder.install()
+    share_tls_contexts()
     read = reads()
     start = time.monotonic()
 
     async def run() -> list[list[Any]]:
-        return [await one(t, job, recorder, read) for t in job["targets"]]
+        targets = job["targets"]
+        out: list[list[Any]] = []
+        ahead = [_launch(t) for t in targets[:AHEAD]]
+        for n, target in enumerate(targets):
+            if n + AHEAD < len(targets):
+                ahead.append(_launch(targets[n + AHEAD]))
+            out.append(await one(target, job, recorder, read, ahead.pop(0)))
+        return out
 
-    results = asyncio.run(run())
-    for server in STOPPED:
-        server.wait()
+    try:
+        results = asyncio.run(run())
+    finally:
+        for server in STOPPED:
+            server.kill()
+            server.wait()
     print(f"context-forge: {len(results)} catalogs in {time.monotonic() - start:.1f}s", flush=True)
     print(json.dumps(results), file=out)
     return 0
