@@ -72,11 +72,29 @@ def test_tokens_resent_start_at_the_first_token_that_differs(ref: Any) -> None:
 def test_texts_cut_after_an_opening_brace_and_quote_count_as_tiktoken_counts_them(
     ref: Any,
 ) -> None:
-    # around each cut (`{"` then a letter or digit): what may sit before `{`, after the
-    # letter, and near-misses where the pre-tokenizer does not end a piece
+    # around each cut (`{"` or `,"` then a letter or digit): what may sit before it, after
+    # the letter, and near-misses where the pre-tokenizer does not end a piece
     heads = ["", "x", " ", "\n", "\r\n", "/", "'", "1", "é", "\u0301", "\ud800", "},", ":{"]
-    tails = ["a", "A", "7", "ab'll", "É", "_", " ", "\n", "/", "'s", "\u0301", "", '"']
-    texts = [f'{h}{{"{t}{t}":{h}{{"{t}' for h in heads for t in tails]
+    tails = [
+        "a",
+        "A",
+        "7",
+        "ab'll",
+        "É",
+        "_",
+        "_id",
+        " ",
+        " value",
+        "\n",
+        "\nx",
+        "/",
+        "/x",
+        "'s",
+        "\u0301",
+        "",
+        '"',
+    ]
+    texts = [f'{h}{{"{t}{t}":{h},"{t}' for h in heads for t in tails]
     for text in texts:
         want = _tokens(ref, text.replace("\ud800", "\ufffd"))
         assert count_tokens(text) == want, repr(text)

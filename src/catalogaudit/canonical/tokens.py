@@ -8,11 +8,12 @@ Google publish no offline tokenizer, so their counts are o200k estimates (`ESTIM
 
 Why texts are cut (`_CUT`): a bill counts each client's prompt of both inputs, megabytes
 that mostly repeat one another. o200k encodes each piece of its pre-tokenizer on its own,
-and that pattern (tiktoken's `o200k_base` `pat_str`) always ends a piece right after `{"`
-followed by an ASCII letter or digit: `{` can only be in its run-of-punctuation alternative
-(a letter alternative takes one leading non-letter only before a letter, and `"` is none),
-that run is greedy over `"`, stops at the letter or digit, and its trailing `[\r\n/]*` takes
-neither. No alternative looks behind its start, so the ids of a text are those of its
+and that pattern (tiktoken's `o200k_base` `pat_str`) always ends a piece after two ASCII
+punctuation characters followed by an ASCII letter or digit, such as `{"` or `,"` before a
+key: the first can only be in its run-of-punctuation alternative (a letter alternative takes
+one leading non-letter only before a letter or mark, and the second is none), that run is
+greedy over the second, stops at the letter or digit, and its trailing line breaks or slashes
+take neither. No alternative looks behind its start, so the ids of a text are those of its
 segments between such points, each counted once (`tests/canonical/test_tokens.py` checks
 this against tiktoken).
 """
@@ -30,7 +31,7 @@ ENCODING = "o200k_base"
 ESTIMATE = "o200k estimate"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: Where the pre-tokenizer always ends a piece, so a text's ids are its segments' ids.
-_CUT = re.compile(r'(?<=\{")(?=[A-Za-z0-9])')
+_CUT = re.compile(r'(?<=[{,]")(?=[A-Za-z0-9])')
 #: Segment -> tokens, for the segments a report sees again (the other input, other clients);
 #: emptied past this many characters held.
 _COUNTS: dict[str, int] = {}
