@@ -67,3 +67,49 @@ def test_tokens_resent_start_at_the_first_token_that_differs(ref: Any) -> None:
     assert tokens_resent("", new) == _tokens(ref, new)
     # a lone surrogate (JSON may hold one) counts as U+FFFD instead of failing
     assert count_tokens("a\ud800b") == _tokens(ref, "a\ufffdb")
+
+
+def test_texts_cut_after_an_opening_brace_and_quote_count_as_tiktoken_counts_them(
+    ref: Any,
+) -> None:
+    # around each cut (`{"` or `,"` then a letter or digit): what may sit before it, after
+    # the letter, and near-misses where the pre-tokenizer does not end a piece
+    heads = ["", "x", " ", "\n", "\r\n", "/", "'", "1", "é", "\u0301", "\ud800", "},", ":{"]
+    tails = [
+        "a",
+        "A",
+        "7",
+        "ab'll",
+        "É",
+        "_",
+        "_id",
+        " ",
+        " value",
+        "\n",
+        "\nx",
+        "/",
+        "/x",
+        "'s",
+        "\u0301",
+        "",
+        '"',
+    ]
+    texts = [f'{h}{{"{t}{t}":{h},"{t}' for h in heads for t in tails]
+    for text in texts:
+        want = _tokens(ref, text.replace("\ud800", "\ufffd"))
+        assert count_tokens(text) == want, repr(text)
+    for old in texts[::7]:
+        for new in texts[::11]:
+            assert tokens_resent(old, new) == resent(ref, old, new), (old, new)
+
+
+@pytest.mark.parametrize("path", CATALOGS[:6], ids=lambda p: p.name)
+def test_tokens_resent_equal_tiktoken_after_one_edit_anywhere(ref: Any, path: Path) -> None:
+    (side, *_), _ = sides_of(path.name, intake.read_catalog(str(path)).doc)
+    for prompt in prompts_of([side])[side.label].values():
+        old = prompt.text
+        for at in range(0, len(old), max(1, len(old) // 7)):
+            for edit in ('{"b', "x", ""):
+                new = old[:at] + edit + old[at + 1 :]
+                assert tokens_resent(old, new) == resent(ref, old, new), (at, edit)
+                assert tokens_resent(new, old) == resent(ref, new, old), (at, edit)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from catalogaudit import walker
 from catalogaudit.auditing import contract as contracts
@@ -36,6 +36,9 @@ class AuditOptions:
     baseline: frozenset[str] = frozenset()
     #: `--expect-tool`, `--forbid-tool`, `--min-tools`, ...: the user's assertions (CA910-912).
     contract: contracts.Contract = field(default_factory=contracts.Contract)
+    #: Run only these rules of the profiles (None: all); `verify.predict` needs only the
+    #: rules whose errors change what a client lists.
+    only: frozenset[str] | None = None
 
 
 def hit_finding(rule: RuleMeta, hit: Hit, catalog: Catalog, profile: str) -> Finding:
@@ -141,6 +144,9 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
             from catalogaudit.profiles import resolve_profile, rule_meta, run_profile
 
             resolved = resolve_profile(spec, options.settings)
+            if options.only is not None:  # NOTE: whole rules: a check that raises skips the
+                # same clauses of its rule as in a full run
+                resolved = replace(resolved, profile=resolved.profile.only(options.only))
             report.notes.extend(resolved.notes)  # and, next, what its checks could not tell
             got, errors = run_profile(catalog, resolved, ctx, report.notes)
             label, metas = resolved.label, {m.id: m for m in rule_meta(resolved.id)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -154,6 +154,13 @@ class Profile:
     rules: tuple[Rule, ...]
     includes: tuple[Include, ...]
     clients: tuple[ClientMatch, ...] = ()
+
+    def only(self, ids: frozenset[str]) -> Profile:
+        """The profile with only these of its rules, own or included (whole rules)."""
+        rules = tuple(r for r in self.rules if r.id in ids)
+        return replace(
+            self, rules=rules, includes=tuple(i for i in self.includes if i.rule.id in ids)
+        )
 
     @property
     def newest(self) -> KnownVersion | None:

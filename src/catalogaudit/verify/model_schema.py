@@ -37,8 +37,10 @@ _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
 
 
 def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
-    """(the schema as sent, "") or (None, why the tool is left out)."""
-    out = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    """(the schema as sent, "") or (None, why the tool is left out). Only the root is
+    copied: each step below builds the subschemas it changes anew, and leaves the served
+    ones unchanged."""
+    out = dict(schema) if isinstance(schema, dict) else {}
     if "keep" in spec:
         why = _refused(out, spec.get("refuse", []), root=True)
         if why:

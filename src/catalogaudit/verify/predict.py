@@ -183,7 +183,7 @@ def _effect(finding: Finding) -> str:
 def predict(target: Target, profile: str) -> list[Observation]:
     """The profile's verdicts on every listing the driver lists, and every item in them."""
     catalog = as_served(target.catalog)
-    report = audit(catalog, AuditOptions(profiles=(profile,)))
+    report = audit(catalog, AuditOptions(profiles=(profile,), only=_listing_rules(profile)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     listed = target.listings
     effective, at = _versions(profile)
@@ -226,6 +226,35 @@ def predict(target: Target, profile: str) -> list[Observation]:
                 dropped.setdefault((listing, served), why)
     _all_dropped(target, profile, effective, failed, dropped)
     return list(_verdicts(target, listed, failed, dropped))
+
+
+@cache
+def _listing_rules(profile: str) -> frozenset[str] | None:
+    """The profile's rules whose errors can cost a listing (None: not a known profile). Each
+    finding's cost is `reach` of its rule, version, listing and effect (its clause's, which
+    ends the message), and `predict` skips errors of cost `request` or `none`: rules with no
+    other can go unrun."""
+    from catalogaudit.profiles import applicable
+    from catalogaudit.profiles import resolve_profile as resolve
+
+    if profile.partition("@")[0] not in load_all():
+        return None
+    effective, at = _versions(profile)
+    return frozenset(
+        rule.id
+        for rule, clause, severity in applicable(resolve(profile, {}))
+        if severity is Severity.ERROR
+        and any(
+            reach(
+                rule.id,
+                at.get(rule.id, effective),
+                listing,
+                f"; {clause.effect}".rsplit("; ", 1)[-1],
+            )
+            not in ("request", "none")
+            for listing in (*LISTINGS, None)
+        )
+    )
 
 
 def _of(listing: str, capability: str) -> bool:

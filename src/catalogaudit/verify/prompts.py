@@ -13,6 +13,7 @@ verdicts), is not in the request: it is left out here, as `verify --model` finds
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,10 +46,12 @@ def client_prompt(
     tools: Sequence[Any],
     instructions: Any = None,
     left_out: dict[int, str] | None = None,
+    seen: dict[tuple[str, bytes], SentTool] | None = None,
 ) -> ClientPrompt:
     """`client`'s tools array for `tools` (served order, served key order) of `server`, whose
     `initialize` answer gave `instructions`; `left_out`: served index -> why the client drops
-    that tool at listing time.
+    that tool at listing time; `seen`: the tools already sent by this client for this server
+    (`_sent`), filled in.
 
     `client` is a profile id, optionally `@version` (default: the profile's newest)."""
     pid = client.partition("@")[0]
@@ -71,7 +74,7 @@ def client_prompt(
     sent = [
         SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
         if (why := dropped.get(n))
-        else _tool(entry, server, t, deferral.get(mode, INLINE))
+        else _sent(entry, server, t, deferral.get(mode, INLINE), {} if seen is None else seen)
         for n, t in enumerate(tools)
     ]
     request: dict[str, Any] = entry.get("request", {})
@@ -124,6 +127,22 @@ def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
     return (before + "[", "]" + after) if array else (before, after)
 
 
+def _sent(
+    entry: dict[str, Any],
+    server: str,
+    tool: Any,
+    offered: str,
+    seen: dict[tuple[str, bytes], SentTool],
+) -> SentTool:
+    """`_tool`, once per distinct tool: the view is a function of the tool's value, and
+    `repr` writes a JSON value's keys in order, its types and its floats exactly."""
+    key = (offered, hashlib.sha256(repr(tool).encode("utf-8", "surrogatepass")).digest())
+    sent = seen.get(key)
+    if sent is None:
+        sent = seen[key] = _tool(entry, server, tool, offered)
+    return sent
+
+
 def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTool:
     tool = tool if isinstance(tool, dict) else {}
     ident = str(tool.get("name"))
@@ -145,15 +164,17 @@ def prompts_of(
     first = sides[0].capture
     (server,) = server_names([Target("", Path(""), Catalog({"capture": first}))])
     out: dict[str, dict[str, ClientPrompt]] = {}
+    asked = prompt_clients() if clients is None else clients
+    seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
     for side in sides:
         items = side.wire_items("tools")
         tools = items if items is not None else side.served("tools")
         capture = side.capture if side.capture_known else first
         out[side.label] = {
             c.partition("@")[0]: client_prompt(
-                c, server, tools, capture.get("instructions"), dropped(side, capture, c)
+                c, server, tools, capture.get("instructions"), dropped(side, capture, c), seen[c]
             )
-            for c in (prompt_clients() if clients is None else clients)
+            for c in asked
         }
     return out
 
