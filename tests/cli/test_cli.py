@@ -32,6 +32,14 @@ def test_help_lists_snapshot() -> None:
     assert sub.code == 0 and "--protocol" in sub.stdout and "--from" in sub.stdout
 
 
+def test_verify_help_names_every_driven_client() -> None:
+    from catalogaudit.model import DRIVER_IDS
+
+    result = cli("verify", "--help", env={"COLUMNS": "400"})
+    client_help = next(line for line in result.stdout.splitlines() if "--client " in line)
+    assert [c for c in DRIVER_IDS if c not in client_help.replace(",", " ").split()] == []
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

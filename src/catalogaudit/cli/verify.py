@@ -24,16 +24,17 @@ def verify_cmd(
         str,
         typer.Option(
             "--client",
-            help="Client: python-sdk, ts-sdk, codex, claude-code, opencode, inspector or "
-            "context-forge, optionally with @VERSION.",
+            help="Client: python-sdk, ts-sdk, ts-sdk-v2, codex, claude-code, opencode, "
+            "inspector, gemini-cli or context-forge, optionally with @VERSION.",
             autocompletion=complete_clients,
         ),
     ],
     client_path: Annotated[
         str | None,
         typer.Option(
-            help="python-sdk: a Python with mcp; ts-sdk: a node_modules dir; codex, "
-            "claude-code, opencode, inspector: the executable or a node_modules dir "
+            help="python-sdk: a Python with mcp; ts-sdk, ts-sdk-v2: a node_modules dir; "
+            "codex, claude-code, opencode, inspector, gemini-cli: the executable or a "
+            "node_modules dir "
             "(default: on PATH); context-forge: a release venv or a directory of them "
             "(default: ~/.cache/catalogaudit/context-forge/VERSION, made by "
             "`python -m catalogaudit.verify.drivers.context_forge_install VERSION`)."
@@ -51,7 +52,7 @@ def verify_cmd(
         typer.Option(
             help="stdio: the client spawns `catalogaudit serve`; http: each snapshot is "
             "served with `serve --http` on a loopback port and the client is given its URL "
-            "(codex, inspector, python-sdk, ts-sdk)."
+            "(codex, inspector, python-sdk, ts-sdk, ts-sdk-v2)."
         ),
     ] = "stdio",
     max_chars: MaxChars = None,
