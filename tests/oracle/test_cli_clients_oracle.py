@@ -7,10 +7,15 @@ fixtures/oracle/ it is measured on, in one `catalogaudit verify` run per client.
 prediction must equal the observation for every list and item, and the list verdicts must equal
 the "Measured with real clients" table, so a profile and a driver wrong the same way still fail.
 
+Claude Code's prompts and resources are read from one `claude -p` session over every catalog
+that lists them (its stream-json init line's slash commands, its ListMcpResourcesTool result):
+scenarios C, E and F, and the prompt and resource shapes S3, S4, S5 and S7 of
+fixtures/oracle-npm/. A failed prompt or resource list has no words of Claude Code's own (the
+server connects and shows none of them), so the driver's are quoted.
+
 Codex lists tools even from a server that declares no tools capability, and fails the whole
-server when tools/list is not found, so its resource scenarios are served with an empty tool
-list too (as in the measured runs); Claude Code is measured here on tool scenarios only (its
-prompts and resources: tests/verify/test_verify_claude_code_prompts.py and the lattice).
+server when tools/list is not found, so resource and prompt scenarios are served with an empty
+tool list too (as in the measured runs).
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 """
@@ -21,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT
+from helpers import FIXTURES, ROOT
 from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     asked_for,
     not_installed,
@@ -34,6 +39,8 @@ from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
 pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
+#: Scenarios of fixtures/oracle-npm/ (the rest are fixtures/oracle/'s).
+SHAPES = sorted(p.name for p in (FIXTURES / "oracle-npm").iterdir() if p.is_dir())
 #: client -> (`--client` spec, executable under tests/node_modules/.bin, measured list verdicts).
 CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
     "claude-code": (
@@ -41,7 +48,14 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
         "claude",
         {
             "B-array-input-schema": {"tools": "failed"},
+            "C-priority-lexemes": {"tools": "kept", "resources": "kept"},
             "D-no-input-schema": {"tools": "failed"},
+            "E-priority-2": {"tools": "kept", "resources": "failed"},
+            "F-resource-without-uri": {"tools": "kept", "resources": "failed"},
+            "S3-resource-shapes": {"tools": "kept", "resources": "failed"},
+            "S4-prompt-shapes": {"tools": "kept", "prompts": "failed"},
+            "S5-prompt-names": {"tools": "kept", "prompts": "kept"},
+            "S7-duplicate-uris": {"tools": "kept", "resources": "kept"},
         },
     ),
     "codex": (
@@ -56,22 +70,31 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
         },
     ),
 }
-#: What each client's failed list message must quote (its own words, not ours).
+#: What each client's failed list message must quote (its own words where it has any).
 QUOTES = {
     ("claude-code", "B-array-input-schema"): "Invalid result for tools/list: tools.1.inputSchema",
     ("claude-code", "D-no-input-schema"): "Invalid result for tools/list: tools.1.inputSchema",
+    ("claude-code", "E-priority-2"): "none of the server's in ListMcpResourcesTool",
+    ("claude-code", "F-resource-without-uri"): "none of the server's in ListMcpResourcesTool",
+    ("claude-code", "S3-resource-shapes"): "none of the server's in ListMcpResourcesTool",
+    ("claude-code", "S4-prompt-shapes"): "none of the server's in slash_commands",
     ("codex", "D-no-input-schema"): "MCP startup failed: Unexpected response type",
     ("codex", "F-resource-without-uri"): "Unexpected response type",
 }
+#: Items missing from a list that was kept: (scenario, listing, served index). Claude Code
+#: makes one slash command of two prompts named alike (the second `dup`).
+DROPS = {("claude-code", "S5-prompt-names", "prompts", 3)}
 CASES = [(c, s) for c, (_, _, measured) in CLIENTS.items() for s in sorted(measured)]
 
 
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One snapshot per scenario; resource-only scenarios get an empty tool list as well."""
-    return scenario_snapshots(
-        tmp_path_factory.mktemp("cli-oracle"), sorted({s for _, s in CASES}), empty_tools=True
-    )
+    """One snapshot per scenario; scenarios without tools get an empty tool list as well."""
+    base = tmp_path_factory.mktemp("cli-oracle")
+    names = {s for _, s in CASES}
+    out = scenario_snapshots(base, sorted(names - set(SHAPES)), empty_tools=True)
+    npm = sorted(names & set(SHAPES))
+    return out | scenario_snapshots(base, npm, empty_tools=True, under="oracle-npm")
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +128,12 @@ def test_profile_predicts_the_client(
             assert QUOTES[(client, scenario)] in r["message"], r["message"]
             items = [o for o in rows if o["listing"] == r["listing"] and o["index"] is not None]
             assert items and all(o["verdict"] == "dropped" for o in items)
+    dropped = {
+        (client, scenario, r["listing"], r["index"])
+        for r in rows
+        if r["index"] is not None and r["verdict"] == "dropped" and lists[r["listing"]] == "kept"
+    }
+    assert dropped == {d for d in DROPS if d[:2] == (client, scenario)}
 
 
 def test_claude_code_drops_the_whole_tool_list_where_codex_keeps_both(
