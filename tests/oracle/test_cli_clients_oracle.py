@@ -9,9 +9,10 @@ the "Measured with real clients" table, so a profile and a driver wrong the same
 
 Claude Code's prompts and resources are read from one `claude -p` session over every catalog
 that lists them (its stream-json init line's slash commands, its ListMcpResourcesTool result):
-scenarios C, E and F, and the prompt and resource shapes S3, S4, S5 and S7 of
-fixtures/oracle-npm/. A failed prompt or resource list has no words of Claude Code's own (the
-server connects and shows none of them), so the driver's are quoted.
+scenarios C, E and F, the prompt and resource shapes S3, S4, S5 and S7 of
+fixtures/oracle-npm/, and those shapes' defects one per catalog (ONE_DEFECT: in S3 and S4 the
+first defect hides the others). A failed prompt or resource list has no words of Claude Code's
+own (the server connects and shows none of them), so the driver's are quoted.
 
 Codex lists tools even from a server that declares no tools capability, and fails the whole
 server when tools/list is not found, so resource and prompt scenarios are served with an empty
@@ -33,6 +34,7 @@ from helpers.oracle_common import (  # noqa: F401 - asked_for is a fixture
     observed,
     predicted_rows,
     scenario_snapshots,
+    snapshot_of,
     verify_json,
 )
 
@@ -41,6 +43,31 @@ pytestmark = pytest.mark.oracle
 MODULES = ROOT / "tests" / "node_modules"
 #: Scenarios of fixtures/oracle-npm/ (the rest are fixtures/oracle/'s).
 SHAPES = sorted(p.name for p in (FIXTURES / "oracle-npm").iterdir() if p.is_dir())
+#: One prompt or resource defect each, beside a valid item: listing -> its items.
+ONE_DEFECT: dict[str, dict[str, list[object]]] = {
+    "P-arguments-object": {"prompts": [{"name": "fine"}, {"name": "o", "arguments": {"a": 1}}]},
+    "P-argument-without-name": {
+        "prompts": [{"name": "fine"}, {"name": "m", "arguments": [{"name": "a"}, {}]}]
+    },
+    "R-mime-number": {
+        "resources": [
+            {"uri": "file:///ok", "name": "ok"},
+            {"uri": "file:///m", "name": "m", "mimeType": 3},
+        ]
+    },
+    "R-audience-string": {
+        "resources": [
+            {"uri": "file:///ok", "name": "ok"},
+            {"uri": "file:///a", "name": "a", "annotations": {"audience": "user"}},
+        ]
+    },
+    "R-audience-unknown-role": {
+        "resources": [
+            {"uri": "file:///ok", "name": "ok"},
+            {"uri": "file:///a", "name": "a", "annotations": {"audience": ["robot"]}},
+        ]
+    },
+}
 #: client -> (`--client` spec, executable under tests/node_modules/.bin, measured list verdicts).
 CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
     "claude-code": (
@@ -56,6 +83,11 @@ CLIENTS: dict[str, tuple[str, str, dict[str, dict[str, str]]]] = {
             "S4-prompt-shapes": {"tools": "kept", "prompts": "failed"},
             "S5-prompt-names": {"tools": "kept", "prompts": "kept"},
             "S7-duplicate-uris": {"tools": "kept", "resources": "kept"},
+            "P-arguments-object": {"tools": "kept", "prompts": "failed"},
+            "P-argument-without-name": {"tools": "kept", "prompts": "failed"},
+            "R-mime-number": {"tools": "kept", "resources": "failed"},
+            "R-audience-string": {"tools": "kept", "resources": "failed"},
+            "R-audience-unknown-role": {"tools": "kept", "resources": "failed"},
         },
     ),
     "codex": (
@@ -78,6 +110,11 @@ QUOTES = {
     ("claude-code", "F-resource-without-uri"): "none of the server's in ListMcpResourcesTool",
     ("claude-code", "S3-resource-shapes"): "none of the server's in ListMcpResourcesTool",
     ("claude-code", "S4-prompt-shapes"): "none of the server's in slash_commands",
+    ("claude-code", "P-arguments-object"): "none of the server's in slash_commands",
+    ("claude-code", "P-argument-without-name"): "none of the server's in slash_commands",
+    ("claude-code", "R-mime-number"): "none of the server's in ListMcpResourcesTool",
+    ("claude-code", "R-audience-string"): "none of the server's in ListMcpResourcesTool",
+    ("claude-code", "R-audience-unknown-role"): "none of the server's in ListMcpResourcesTool",
     ("codex", "D-no-input-schema"): "MCP startup failed: Unexpected response type",
     ("codex", "F-resource-without-uri"): "Unexpected response type",
 }
@@ -91,10 +128,15 @@ CASES = [(c, s) for c, (_, _, measured) in CLIENTS.items() for s in sorted(measu
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One snapshot per scenario; scenarios without tools get an empty tool list as well."""
     base = tmp_path_factory.mktemp("cli-oracle")
-    names = {s for _, s in CASES}
+    names = {s for _, s in CASES} - set(ONE_DEFECT)
     out = scenario_snapshots(base, sorted(names - set(SHAPES)), empty_tools=True)
-    npm = sorted(names & set(SHAPES))
-    return out | scenario_snapshots(base, npm, empty_tools=True, under="oracle-npm")
+    out |= scenario_snapshots(
+        base, sorted(names & set(SHAPES)), empty_tools=True, under="oracle-npm"
+    )
+    for name, lists in ONE_DEFECT.items():
+        results = {"tools": {"tools": []}} | {k: {k: v} for k, v in lists.items()}
+        out[name] = snapshot_of(base, name, results)
+    return out
 
 
 @pytest.fixture(scope="module")
