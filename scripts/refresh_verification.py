@@ -584,6 +584,11 @@ CLAUDE_CODE = [
     "schema refuses loses that whole list), except that it keeps an empty `nextCursor`:",
     "the `claude-code` profile's CC-TYPE-001 and CC-PAGE-001 cover prompts and resources",
     "too, and it includes TSSDK-TYPE-001's checks on prompt-argument and resource fields.",
+    "2.1.332 gives the same verdict on every one of these shapes (`scripts/freshness.py`).",
+    "Beyond the lattice, `tests/oracle/test_cli_clients_oracle.py` drives the same routes",
+    "over scenarios C, E and F, the prompt and resource shapes S3, S4, S5 and S7",
+    "(`fixtures/oracle-npm/`) and their defects one per catalog: two prompts with the same",
+    "name give one command (CC-NAME-002), two resources with the same uri are both listed.",
 ]
 
 

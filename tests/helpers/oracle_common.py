@@ -21,15 +21,15 @@ def asked_for(request: pytest.FixtureRequest) -> None:
 
 
 def scenario_snapshots(
-    base: Path, names: Iterable[str], *, empty_tools: bool = False
+    base: Path, names: Iterable[str], *, empty_tools: bool = False, under: str = "oracle"
 ) -> dict[str, Path]:
-    """One snapshot per scenario of fixtures/oracle/, made by `snapshot --from`; with
+    """One snapshot per scenario of fixtures/<under>/, made by `snapshot --from`; with
     `empty_tools`, a scenario without tools.json also serves an empty tool list."""
     filler = base / "empty-tools.txt"
     filler.write_text('{"tools": []}\n', encoding="utf-8")
     out: dict[str, Path] = {}
     for name in names:
-        inputs = sorted((FIXTURES / "oracle" / name).glob("*.json"))
+        inputs = sorted((FIXTURES / under / name).glob("*.json"))
         if empty_tools and not any(p.name == "tools.json" for p in inputs):
             inputs.append(filler)
         args = [a for f in inputs for a in ("--from", str(f))]
