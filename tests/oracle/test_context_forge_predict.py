@@ -226,3 +226,20 @@ def test_outcomes_carry_the_release_reason_for_a_dropped_item(tmp_path: Path) ->
     rows = {(o.listing, o.index): o for o in observe(t, cf.outcomes(t, answer))}
     assert rows[("prompts", 1)].message == "PromptCreate: bad name"
     assert rows[("prompts", 2)].message == "not in the client's list result"
+
+
+def test_a_tools_only_release_fails_only_its_tool_list() -> None:
+    """Before 0.6.0 ContextForge reads tools only (the profile's `reads`): a registration
+    that fails is a failed tool list there; from 0.6.0 it fails the three listings read
+    (templates from 0.9.0), as the lattice observed on 0.1.0 to 0.5.0 and on 0.6.0."""
+    from catalogaudit.verify.lattice import shapes
+    from catalogaudit.verify.observatory import target as shape_target
+
+    shape = next(s for s in shapes() if s.id == "tool.name/missing")
+    t = shape_target(shape, None)
+    assert set(t.listings) == {"tools", "prompts", "resources", "resourceTemplates"}
+    for release, wanted in [("0.5.0", {"tools"}), ("0.6.0", {"tools", "prompts", "resources"})]:
+        lists = {
+            o.listing: o.verdict for o in predict(t, f"context-forge@{release}") if o.index is None
+        }
+        assert lists == dict.fromkeys(wanted, "failed"), release

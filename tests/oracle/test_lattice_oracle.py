@@ -21,6 +21,9 @@ import pytest
 from helpers import FIXTURES, ROOT
 from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fixture
 
+from catalogaudit.verify.base import Driver
+from catalogaudit.verify.drivers.context_forge import driver_at
+from catalogaudit.verify.drivers.context_forge_install import LATTICE_LIVE, cache_root, installed
 from catalogaudit.verify.lattice import shapes
 from catalogaudit.verify.observatory import OBSERVES, VERDICTS, observe_all, predict_all
 
@@ -87,7 +90,22 @@ def test_a_live_sample_still_gives_the_recorded_verdicts(run_id: str) -> None:
     module = importlib.import_module(
         f"catalogaudit.verify.drivers.{run['client'].replace('-', '_')}"
     )
-    driver = module.driver(str(MODULES))
+    _no_drift(run, module.driver(str(MODULES)))
+
+
+@pytest.mark.parametrize("release", LATTICE_LIVE)
+def test_a_live_contextforge_sample_still_gives_the_recorded_verdicts(release: str) -> None:
+    """The same for the ContextForge releases installed for it (0.1.0: over HTTP+SSE)."""
+    run_id = f"context-forge@{release}"
+    if run_id not in RUNS:
+        pytest.fail(f"{run_id} has no run in the ledger")
+    if not installed(cache_root(), release):
+        not_installed(f"ContextForge {release} (under {cache_root()})")
+        pytest.skip(f"ContextForge {release} is not installed")
+    _no_drift(RUNS[run_id], driver_at(None, release))
+
+
+def _no_drift(run: dict[str, Any], driver: Driver) -> None:
     assert driver.version() == run["version"]
     ids = _sample(run)
     got = observe_all(driver, [BY_ID[i] for i in ids], batch=len(ids), jobs=1)

@@ -11,7 +11,9 @@ later skips it):
   that aborts);
 * `list`: the listing fails (for a catalog-level finding on a server capability, the listings
   of that capability);
-* `server`: every listing the client reads fails;
+* `server`: every listing the client reads fails (the profile's `reads` at that version: a
+  ContextForge release before 0.6.0 reads tools only, so its failed registration is a failed
+  tool list, as its driver observes);
 * `request`: nothing at listing time (the model API refuses the request later);
 * `none`: the item is kept, changed (ContextForge retries a bad resource as a minimal object).
 
@@ -185,8 +187,8 @@ def predict(target: Target, profile: str) -> list[Observation]:
     catalog = as_served(target.catalog)
     report = audit(catalog, AuditOptions(profiles=(profile,), only=_listing_rules(profile)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
-    listed = target.listings
     effective, at = _versions(profile)
+    listed = [n for n in target.listings if n in _reads(profile, effective)]
     by_index = {name: {i.index: i for i in catalog.items(name)} for name in LISTINGS}
     failed: dict[str, str] = {}
     dropped: dict[tuple[str, int], str] = {}
@@ -224,7 +226,7 @@ def predict(target: Target, profile: str) -> list[Observation]:
             ]
             for served in (item.served_index, *later):
                 dropped.setdefault((listing, served), why)
-    _all_dropped(target, profile, effective, failed, dropped)
+    _all_dropped(target, listed, profile, effective, failed, dropped)
     return list(_verdicts(target, listed, failed, dropped))
 
 
@@ -261,8 +263,15 @@ def _of(listing: str, capability: str) -> bool:
     return CAPABILITY_OF[listing] == capability
 
 
+def _reads(profile: str, version: Version | None) -> frozenset[str]:
+    """The listings the enforcer reads at `version` (all of them for an unknown profile)."""
+    known = load_all().get(profile.partition("@")[0])
+    return known.listings_read(version) if known is not None else frozenset(LISTINGS)
+
+
 def _all_dropped(
     target: Target,
+    listed: list[str],
     profile: str,
     version: Version | None,
     failed: dict[str, str],
@@ -270,7 +279,7 @@ def _all_dropped(
 ) -> None:
     """Apply the profile's `all_dropped` entries: a listing whose every item is dropped."""
     rules = _data()[1].get(profile.partition("@")[0], ())
-    for name in target.listings:
+    for name in listed:
         items = target.catalog.items(name)
         if name in failed or not items:
             continue
@@ -280,7 +289,7 @@ def _all_dropped(
         for entry in rules:
             if entry.applies(version, name):
                 why = f"every item of {name} is dropped ({reasons[0]})"
-                hit = target.listings if entry.scope == "server" else [name]
+                hit = listed if entry.scope == "server" else [name]
                 for other in hit:
                     failed.setdefault(other, why)
                 break

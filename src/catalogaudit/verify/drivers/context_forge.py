@@ -3,7 +3,8 @@
 Each release lives in a cached virtual environment (`context_forge_install`, Python 3.11,
 dependencies as of its upload date). One child interpreter of that release registers every
 catalog in turn through `GatewayService.register_gateway` (`context_forge_client.py`): Streamable
-HTTP discovery against `catalogaudit serve --http 0` on 127.0.0.1, the pydantic `*Create`
+HTTP discovery against `catalogaudit serve --http 0` on 127.0.0.1 (HTTP+SSE against `--transport
+sse` for a release whose `GatewayCreate` has no `transport` field: 0.1.x), the pydantic `*Create`
 validators, and the database models with their insert listeners on a throwaway SQLite file.
 There is no gateway server, no Redis and no network: every other address goes to a closed
 loopback proxy (checked with `strace -f -e trace=connect`: only 127.0.0.1 and nscd).
@@ -121,8 +122,9 @@ class ContextForgeDriver:
         self, targets: Sequence[Target], urls: Sequence[str | None] = ()
     ) -> list[list[ListOutcome]]:
         """Register every catalog with the release and read back what it stored. `urls[i]`,
-        when given, is a Streamable HTTP server already serving target i (a server behind
-        `catalogaudit proxy --listen`, say): it is registered instead of `serve --http`."""
+        when given, is a server already serving target i over the transport the release
+        registers (Streamable HTTP from 0.2.0; a server behind `catalogaudit proxy --listen`,
+        say): it is registered instead of `serve --http`."""
         given = [*urls, *[None] * (len(targets) - len(urls))]
         job = {
             "timeout": self.timeout,

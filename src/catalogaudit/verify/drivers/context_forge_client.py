@@ -3,12 +3,15 @@
 Run as `RELEASE-VENV/bin/python context_forge_client.py` with a JSON job on stdin:
 `{"timeout": S, "gateway": NAME, "targets": [{"argv": [...], "listings": [...]}, ...]}`,
 where `argv` starts `catalogaudit serve SNAPSHOT --http 0` (or a target gives the `url` of a
-server already listening, registered as it is and left running). Prints one JSON array (per
+server already listening, registered as it is and left running; it must speak the transport
+below). Prints one JSON array (per
 target, per listing: `{"listing", "kept": [served indexes], "reasons": {index: why}}` or
 `{"listing", "error"}`).
 
 Each catalog goes through the release's own `GatewayService.register_gateway` (Streamable
-HTTP discovery, ToolCreate/ResourceCreate/PromptCreate validation, the database models and
+HTTP discovery, or HTTP+SSE for a release whose `GatewayCreate` has no `transport` field:
+0.1.x registers SSE gateways only and is served `--transport sse`; ToolCreate/ResourceCreate/
+PromptCreate validation, the database models and
 their `before_insert` listeners) into the SQLite database `DATABASE_URL` names (a throwaway
 file: 0.6.0's engine options do not fit SQLite's in-memory pool), emptied between catalogs.
 What the release stored is what it kept; a registration that raised failed every listing it
@@ -230,12 +233,20 @@ def _kept(listing: str, served: list[Any], stored: list[str]) -> list[int]:
     return out
 
 
-def _launch(target: dict[str, Any]) -> subprocess.Popen[str] | None:
+def transport() -> str | None:
+    """The transport registrations ask for: Streamable HTTP where the release's
+    `GatewayCreate` takes a `transport` (0.2.0 and later), else None (SSE, all it speaks)."""
+    create = _module("mcpgateway.schemas").GatewayCreate
+    return "STREAMABLEHTTP" if "transport" in create.model_fields else None
+
+
+def _launch(target: dict[str, Any], sse: bool) -> subprocess.Popen[str] | None:
     """Start `catalogaudit serve --http 0` for a target (None: it gives a `url`)."""
     if target.get("url"):
         return None
     pipe = subprocess.PIPE
-    proc = subprocess.Popen(target["argv"], stdin=pipe, stderr=pipe, text=True)
+    argv = [*target["argv"], *(["--transport", "sse"] if sse else [])]
+    proc = subprocess.Popen(argv, stdin=pipe, stderr=pipe, text=True)
     STOPPED.append(proc)  # reaped at the end, whatever becomes of its target
     return proc
 
@@ -321,7 +332,8 @@ async def one(
     listings = [n for n in target["listings"] if n in read]
     unread = [{"listing": n, "unread": True} for n in target["listings"] if n not in read]
     try:
-        gateway = create(name=job["gateway"], url=url, transport="STREAMABLEHTTP")
+        how = {"transport": job["transport"]} if job["transport"] else {}
+        gateway = create(name=job["gateway"], url=url, **how)
         await asyncio.wait_for(service().register_gateway(db, gateway), job["timeout"])
     except BaseException as exc:  # the verdict we are here to observe
         if isinstance(exc, KeyboardInterrupt):
@@ -356,15 +368,17 @@ def main() -> int:
     recorder.install()
     share_tls_contexts()
     read = reads()
+    job["transport"] = transport()
+    sse = job["transport"] is None
     start = time.monotonic()
 
     async def run() -> list[list[Any]]:
         targets = job["targets"]
         out: list[list[Any]] = []
-        ahead = [_launch(t) for t in targets[:AHEAD]]
+        ahead = [_launch(t, sse) for t in targets[:AHEAD]]
         for n, target in enumerate(targets):
             if n + AHEAD < len(targets):
-                ahead.append(_launch(targets[n + AHEAD]))
+                ahead.append(_launch(targets[n + AHEAD], sse))
             out.append(await one(target, job, recorder, read, ahead.pop(0)))
         return out
 

@@ -65,6 +65,9 @@ UPLOADED: dict[str, str] = {
 EXTRA: dict[str, tuple[str, ...]] = {"1.0.7": ("mcp<2",), "1.0.7.post20260921": ("mcp<2",)}
 #: The releases the differential suite verifies (installed when no version is named).
 ORACLE = ("0.6.0", "0.9.0", "1.0.0b2", "1.0.0rc1", "1.0.0", "1.0.7", "1.0.7.post20260921")
+#: Also installed by default: the lattice oracle drives a sample of its shapes live on them
+#: (0.1.0 registers over HTTP+SSE, the only transport it speaks).
+LATTICE_LIVE = ("0.1.0",)
 
 
 def cache_root() -> Path:
@@ -169,9 +172,9 @@ def install(root: Path, version: str, uv_exe: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Install the named releases (default: the oracle's), in parallel."""
+    """Install the named releases (default: the oracles'), in parallel."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("versions", nargs="*", default=list(ORACLE))
+    parser.add_argument("versions", nargs="*", default=[*ORACLE, *LATTICE_LIVE])
     parser.add_argument("--root", type=Path, default=None, help="default: " + str(cache_root()))
     parser.add_argument("--jobs", type=int, default=len(ORACLE))
     args = parser.parse_args(argv)
