@@ -91,7 +91,7 @@ def capture_findings(catalog: Catalog) -> list[Finding]:
             severity = Severity(raw.get("severity", "info"))
         except ValueError:
             severity = Severity.INFO
-        extra = raw.get("extra") if isinstance(raw.get("extra"), dict) else {}
+        extra = raw.get("extra")
         lines = extra.get("lines") if isinstance(extra, dict) else None
         out.append(
             Finding(

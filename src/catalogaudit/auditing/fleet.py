@@ -57,8 +57,8 @@ class Limit:
     rule_id: str
     severity: Severity
     max: int
+    #: What a `catalog-budget` clause keeps for the client's own tools (0 for `item-count`).
     reserved: int
-    budget: bool  # catalog-budget (shared with the client's own tools) or item-count
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,6 @@ class Client:
     """What the fleet rules need of one client's profile at its resolved version."""
 
     label: str
-    profile: str
     #: (`format` with `{prefix}` and `{tool}`, transform name), or None when unknown.
     naming: tuple[str, str] | None
     limits: tuple[Limit, ...]
@@ -86,19 +85,19 @@ def client(spec: str, settings: Mapping[str, str]) -> Client | None:
             if params.get("prefix", "server") == "server" and "unknown_upto" not in params:
                 naming = (str(params["format"]), str(params.get("transform", "none")))
         elif clause.type == "item-count" and params.get("listing") == "tools" and "max" in params:
-            limits.append(Limit(rule.id, severity, int(params["max"]), 0, False))
+            limits.append(Limit(rule.id, severity, int(params["max"]), 0))
         elif clause.type == "catalog-budget" and list(params.get("listings") or ["tools"]) == [
             "tools"
         ]:
             reserved = int(params.get("reserved", 0))
-            limits.append(Limit(rule.id, severity, int(params["max"]), reserved, True))
+            limits.append(Limit(rule.id, severity, int(params["max"]), reserved))
     if resolved.id in UNQUALIFIED and naming is None:
         naming = ("{tool}", "none")
     if naming is None and not limits:
         return None
     ids = {lim.rule_id for lim in limits}
     metas = {m.id: m for m in rule_meta(resolved.id) if m.id in ids}
-    return Client(resolved.label, resolved.id, naming, tuple(limits), metas)
+    return Client(resolved.label, naming, tuple(limits), metas)
 
 
 def qualified(naming: tuple[str, str], server: str, tool: str) -> str:

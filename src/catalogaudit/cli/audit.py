@@ -135,7 +135,6 @@ def rule(
         typer.Argument(
             metavar="ID",
             help="A rule id (CA101, CC-SCHEMA-001, CA801) or rule name.",
-            show_default=False,
             autocompletion=complete_rules,
         ),
     ],

@@ -23,7 +23,6 @@ ProtocolOpt = Annotated[
 INPUT = typer.Argument(
     help="Snapshot, list result, JSON-RPC line, JSON Lines, - or git:REF:PATH.",
     metavar="FILE",
-    show_default=False,
 )
 
 

@@ -145,8 +145,7 @@ def _one_line(exc: Exception) -> str:
         return str(exc)
     if isinstance(exc, TyperException):
         # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
-        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        return (text.splitlines() or [type(exc).__name__])[0]
+        return (exc.format_message().splitlines() or [type(exc).__name__])[0]
     if isinstance(exc, RecursionError):
         # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the
         # walks over it (audit, rewrite, diff, canonical form) cannot follow it that far.

@@ -75,9 +75,6 @@ class PlainOption(TyperOption):
             return None
         return metavar(self)
 
-    def display_type(self, ctx: Any) -> str:
-        return self.display_type_rich(ctx) or ""
-
 
 class PlainArgument(TyperArgument):
     """An argument shown by its name (`FILE...`), without a Python type, in click's usage form:
@@ -89,9 +86,6 @@ class PlainArgument(TyperArgument):
 
     def display_type_rich(self, ctx: Any) -> str | None:
         return None
-
-    def display_type(self, ctx: Any) -> str:
-        return ""
 
     def _usage_display_name(self) -> str:
         name = self.display_name_raw.removesuffix("...")

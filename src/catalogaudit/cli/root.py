@@ -19,10 +19,7 @@ AFTER_DASH: list[str] | None = None
 
 app = typer.Typer(
     name="catalogaudit",
-    help="Snapshot, audit, canonicalize, hash and diff MCP server catalogs.",
     no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

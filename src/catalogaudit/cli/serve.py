@@ -22,7 +22,6 @@ def serve_cmd(
         typer.Argument(
             help="Snapshot file (or - or git:REF:PATH).",
             metavar="SNAPSHOT",
-            show_default=False,
         ),
     ],
     http_port: Annotated[

@@ -18,7 +18,7 @@ VerifyTransport = Literal["stdio", "http"]
 def verify_cmd(
     catalogs: Annotated[
         list[str],
-        typer.Argument(help="Snapshot files.", metavar="CATALOG...", show_default=False),
+        typer.Argument(help="Snapshot files.", metavar="CATALOG..."),
     ],
     client: Annotated[
         str,

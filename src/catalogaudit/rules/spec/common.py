@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from catalogaudit.model import Item, pointer_join
+from catalogaudit.model import LEGACY_VERSIONS, MODERN_VERSIONS, Item, pointer_join
 from catalogaudit.rules.base import Hit
 
-REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+REVISIONS: tuple[str, ...] = (*LEGACY_VERSIONS, *MODERN_VERSIONS)
 SPEC = "https://modelcontextprotocol.io/specification"
 
 
