@@ -12,7 +12,7 @@ from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.jsonwrite import jcs_number, lexeme
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
-from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_sixteen_digits
+from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_unsafe_integer
 
 
 @dataclass
@@ -41,6 +41,16 @@ class Listing:
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate_escape(text: str) -> bool:
+    """Whether the JSON text `text` may escape a lone surrogate: a surrogate escape left once
+    escaped backslashes (`\\\\`, read left to right as JSON does) and escaped pairs are dropped.
+    Astral characters written `\\u`-escaped (Python's `json.dumps` default) come in pairs."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return False
+    return _SURROGATE_ESCAPE.search(_SURROGATE_PAIR.sub("", text.replace("\\\\", ""))) is not None
 
 
 def page_anomalies(
@@ -48,13 +58,14 @@ def page_anomalies(
 ) -> list[jsonwire.Anomaly]:
     """`jsonwire.anomalies` and `unsafe_integers` of a page result, without walking it when its
     text rules them out: a plain parse has no duplicate keys or NaN, valid UTF-8 without a
-    surrogate escape has no lone surrogate, no run of 16 digits (`digits=False`: known to
-    have none) has no unsafe integer."""
+    lone surrogate escape (`_lone_surrogate_escape`) has no lone surrogate, a text with no
+    digit run that may be an integer beyond 2^53-1 (`has_unsafe_integer`; `digits=False`:
+    known to have none) has no unsafe integer."""
     found: list[jsonwire.Anomaly] = []
-    risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
+    risky = text is None or invalid_utf8 or not plain or _lone_surrogate_escape(text)
     if risky:
         found.extend(jsonwire.anomalies(result, "", invalid_utf8))
-    if text is None or (digits and has_sixteen_digits(text)):
+    if text is None or (digits and has_unsafe_integer(text)):
         found.extend(unsafe_integers(result))
     return found
 

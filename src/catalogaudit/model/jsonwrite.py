@@ -141,6 +141,8 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
     except orjson.JSONEncodeError:
         return None
+    if isinstance(value, str):
+        return data  # NOTE: no number or key in it; a lone surrogate, orjson refused
     if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
         return None
     return data
