@@ -125,7 +125,6 @@ def read_documents(data: bytes) -> list[Any] | None:
     return values or None
 
 
-
 def _lexeme(obj: Any) -> Any:
     if type(obj) is Lexeme:
         return orjson.Fragment(str.__str__(obj))
