@@ -17,6 +17,7 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
+    MANIFEST,
     MAX_INPUT,
     Member,
     WireDecodeError,
@@ -328,6 +329,17 @@ def _take(
         loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def is_fleet(spec: str) -> bool:
+    """Whether `spec` is a directory `snapshot --servers` wrote (`audit DIR`)."""
+    return os.path.isdir(spec) and os.path.isfile(os.path.join(spec, MANIFEST))
+
+
+def is_server_json(spec: str) -> bool:
+    """Whether `spec` names a registry server.json (by its file name: `audit server.json`)."""
+    name = os.path.basename(spec)
+    return name == "server.json" or name.endswith(".server.json")
 
 
 def input_name(spec: str) -> str:
