@@ -40,17 +40,29 @@ class Listing:
         return [item for page in self.pages for item in page.items]
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+#: A surrogate's escape, or text that reads like one after an escaped backslash (`\\ud800`).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
 
 
 def _lone_surrogate_escape(text: str) -> bool:
-    """Whether the JSON text `text` may escape a lone surrogate: a surrogate escape left once
-    escaped backslashes (`\\\\`, read left to right as JSON does) and escaped pairs are dropped.
-    Astral characters written `\\u`-escaped (Python's `json.dumps` default) come in pairs."""
-    if not _SURROGATE_ESCAPE.search(text):
-        return False
-    return _SURROGATE_ESCAPE.search(_SURROGATE_PAIR.sub("", text.replace("\\\\", ""))) is not None
+    """Whether the JSON text `text` escapes a lone surrogate: a high surrogate's escape not
+    followed by a low one's, or a low one's not after a high one's. Astral characters written
+    `\\u`-escaped (Python's `json.dumps` default) come in pairs. Only the escapes are visited."""
+    after_high = -1  # NOTE: where a low surrogate's escape must start, after a high one's
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        start = match.start()
+        before = start
+        while before and text[before - 1] == "\\":
+            before -= 1
+        if (start - before) % 2:
+            continue  # NOTE: an escaped backslash, then the letter u
+        if after_high >= 0 and start != after_high:
+            return True
+        low = match.group()[3] in "cdefCDEF"
+        if low != (after_high >= 0):
+            return True
+        after_high = -1 if low else match.end()
+    return after_high >= 0
 
 
 def page_anomalies(
