@@ -71,6 +71,16 @@ def test_real_pages_give_the_full_report(
     assert taken, f"{server} {listing}: the quick path was not taken"
 
 
+def test_a_snapshot_that_also_holds_a_listing_key_is_read_as_a_snapshot(tmp_path: Path) -> None:
+    """The loader reads it as a snapshot, which the schema refuses (no `tools` member)."""
+    snap = json.loads((FIXTURES / "real-servers" / "context7-mcp.snapshot.json").read_text())
+    path = tmp_path / "odd.snapshot.json"
+    path.write_text(json.dumps({**snap, "tools": [{"name": "x"}]}))
+    assert quick.hash_report(str(path), path.read_bytes()) is None
+    with pytest.raises(InputError, match="not a valid catalogaudit snapshot"):
+        canonicalize.hashes_of(str(path))
+
+
 def test_the_quick_path_is_what_hash_runs_on_a_plain_list(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_text('{"tools":[{"name":"b","x":1.5},{"name":"a"}],"nextCursor":null}')

@@ -57,8 +57,8 @@ def _checked(name: str, data: bytes, docs: list[Any]) -> tuple[dict[str, Any], l
     notes: list[str] = []
     colons = 0
     for number, doc in enumerate(docs, 1):
-        if type(doc) is not dict:
-            return None
+        if type(doc) is not dict or ("formatVersion" in doc and "listings" in doc):
+            return None  # NOTE: the second, a snapshot to the loader
         page: Any = doc
         if any(key in doc for key in _ENVELOPE):
             page = doc.get("result")
