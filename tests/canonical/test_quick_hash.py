@@ -1,10 +1,11 @@
-"""The C-speed reading (`canonical.jcs.read`, written by orjson: `canonical.quick`, `strict_jcs`'s
-quick path) against the exact decoder and writers: same report, same bytes, same error, on real
-servers' pages and on sources written every way JSON allows (whitespace, needless escapes,
-number lexemes, duplicate keys)."""
+"""The C-speed reading (`canonical.jcs.read_documents`, written by orjson: `canonical.quick`,
+`strict_jcs`'s quick path) against the exact decoder and writers: same report, same bytes, same
+error, on real servers' pages, alone or as JSON Lines, and on sources written every way JSON
+allows (whitespace, needless escapes, number lexemes, duplicate keys, line breaks)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -40,7 +41,7 @@ def assert_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> bool:
     if got is None:
         return False
     assert got[0] == report
-    assert [f"{path}: input: {got[1]}"] == notes
+    assert [f"{path}: {note}" for note in got[1]] == notes
     assert canonicalize.hashes_of(str(path)) == (report, notes)  # the verb's own choice
     return True
 
@@ -70,12 +71,68 @@ def test_real_pages_give_the_full_report(
     assert taken, f"{server} {listing}: the quick path was not taken"
 
 
+def test_a_snapshot_that_also_holds_a_listing_key_is_read_as_a_snapshot(tmp_path: Path) -> None:
+    """The loader reads it as a snapshot, which the schema refuses (no `tools` member)."""
+    snap = json.loads((FIXTURES / "real-servers" / "context7-mcp.snapshot.json").read_text())
+    path = tmp_path / "odd.snapshot.json"
+    path.write_text(json.dumps({**snap, "tools": [{"name": "x"}]}))
+    assert quick.hash_report(str(path), path.read_bytes()) is None
+    with pytest.raises(InputError, match="not a valid catalogaudit snapshot"):
+        canonicalize.hashes_of(str(path))
+
+
 def test_the_quick_path_is_what_hash_runs_on_a_plain_list(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_text('{"tools":[{"name":"b","x":1.5},{"name":"a"}],"nextCursor":null}')
     assert quick.hash_report(str(path), path.read_bytes()) is not None
     report, _ = canonicalize.hashes_of(str(path))
     assert [i["identity"] for i in report["listings"]["tools"]["items"]] == ["a", "b"]
+
+
+def real_lines() -> list[tuple[str, list[str]]]:
+    """Per real server, its one-page listings as lines."""
+    out: dict[str, list[str]] = {}
+    for server, _, text in REAL:
+        out.setdefault(server, []).append(text)
+    return [(server, lines) for server, lines in out.items() if len(lines) > 1]
+
+
+LINES = real_lines()
+
+
+@pytest.mark.parametrize(("server", "lines"), LINES, ids=[s for s, _ in LINES])
+@pytest.mark.parametrize("rpc", [False, True], ids=["results", "responses"])
+def test_real_pages_as_json_lines_give_the_full_report(
+    server: str, lines: list[str], rpc: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if rpc:
+        lines = [f'{{"jsonrpc":"2.0","id":{n},"result":{t}}}' for n, t in enumerate(lines, 1)]
+    path = tmp_path / "catalog.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert assert_same(path, monkeypatch), f"{server}: the quick path was not taken"
+
+
+@pytest.mark.parametrize(
+    ("source", "refused"),
+    [
+        ('{"tools":[{"name":"a"}]}\n{"tools":[{"name":"b"}]}\n', False),  # two pages of a listing
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"tools":[]}\n', False),  # a request
+        ('{"jsonrpc":"2.0","id":1,"error":{"code":1}}\n{"tools":[]}\n', False),  # an error
+        ('{"protocolVersion":"2025-06-18"}\n{"tools":[]}\n', False),  # a handshake
+        ('{"jsonrpc":"2.0","result":{"tools":[]},"result":{"prompts":[]}}\n{"tools":[]}\n', False),
+        ('{"tools":[{"name":"a\u2028"}]}\n{"prompts":[]}\n', True),  # str.splitlines breaks it
+        ('{"tools":\n[]}\n{"prompts":[]}\n', True),  # a value over two lines
+        ('{"tools":[]} {"prompts":[]}\n', True),  # two values on one line
+    ],
+)
+def test_what_the_loader_skips_or_refuses_in_json_lines_takes_the_full_path(
+    source: str, refused: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "catalog.jsonl"
+    path.write_text(source, encoding="utf-8")
+    assert quick.hash_report(str(path), path.read_bytes()) is None
+    with pytest.raises(InputError) if refused else contextlib.nullcontext():
+        full_report(path, monkeypatch)
 
 
 # --- generated sources -------------------------------------------------------------------------
@@ -210,7 +267,37 @@ def test_generated_pages_give_the_full_report(case: Any) -> None:
             assert got is not None or maybe_unsafe(source), source
         if got is not None:
             assert got[0] == expected[0], source
-            assert [f"{path}: input: {got[1]}"] == expected[1]
+            assert [f"{path}: {note}" for note in got[1]] == expected[1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(pages, min_size=2, max_size=4), st.booleans())
+def test_generated_json_lines_give_the_full_report(cases: list[Any], rpc: bool) -> None:
+    lines = []
+    for n, (rnd, odd, name, items, fields) in enumerate(cases, 1):
+        if name != "tools":
+            ident = {"prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}[
+                name
+            ]
+            items = [
+                {ident: i["name"], **{k: v for k, v in i.items() if k != "name"}} for i in items
+            ]
+        text = page(rnd, odd, name, items, fields)
+        lines.append(f'{{"jsonrpc":"2.0","id":{n},"result":{text}}}' if rpc else text)
+    source = "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as mp, _tmpfile(source) as path:
+        try:
+            expected = full_report(path, mp)
+        except InputError:
+            assert quick.hash_report(str(path), path.read_bytes()) is None
+            return
+        got = quick.hash_report(str(path), path.read_bytes())
+        plain = not any(odd for _, odd, *_ in cases)
+        if plain and len({c[2] for c in cases}) == len(cases):
+            assert got is not None or maybe_unsafe(source), source
+        if got is not None:
+            assert got[0] == expected[0], source
+            assert [f"{path}: {note}" for note in got[1]] == expected[1]
 
 
 @settings(max_examples=300, deadline=None)
@@ -261,6 +348,6 @@ class _tmpfile:
     ],
 )
 def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: bool) -> None:
-    from catalogaudit.canonical import jcs
+    from catalogaudit.model import has_unsafe_integer
 
-    assert jcs.has_unsafe_integer(data) is unsafe
+    assert has_unsafe_integer(data) is unsafe

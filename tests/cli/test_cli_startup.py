@@ -67,6 +67,19 @@ def test_canonicalize_jcs_loads_only_what_it_writes_with(tmp_path: Path) -> None
     assert out.read_bytes()
 
 
+def test_audit_of_a_snapshot_loads_no_fleet_or_server_json_machinery() -> None:
+    """The pre-commit hook's path: whether an input is a fleet directory or a server.json is
+    asked of its name before their verbs are imported."""
+    unwanted = (
+        "catalogaudit.verbs.fleet_audit",
+        "catalogaudit.verbs.fleet",
+        "catalogaudit.verbs.serverjson",
+        "catalogaudit.auditing.fleet",
+    )
+    line, output = _loaded(["audit", "--fail-on", "error", SNAP], unwanted)
+    assert line == "LOADED 0 []", output
+
+
 def test_main_in_process_puts_back_what_it_changed() -> None:
     """`main(argv)` is how tests and embedding programs run a command: the signal handlers
     and the integer-digit limit it sets for the run are the caller's again afterwards."""

@@ -48,7 +48,12 @@ STRINGS = st.text(
     | st.sampled_from(["\x00", "\x1f", "\x7f", '"', "\\", "\ue000", "\uffff", "\U0001f600"]),
     max_size=6,
 )
-ESCAPES = st.sampled_from(["\\ud800", "\\udfff", "\\ud83d\\ude00", "\\u00e9", "\\n", "\\/"])
+#: Escapes as written in JSON text; the last two: an escaped backslash before a surrogate
+#: escape (`\\ud83d\udc00` holds a lone low surrogate, `\\\ud83d\ude00` a pair).
+ESCAPES = st.sampled_from(
+    ["\\ud800", "\\udfff", "\\ud83d\\ude00", "\\u00e9", "\\n", "\\/"]
+    + ["\\\\ud83d\\udc00", "\\\\\\ud83d\\ude00"]
+)
 
 
 @st.composite

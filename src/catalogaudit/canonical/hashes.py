@@ -54,10 +54,14 @@ def prompt_projection(listing: str, item: Any) -> Any:
 
 
 def item_hashes(listing: str, item: Any) -> ItemHashes:
-    """Hash one item three ways."""
+    """Hash one item three ways (the prompt text is the served text when the projection keeps
+    every member)."""
+    served = canonical.sha256(compact_utf8(item))
+    projected = prompt_projection(listing, item)
+    same = projected is item or len(projected) == len(item)
     return ItemHashes(
-        served=canonical.sha256(compact_utf8(item)),
-        prompt=canonical.sha256(compact_utf8(prompt_projection(listing, item))),
+        served=served,
+        prompt=served if same else canonical.sha256(compact_utf8(projected)),
         canonical=canonical.jcs_hash(item),
     )
 

@@ -14,14 +14,14 @@ import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from typing import Any
 
 import orjson
 
 from catalogaudit.model import (
-    MAX_SAFE_INTEGER,
     canonical_utf8,
-    has_sixteen_digits,
+    has_unsafe_integer,
     jcs_key,
     jcs_number,
     utf16_order_may_differ,
@@ -84,19 +84,45 @@ _SORTED = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS
 
 def read(data: bytes) -> Any:
     """The value of a JSON document read by the C scanner (floats as `Lexeme`s), or None when
-    the exact decoder must read it: invalid UTF-8, a BOM, NaN, not JSON, nested beyond the
-    stack, or a digit run that may be an integer beyond 2^53-1 (`has_unsafe_integer`). What
-    else this reading loses is asked of the text written from it: a duplicate key
-    (`same_members`), a lone surrogate (orjson refuses to write it)."""
+    the exact decoder must read it (see `read_documents`), or `data` is not one document."""
+    values = read_documents(data)
+    return values[0] if values is not None and len(values) == 1 else None
+
+
+#: JSON whitespace, and what `str.splitlines` ends a line at (how `intake` splits JSON Lines).
+_WS = re.compile(r"[ \t\n\r]*")
+_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def read_documents(data: bytes) -> list[Any] | None:
+    """The values of a JSON document, or of JSON Lines (several values, one a line, as
+    `intake` splits them), read by the C scanner (floats as `Lexeme`s); None when the exact
+    decoder must read them: invalid UTF-8, a BOM, NaN, not JSON, nested beyond the stack, a
+    value of JSON Lines over more than one line, or a digit run that may be an integer beyond
+    2^53-1 (`has_unsafe_integer`). What else this reading loses is asked of the text written
+    from it: a duplicate key (`same_members`), a lone surrogate (orjson refuses to write it)."""
     if has_unsafe_integer(data):
         return None
     try:
         text = data.decode("utf-8")
         if text.startswith("\ufeff"):
             return None
-        return _READER.decode(text)
+        values: list[Any] = []
+        spans: list[tuple[int, int]] = []
+        pos = _WS.match(text).end()  # type: ignore[union-attr]
+        while pos < len(text):
+            value, end = _READER.raw_decode(text, pos)
+            values.append(value)
+            spans.append((pos, end))
+            pos = _WS.match(text, end).end()  # type: ignore[union-attr]
     except (ValueError, RecursionError):
         return None
+    if len(spans) > 1 and (
+        any(_LINE_BREAK.search(text, start, end) for start, end in spans)
+        or not all(_LINE_BREAK.search(text, end, after) for (_, end), (after, _) in pairwise(spans))
+    ):
+        return None
+    return values or None
 
 
 def _lexeme(obj: Any) -> Any:
@@ -138,27 +164,6 @@ def plain_jcs(value: Any, split: int = 0) -> bytes:
     keys = sorted(value, key=jcs_key)
     pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
     return b"{" + b",".join(pairs) + b"}"
-
-
-#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
-_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
-_NOT_INTEGER = frozenset(b".eE+")
-
-
-def has_unsafe_integer(data: str | bytes) -> bool:
-    """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
-    rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
-    in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
-    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
-    if not has_sixteen_digits(data):
-        return False
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    return any(
-        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
-        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
-        for m in _LONG_RUN.finditer(data)
-    )
 
 
 def same_members(data: bytes, colons: int) -> bool:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from catalogaudit.formatters.base import assert_never
 from catalogaudit.formatters.formats import HashFormat
 from catalogaudit.model import HASH_KINDS, dump_string, written
+
+#: What makes an identity more than one word of a line: whitespace (`str.isspace`, as `\s` of
+#: a `str` pattern) or a quote.
+_NOT_ONE_WORD = re.compile(r'[\s"]')
 
 
 def hash_text(report: dict[str, Any]) -> str:
@@ -21,7 +26,7 @@ def hash_text(report: dict[str, Any]) -> str:
             ident = item["identity"]
             if ident is None:
                 ident = f"#{item['servedPosition']}"
-            elif not ident or ident.startswith("#") or any(c.isspace() or c == '"' for c in ident):
+            elif not ident or ident.startswith("#") or _NOT_ONE_WORD.search(ident):
                 ident = dump_string(ident)  # so the subject stays one unambiguous word
             rows.extend((item[k], k, f"{lname} {ident}") for k in HASH_KINDS)
     rows.extend(client_rows(report.get("clients") or {}))

@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 from catalogaudit.canonical import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
-from catalogaudit.intake.loader import Loaded, display_name, display_names, input_name, read_bytes
+from catalogaudit.intake.loader import (
+    Loaded,
+    display_name,
+    display_names,
+    input_name,
+    is_fleet,
+    is_server_json,
+    read_bytes,
+)
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
     from catalogaudit.model import Fleet
@@ -253,6 +261,8 @@ __all__ = [
     "display_name",
     "display_names",
     "input_name",
+    "is_fleet",
+    "is_server_json",
     "read_bytes",
     "read_catalog",
     "read_catalogs",

@@ -17,13 +17,16 @@ from typing import Any
 from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
+    MANIFEST,
     MAX_INPUT,
     Member,
     WireDecodeError,
     WireObject,
     decode_utf8,
-    has_sixteen_digits,
+    ended,
+    has_unsafe_integer,
     loads,
+    object_members,
     parse_members,
     parse_written,
     result_note,
@@ -39,7 +42,8 @@ class StaticPage:
     invalid_utf8: bool
     #: Parsed plain (`jsonwire.raw_decode_plain`): no duplicate key or NaN in it.
     plain: bool = False
-    #: False when the text has no run of sixteen digits (`model.capture.page_anomalies`).
+    #: False when the text has no digit run that may be an integer beyond 2^53-1
+    #: (`model.has_unsafe_integer`, `model.capture.page_anomalies`).
     digits: bool = True
 
 
@@ -188,6 +192,8 @@ def _written(spec: str, value: Any, text: str | None = None) -> Loaded | None:
     )
 
 
+#: JSON whitespace.
+_JSON_WS = re.compile(r"[ \t\n\r]*")
 #: Bytes of a mapped file let go in one `madvise` (a syscall each).
 _RELEASED_AT_ONCE = 1 << 20
 
@@ -204,12 +210,15 @@ def parse(spec: str, data: bytes) -> Loaded:
     if whole is not None:
         return whole
     duplicates: list[str] = []
+    first: tuple[dict[str, Member], int] | None = None
     try:
-        members = parse_members(text, duplicates)
+        first = object_members(text, duplicates)
+        members = ended(text, *first)
     except WireDecodeError as exc:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) > 1:
-            return _jsonl(name, lines, bad_utf8, has_sixteen_digits(data))
+            line1 = _line_one(text, lines[0], first)
+            return _jsonl(name, lines, bad_utf8, has_unsafe_integer(data), line1)
         raise InputError(f"{name}: not JSON ({exc})") from None
     value = {k: m.value for k, m in members.items()}
     # NOTE: a duplicate top-level key: the document is not the text read member by member
@@ -219,7 +228,7 @@ def parse(spec: str, data: bytes) -> Loaded:
         return snapshot
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
     # NOTE: asked once of the bytes read, for every page in them (a page's text is in them)
-    _take(loaded, text, members, bad_utf8, 1, has_sixteen_digits(data))
+    _take(loaded, text, members, bad_utf8, 1, has_unsafe_integer(data))
     if not loaded.pages and loaded.handshake is None:
         raise InputError(
             f"{name}: not a snapshot, list result or JSON-RPC response "
@@ -256,11 +265,25 @@ def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
     return _written(spec, value, text)
 
 
-def _jsonl(name: str, lines: list[str], bad_utf8: bool, digits: bool) -> Loaded:
+def _line_one(
+    text: str, line: str, first: tuple[dict[str, Member], int] | None
+) -> dict[str, Member] | None:
+    """`parse_members(line)` for the first line of `text`, from the object `text` was found
+    to start with, when that object is the whole line (its spans are then the line's); else
+    None."""
+    if first is None or not text.startswith(line):
+        return None
+    members, end = first
+    return members if end <= len(line) and _JSON_WS.fullmatch(line, end) else None
+
+
+def _jsonl(
+    name: str, lines: list[str], bad_utf8: bool, digits: bool, line1: dict[str, Member] | None
+) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number, line in enumerate(lines, 1):
         try:
-            members = parse_members(line)
+            members = line1 if number == 1 and line1 is not None else parse_members(line)
         except WireDecodeError as exc:
             raise InputError(f"{name}:{number}: not JSON ({exc})") from None
         _take(loaded, line, members, bad_utf8, number, digits)
@@ -306,6 +329,17 @@ def _take(
         loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def is_fleet(spec: str) -> bool:
+    """Whether `spec` is a directory `snapshot --servers` wrote (`audit DIR`)."""
+    return os.path.isdir(spec) and os.path.isfile(os.path.join(spec, MANIFEST))
+
+
+def is_server_json(spec: str) -> bool:
+    """Whether `spec` names a registry server.json (by its file name: `audit server.json`)."""
+    name = os.path.basename(spec)
+    return name == "server.json" or name.endswith(".server.json")
 
 
 def input_name(spec: str) -> str:

@@ -59,8 +59,10 @@ if TYPE_CHECKING:
         Member,
         anomalies,
         decode_utf8,
+        ended,
         escape_pointer,
         loads,
+        object_members,
         parse_members,
         pointer_join,
         pointer_of,
@@ -146,7 +148,7 @@ if TYPE_CHECKING:
         WireDecodeError,
         WireLimitError,
         WireObject,
-        has_sixteen_digits,
+        has_unsafe_integer,
     )
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -163,8 +165,8 @@ __getattr__ = lazy(
         ),
         "inert": "inert_text=inert visible",
         "jsonwire": (
-            "Member anomalies decode_utf8 escape_pointer loads parse_members pointer_join "
-            "pointer_of pointer_tokens raw_decode"
+            "Member anomalies decode_utf8 ended escape_pointer loads object_members "
+            "parse_members pointer_join pointer_of pointer_tokens raw_decode"
         ),
         "jsonwrite": (
             "canonical canonical_utf8 compact compact_utf8 dump_string dumps is_integer_lexeme "
@@ -191,7 +193,7 @@ __getattr__ = lazy(
         "wiretext": "array_items join members replace_member",
         "wiretypes": (
             "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER WireDecodeError "
-            "WireLimitError WireObject has_sixteen_digits"
+            "WireLimitError WireObject has_unsafe_integer"
         ),
     },
 )

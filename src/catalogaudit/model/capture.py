@@ -12,7 +12,7 @@ from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.model.jsonwrite import jcs_number, lexeme
 from catalogaudit.model.names import identity
 from catalogaudit.model.protocol import Session
-from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_sixteen_digits
+from catalogaudit.model.wiretypes import MAX_SAFE_INTEGER, has_unsafe_integer
 
 
 @dataclass
@@ -40,7 +40,29 @@ class Listing:
         return [item for page in self.pages for item in page.items]
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+#: A surrogate's escape, or text that reads like one after an escaped backslash (`\\ud800`).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate_escape(text: str) -> bool:
+    """Whether the JSON text `text` escapes a lone surrogate: a high surrogate's escape not
+    followed by a low one's, or a low one's not after a high one's. Astral characters written
+    `\\u`-escaped (Python's `json.dumps` default) come in pairs. Only the escapes are visited."""
+    after_high = -1  # NOTE: where a low surrogate's escape must start, after a high one's
+    for match in _SURROGATE_ESCAPE.finditer(text):
+        start = match.start()
+        before = start
+        while before and text[before - 1] == "\\":
+            before -= 1
+        if (start - before) % 2:
+            continue  # NOTE: an escaped backslash, then the letter u
+        if after_high >= 0 and start != after_high:
+            return True
+        low = match.group()[3] in "cdefCDEF"
+        if low != (after_high >= 0):
+            return True
+        after_high = -1 if low else match.end()
+    return after_high >= 0
 
 
 def page_anomalies(
@@ -48,13 +70,14 @@ def page_anomalies(
 ) -> list[jsonwire.Anomaly]:
     """`jsonwire.anomalies` and `unsafe_integers` of a page result, without walking it when its
     text rules them out: a plain parse has no duplicate keys or NaN, valid UTF-8 without a
-    surrogate escape has no lone surrogate, no run of 16 digits (`digits=False`: known to
-    have none) has no unsafe integer."""
+    lone surrogate escape (`_lone_surrogate_escape`) has no lone surrogate, a text with no
+    digit run that may be an integer beyond 2^53-1 (`has_unsafe_integer`; `digits=False`:
+    known to have none) has no unsafe integer."""
     found: list[jsonwire.Anomaly] = []
-    risky = text is None or invalid_utf8 or not plain or _SURROGATE_ESCAPE.search(text)
+    risky = text is None or invalid_utf8 or not plain or _lone_surrogate_escape(text)
     if risky:
         found.extend(jsonwire.anomalies(result, "", invalid_utf8))
-    if text is None or (digits and has_sixteen_digits(text)):
+    if text is None or (digits and has_unsafe_integer(text)):
         found.extend(unsafe_integers(result))
     return found
 

@@ -13,6 +13,7 @@ from catalogaudit.model.jsonwrite import dump_string, jcs_key
 from catalogaudit.model.names import LISTINGS, identity
 from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
+from catalogaudit.model.validation import plain
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,13 @@ class Item:
     served_index: int
     #: Position in the snapshot's sorted `items` array (what a location points at).
     index: int
+
+    @cached_property
+    def plain(self) -> Any:
+        """The item as jsonschema-rs reads it at its depth in a page (result, array, item:
+        `model.validation.plain(value, 2)`), or `NOT_PLAIN`: CA610 validates pages of them, CA403
+        the schemas in them, so each item is copied once."""
+        return plain(self.value, 2)
 
     @property
     def label(self) -> str:

@@ -151,6 +151,13 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
     keep exactly the served `result` and nothing else. A duplicate key keeps its last member,
     and is appended to `duplicates` when given.
     """
+    members, end = object_members(text, duplicates)
+    return ended(text, members, end)  # type: ignore[no-any-return]
+
+
+def object_members(text: str, duplicates: list[str] | None = None) -> tuple[dict[str, Member], int]:
+    """`parse_members` of the object `text` starts with, and the offset just past it (what
+    follows is the caller's: JSON Lines read the first line of their text once)."""
     ws = WS.match
     pos = ws(text, 0).end()  # type: ignore[union-attr]
     if not text.startswith("{", pos):
@@ -158,7 +165,7 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
     members: dict[str, Member] = {}
     pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
     if text.startswith("}", pos):
-        return ended(text, members, pos + 1)  # type: ignore[no-any-return]
+        return members, pos + 1
     while True:
         if not text.startswith('"', pos):
             raise WireDecodeError(f"expected a key at offset {pos}", pos)
@@ -176,7 +183,7 @@ def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, M
             pos = ws(text, pos + 1).end()  # type: ignore[union-attr]
             continue
         if text.startswith("}", pos):
-            return ended(text, members, pos + 1)  # type: ignore[no-any-return]
+            return members, pos + 1
         raise WireDecodeError(f"expected ',' or '}}' at offset {pos}", pos)
 
 

@@ -95,7 +95,7 @@ _OPTIONS = {
 #: other floats are the ES6 form: the shortest round-trip digits, in fixed notation only for
 #: 1e-5 <= |x| < 1e16, inside ES6's 1e-6 <= |x| < 1e21. Counted at a token's end; in a string
 #: the same bytes only cost the exact writer for that value.
-_INTEGRAL_ENDS = (b".0,", b".0]", b".0}", b".0\n")
+_INTEGRAL_END = re.compile(rb"\.0[,\]}\n]")
 _EXPONENT = re.compile(rb"e[+-][0-9]+(?=[,\]}\n]|\Z)")
 #: A run of 16 digits or more (spelt to start with a character set, which `re` skips to in C).
 _LONG_RUN = re.compile(rb"[0-9][0-9]{15,}")
@@ -141,6 +141,8 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
     except orjson.JSONEncodeError:
         return None
+    if isinstance(value, str):
+        return data  # NOTE: no number or key in it; a lone surrogate, orjson refused
     if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
         return None
     return data
@@ -148,7 +150,7 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
 
 def _risky(data: bytes, jcs: bool) -> int:
     """Number tokens in `data` that orjson may write otherwise than `_scalar`."""
-    found = sum(data.count(end) for end in _INTEGRAL_ENDS) + data.endswith(b".0")
+    found = len(_INTEGRAL_END.findall(data)) + data.endswith(b".0")
     if b"e+" in data or b"e-" in data:
         found += len(_EXPONENT.findall(data))
     if jcs and has_sixteen_digits(data):

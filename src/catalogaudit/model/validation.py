@@ -72,12 +72,15 @@ def plain(value: Any, depth: int = 0) -> Any:
         if depth >= MAX_DEPTH:
             return NOT_PLAIN
         copy: Any = None
+        lone = _SURROGATE.search  # NOTE: `_utf8`, inline: called for every key and string
         for slot, item in value.items() if kind is dict else enumerate(value):
-            if kind is dict and not _utf8(str(slot)):
-                return NOT_PLAIN
+            if kind is dict:
+                key = slot if type(slot) is str else str(slot)
+                if not (key.isascii() or lone(key) is None):
+                    return NOT_PLAIN
             each = type(item)
             if each is str:
-                if _utf8(item):
+                if item.isascii() or lone(item) is None:
                     continue
                 return NOT_PLAIN
             if each is bool or (each is int and -_INT_BOUND < item < _INT_BOUND):

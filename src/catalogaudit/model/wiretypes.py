@@ -22,6 +22,27 @@ def has_sixteen_digits(text: str | bytes) -> bool:
     return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
 
 
+#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
+_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
+_NOT_INTEGER = frozenset(b".eE+")
+
+
+def has_unsafe_integer(data: str | bytes) -> bool:
+    """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
+    rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
+    in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
+    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
+    if not has_sixteen_digits(data):
+        return False
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    return any(
+        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
+        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
+        for m in _LONG_RUN.finditer(data)
+    )
+
+
 NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 

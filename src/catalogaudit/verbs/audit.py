@@ -184,11 +184,13 @@ def run(o: AuditRunOptions) -> int:
         OutputFormat.JUNIT,
         OutputFormat.GITLAB,
     )
-    from catalogaudit.verbs.fleet_audit import special
-
     other = o.show_matrix or o.suggest or subs is not None
     live = o.live or bool(o.snapshot.url)
-    fleet = special(o.inputs, live, other, options, revision, ci, o.jobs)
+    fleet = None
+    if any(intake.is_fleet(i) or intake.is_server_json(i) for i in o.inputs):
+        from catalogaudit.verbs.fleet_audit import special  # NOTE: not on a catalog's path
+
+        fleet = special(o.inputs, live, other, options, revision, ci, o.jobs)
     streamed = _streamed(o, revision, options, ci) if subs is None and fleet is None else None
     if fleet is not None:
         found: list[Catalog] = []

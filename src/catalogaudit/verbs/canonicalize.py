@@ -177,7 +177,8 @@ def run(o: Options) -> int:
 def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[str]]:
     """The hash report of any input (see `hash_report`), and notes for stderr.
 
-    A one-page list result takes `canonical.quick` (no snapshot is built; same report)."""
+    List results of one page per listing take `canonical.quick` (no snapshot is built; same
+    report)."""
     from catalogaudit.canonical import quick_hash_report
     from catalogaudit.model import parse_protocol
 
@@ -186,7 +187,7 @@ def hashes_of(spec: str, protocol: str = "auto") -> tuple[dict[str, Any], list[s
     name = input_name(spec)
     quick = quick_hash_report(name, data)
     if quick is not None:
-        return quick[0], [f"{name}: input: {quick[1]}"]
+        return quick[0], [f"{name}: {note}" for note in quick[1]]
     r = canonicalize(spec, protocol, data)
     notes = [*r.notes, *precision_notes(r.name, r.doc["findings"])]
     if r.snapshot and r.changed:

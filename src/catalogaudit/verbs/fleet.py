@@ -166,11 +166,6 @@ class Read:
     notes: tuple[str, ...]
 
 
-def is_fleet(spec: str) -> bool:
-    """Whether `spec` is a directory `snapshot --servers` wrote."""
-    return os.path.isdir(spec) and os.path.isfile(os.path.join(spec, MANIFEST))
-
-
 def read_fleet_dirs(dirs: tuple[str, ...]) -> Read:
     """Join the manifests of `dirs`: one fleet, whole or as every shard of it exactly once."""
     manifests = [(d, _manifest(d)) for d in dirs]
@@ -230,4 +225,4 @@ def _manifest(d: str) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["Read", "Row", "is_fleet", "read_fleet_dirs", "snapshot_fleet"]
+__all__ = ["Read", "Row", "read_fleet_dirs", "snapshot_fleet"]

@@ -43,11 +43,10 @@ def special(
     or registry `server.json` files; None for catalogs. `live` and `other` (`--matrix`,
     `--suggest`, `--substitutions`) apply to catalogs only."""
     from catalogaudit.verbs import serverjson
-    from catalogaudit.verbs.fleet import is_fleet
 
     for test, run in (
-        (is_fleet, lambda: audit_fleet(inputs, options, revision, regions, jobs)),
-        (serverjson.is_server_json, lambda: serverjson.audit(inputs, options)),
+        (intake.is_fleet, lambda: audit_fleet(inputs, options, revision, regions, jobs)),
+        (intake.is_server_json, lambda: serverjson.audit(inputs, options)),
     ):
         hits = [i for i in inputs if test(i)]
         if not hits:

@@ -8,19 +8,12 @@ of them or a registry API answer (`servers: [{server: ...}]`) is linted entry by
 from __future__ import annotations
 
 import json
-import os
 
 from catalogaudit import intake
 from catalogaudit.auditing import AuditOptions, selected
 from catalogaudit.errors import InputError
 from catalogaudit.model import Finder, Finding, Location, Report, loads
 from catalogaudit.rules import SERVER_JSON_RULES, lint_server_json
-
-
-def is_server_json(spec: str) -> bool:
-    """Whether `spec` names a registry server.json (by its file name)."""
-    name = os.path.basename(spec)
-    return name == "server.json" or name.endswith(".server.json")
 
 
 def audit(inputs: tuple[str, ...], options: AuditOptions) -> list[Report]:
@@ -68,4 +61,4 @@ def _one(spec: str, options: AuditOptions) -> Report:
     return report
 
 
-__all__ = ["audit", "is_server_json"]
+__all__ = ["audit"]

@@ -46,10 +46,12 @@ class SchemaError:
     instance: Any
 
 
-def first_schema_error(name: str, schema: dict[str, Any]) -> SchemaError | None:
+def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> SchemaError | None:
     """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
-    validator class name, `Draft202012Validator`), or None when it is valid."""
-    copy = plain(schema)
+    validator class name, `Draft202012Validator`), or None when it is valid. `copy`: `plain`
+    of `schema`, when the caller has it."""
+    if copy is None:
+        copy = plain(schema)
     if copy is NOT_PLAIN:
         if value_depth(schema) >= MAX_DEPTH:
             return _shallow_first(name, schema)

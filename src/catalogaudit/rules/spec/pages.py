@@ -15,6 +15,7 @@ from catalogaudit.model import (
     MAX_DEPTH,
     NOT_PLAIN,
     Catalog,
+    Item,
     compact,
     cut_deep,
     is_integer_lexeme,
@@ -71,6 +72,16 @@ def _valid(revision: str, listing: str) -> Any:
     return validator(result_schema(revision, listing)).is_valid
 
 
+def _plain_page(fields: dict[str, Any], listing: str, chunk: list[Item]) -> Any:
+    """`validation_plain` of the page `{**fields, listing: items}`, from each item's own copy
+    (`Item.plain`, which CA403 reads too)."""
+    shell = validation_plain({**fields, listing: []})
+    items = [i.plain for i in chunk]
+    if shell is NOT_PLAIN or any(i is NOT_PLAIN for i in items):
+        return NOT_PLAIN
+    return {**shell, listing: items}
+
+
 def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     """CA610: every page validates against the official MCP JSON Schema of its revision."""
     rev = catalog.revision if catalog.revision in REVISIONS else REVISIONS[-1]
@@ -86,7 +97,7 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             chunk = items[start : start + count]
             start += count
             result = {**fields, listing: [i.value for i in chunk]}
-            copy = validation_plain(result)
+            copy = _plain_page(fields, listing, chunk)
             if copy is not NOT_PLAIN and _valid(rev, listing)(copy):
                 continue  # python-jsonschema would find nothing either
             deep = copy is NOT_PLAIN and value_depth(result) >= MAX_DEPTH
