@@ -456,7 +456,7 @@ CONTEXT_FORGE = [
     "",
     "Driven over the lattice (`python scripts/observatory.py run --client context-forge",
     "--client-path ~/.cache/catalogaudit/context-forge/VERSION --batch 150`, recorded in",
-    "`fixtures/lattice/ledger.json`), 2026-12-06: 0.1.0 to 0.3.1, 0.6.0 to 0.9.0, 1.0.0b1 to",
+    "`fixtures/lattice/ledger.json`), 2026-12-06: 0.1.0 to 0.4.0, 0.6.0 to 0.9.0, 1.0.0b1 to",
     "1.0.7, 1.0.7.post20260921 and 1.0.8 to 1.0.11 (570 shapes each) and 1.1.0 (1,231: it",
     "negotiates 2026-07-28, so the modern shapes apply too), each with 0 mismatches. 1.0.1 and",
     "1.0.2 (mcp 1.27.1), 1.0.3 (mcp 1.27.2), 1.0.4 (mcp 1.28.0), 1.0.5 and 1.0.6 (mcp 1.28.1),",
@@ -485,6 +485,8 @@ CONTEXT_FORGE = [
     "  releases' default transport, 0.3.1 to 0.5.0 fail it (their SSE discovery logs",
     "  `tools[0]`: an IndexError; measured on 0.3.1 and 0.5.0 with the shape served over SSE),",
     "  so CF-TOOLS-001 is now a warning that names the transport.",
+    "- 0.4.0 (mcp 1.12.1) refuses a gateway-qualified tool name over 255 characters",
+    "  (CF-NAME-004) and keeps `a.b` (its name rule allows a dot, as CF-NAME-001 says).",
     "- 0.6.0 (mcp 1.13.1) refuses the same item field types as 1.0.7 (CF-SDK-002) except",
     "  icons, which its SDK has no model for (kept whatever their type; 0.8.0",
     "  and 0.9.0 refuse them: mcp 1.18.0 in 0.8.0 is the first with one); it",
@@ -516,8 +518,8 @@ CONTEXT_FORGE = [
     "`context_forge_install.ORACLE`. A lattice run of one release",
     "took 60 to 70 minutes on the shared two-core machine until the driver shared one TLS",
     "context among the release's HTTP clients and started the next servers ahead (now 6 to 15",
-    "minutes; `bench/README.md`). 0.4.0 and 0.5.0 install and run here but were not driven",
-    "over the lattice yet.",
+    "minutes; `bench/README.md`). 0.5.0 installs and runs here but was not driven over the",
+    "lattice yet.",
 ]
 
 
