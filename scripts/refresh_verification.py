@@ -456,12 +456,12 @@ CONTEXT_FORGE = [
     "",
     "Driven over the lattice (`python scripts/observatory.py run --client context-forge",
     "--client-path ~/.cache/catalogaudit/context-forge/VERSION --batch 150`, recorded in",
-    "`fixtures/lattice/ledger.json`), 2026-12-06: 0.1.0 to 0.4.0, 0.6.0 to 0.9.0, 1.0.0b1 to",
-    "1.0.7, 1.0.7.post20260921 and 1.0.8 to 1.0.11 (570 shapes each) and 1.1.0 (1,231: it",
-    "negotiates 2026-07-28, so the modern shapes apply too), each with 0 mismatches. 1.0.1 and",
-    "1.0.2 (mcp 1.27.1), 1.0.3 (mcp 1.27.2), 1.0.4 (mcp 1.28.0), 1.0.5 and 1.0.6 (mcp 1.28.1),",
-    "1.0.8, 1.0.9 and 1.0.10 gave 1.0.7's verdict on every shape, 0.1.1 (mcp 1.9.4) 0.1.0's and",
-    "0.2.0 (mcp 1.9.4, the first over Streamable HTTP) 0.1.1's.",
+    "`fixtures/lattice/ledger.json`), 2026-12-06: every release, 0.1.0 to 1.0.11 with 570",
+    "shapes each and 1.1.0 with 1,231 (it negotiates 2026-07-28, so the modern shapes apply",
+    "too), each with 0 mismatches. 1.0.1 and 1.0.2 (mcp 1.27.1), 1.0.3 (mcp 1.27.2), 1.0.4",
+    "(mcp 1.28.0), 1.0.5 and 1.0.6 (mcp 1.28.1), 1.0.8, 1.0.9 and 1.0.10 gave 1.0.7's verdict",
+    "on every shape; 0.1.1 (mcp 1.9.4) gave 0.1.0's, 0.2.0 (mcp 1.9.4, the first registered",
+    "over Streamable HTTP) 0.1.1's and 0.5.0 (mcp 1.12.3) 0.4.0's.",
     "What changed:",
     "",
     "- 0.1.0 (mcp 1.9.3) and 0.1.1 speak only the 2024-11-05 HTTP+SSE transport (their",
@@ -518,8 +518,7 @@ CONTEXT_FORGE = [
     "`context_forge_install.ORACLE`. A lattice run of one release",
     "took 60 to 70 minutes on the shared two-core machine until the driver shared one TLS",
     "context among the release's HTTP clients and started the next servers ahead (now 6 to 15",
-    "minutes; `bench/README.md`). 0.5.0 installs and runs here but was not driven over the",
-    "lattice yet.",
+    "minutes; `bench/README.md`).",
 ]
 
 
