@@ -19,6 +19,11 @@ from catalogaudit.canonical.tokens import count
 from catalogaudit.model import DEFERRED, INLINE, dumps, jcs_number
 
 
+def text_sha256(text: str) -> str:
+    """`sha256:` of a text's bytes as sent (a lone surrogate as `?`)."""
+    return jcs.sha256(text.encode("utf-8", "replace"))
+
+
 def sent_text(view: Any) -> str:
     """`view` as a client's JSON encoder writes it: compact, keys in order, ES numbers."""
     return dumps(view, sort_keys=False, indent=None, number=jcs_number)
@@ -38,7 +43,7 @@ class SentTool:
     @property
     def sha256(self) -> str | None:
         """`sha256:` of the object's bytes as sent."""
-        return None if self.text is None else jcs.sha256(self.text.encode("utf-8", "replace"))
+        return None if self.text is None else text_sha256(self.text)
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class ClientPrompt:
     @property
     def sha256(self) -> str:
         """The client's prompt hash: `sha256:` of `text`."""
-        return jcs.sha256(self.text.encode("utf-8", "replace"))
+        return text_sha256(self.text)
 
     def tokens(self) -> int:
         """o200k tokens of `text` (the inline tools only)."""

@@ -14,12 +14,18 @@ is cached (a client's own system prompt and built-in tools usually come first an
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit.canonical import ClientPrompt, token_label, tokens_resent
+from catalogaudit.canonical import (
+    ClientPrompt,
+    count_tokens,
+    text_sha256,
+    token_label,
+    tokens_resent,
+)
 from catalogaudit.errors import InputError
 
 SESSIONS = 1000
@@ -72,13 +78,14 @@ def prices_header(prices: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 def bill(
     prompts: Mapping[str, Mapping[str, ClientPrompt]],
-    served: Mapping[str, Any],
+    served: tuple[Callable[[], int], Mapping[str, int]],
     prices: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """One row per provider and client: tokens re-sent per session against input 1 (the
     baseline), the worst input's cost per session and per 1,000 sessions, and whether the
     prefix is below the provider's minimum. `prompts`: input label -> client -> prompt, the
-    baseline first; `served`: the served projection's `tokens` (baseline) and `perInput`."""
+    baseline first; `served`: the served projection's tokens (baseline; counted only for a
+    provider with no client) and tokens re-sent per input."""
     labels = list(prompts)
     base = prompts[labels[0]] if labels else {}
     rows = []
@@ -90,7 +97,7 @@ def bill(
         ]
         for client in clients or [None]:
             if client is None:
-                total, per_input = int(served["tokens"]), dict(served["perInput"])
+                total, per_input = served[0](), dict(served[1])
                 row: dict[str, Any] = {
                     "client": None,
                     "prompt": None,
@@ -98,24 +105,33 @@ def bill(
                     "served prompt projection",
                 }
             else:
-                first = base[client]
-                total = first.tokens()
-                per_input = {
-                    label: tokens_resent(first.text, prompts[label][client].text)
-                    for label in labels[1:]
-                    if client in prompts[label]
-                }
-                row = {
-                    "client": client,
-                    "version": first.version,
-                    "mode": first.mode,
-                    "prompt": first.sha256,
-                    "prompts": {label: prompts[label][client].sha256 for label in labels},
-                    **({"note": first.note} if first.note else {}),
-                }
+                total, per_input, row = _client_row(prompts, client)
             priced = _priced(spec, total, per_input)
             rows.append({"provider": pid, **row, **priced, "tokenizer": _tokenizer(pid, spec)})
     return rows
+
+
+def _client_row(
+    prompts: Mapping[str, Mapping[str, ClientPrompt]], client: str
+) -> tuple[int, dict[str, int], dict[str, Any]]:
+    """`client`'s tokens on input 1, tokens re-sent per other input, and what identifies its
+    prompts. Each text is written once, and only this client's are held."""
+    labels = list(prompts)
+    first, known = prompts[labels[0]][client], dict[str, int]()
+    texts = {k: p[client].text for k, p in prompts.items() if client in p}
+    base = texts.pop(labels[0])
+    total = count_tokens(base, known) if first.inline else 0
+    per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}
+    digest = text_sha256(base)
+    row = {
+        "client": client,
+        "version": first.version,
+        "mode": first.mode,
+        "prompt": digest,
+        "prompts": {labels[0]: digest} | {k: text_sha256(t) for k, t in texts.items()},
+        **({"note": first.note} if first.note else {}),
+    }
+    return total, per_input, row
 
 
 def _tokenizer(pid: str, spec: Mapping[str, Any]) -> str:

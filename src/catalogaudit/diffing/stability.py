@@ -266,9 +266,13 @@ def billed(
     """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced
     on each client's prompt, else on the served prompt projection of `base`."""
     data, source = prices if prices is not None else (default_prices(), "built-in")
-    items = base.wire_items("tools") or base.served("tools")
-    served = {"tokens": count_tokens(_text(_block("tools", items))), "perInput": per_input}
-    return {"providers": bill(prompts, served, data), "prices": prices_header(data, source)}
+
+    def served() -> int:
+        items = base.wire_items("tools") or base.served("tools")
+        return count_tokens(_text(_block("tools", items)))
+
+    rows = bill(prompts, (served, per_input), data)
+    return {"providers": rows, "prices": prices_header(data, source)}
 
 
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
