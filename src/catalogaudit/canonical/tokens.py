@@ -54,8 +54,9 @@ _PATTERN = "|".join(
 )
 _SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 #: Where the pre-tokenizer always ends a piece (`{"` or `,"` before an ASCII letter or
-#: digit), taken only where the object starts an array's item: a tool, a schema of `anyOf`.
-_PART = re.compile(r'(?<=[\[,]\{")(?=[A-Za-z0-9])')
+#: digit), taken only where the object starts an array's item (a tool, a schema of `anyOf`):
+#: 3 characters after the start of a match.
+_PART = re.compile(r'[\[,]\{"(?=[A-Za-z0-9])')
 
 
 @cache
@@ -156,7 +157,7 @@ def _cut_before(text: str, end: int) -> int:
         lo = max(0, end - width)
         last = 0
         for m in _PART.finditer(text, lo, end):
-            last = m.start()
+            last = m.start() + 3
         if last or lo == 0:
             return last
         width *= 4
@@ -164,7 +165,7 @@ def _cut_before(text: str, end: int) -> int:
 
 def _parts(text: str, start: int) -> Iterator[str]:
     """`text` from the cut `start` on, cut where an object starts an array's item (`_PART`)."""
-    for m in _PART.finditer(text, start + 1):
-        yield text[start : m.start()]
-        start = m.start()
+    for m in _PART.finditer(text, start):
+        yield text[start : m.start() + 3]
+        start = m.start() + 3
     yield text[start:]

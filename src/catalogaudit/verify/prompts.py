@@ -47,11 +47,12 @@ def client_prompt(
     instructions: Any = None,
     left_out: dict[int, str] | None = None,
     seen: dict[tuple[str, bytes], SentTool] | None = None,
+    digests: Sequence[bytes] | None = None,
 ) -> ClientPrompt:
     """`client`'s tools array for `tools` (served order, served key order) of `server`, whose
     `initialize` answer gave `instructions`; `left_out`: served index -> why the client drops
-    that tool at listing time; `seen`: the tools already sent by this client for this server
-    (`_sent`), filled in.
+    that tool at listing time; `seen`: the tools already sent by this client for this server,
+    by `digests` of `tools` (`value_digest`), filled in.
 
     `client` is a profile id, optionally `@version` (default: the profile's newest)."""
     pid = client.partition("@")[0]
@@ -71,10 +72,13 @@ def client_prompt(
                 f"prefix, loaded on demand); figures for mode {mode}, where they are inline"
             )
     dropped = left_out or {}
+    offered = deferral.get(mode, INLINE)
+    known = {} if seen is None else seen
+    keys = [value_digest(t) for t in tools] if digests is None else digests
     sent = [
         SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
         if (why := dropped.get(n))
-        else _sent(entry, server, t, deferral.get(mode, INLINE), {} if seen is None else seen)
+        else _sent(entry, server, t, offered, known, keys[n])
         for n, t in enumerate(tools)
     ]
     request: dict[str, Any] = entry.get("request", {})
@@ -127,19 +131,24 @@ def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
     return (before + "[", "]" + after) if array else (before, after)
 
 
+def value_digest(value: Any) -> bytes:
+    """SHA-256 of a JSON value's `repr`, which writes its keys in order, its types and its
+    floats exactly: equal digests, equal values to a client's view."""
+    return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).digest()
+
+
 def _sent(
     entry: dict[str, Any],
     server: str,
     tool: Any,
     offered: str,
     seen: dict[tuple[str, bytes], SentTool],
+    digest: bytes,
 ) -> SentTool:
-    """`_tool`, once per distinct tool: the view is a function of the tool's value, and
-    `repr` writes a JSON value's keys in order, its types and its floats exactly."""
-    key = (offered, hashlib.sha256(repr(tool).encode("utf-8", "surrogatepass")).digest())
-    sent = seen.get(key)
+    """`_tool`, once per distinct tool: the view is a function of the tool's value."""
+    sent = seen.get((offered, digest))
     if sent is None:
-        sent = seen[key] = _tool(entry, server, tool, offered)
+        sent = seen[offered, digest] = _tool(entry, server, tool, offered)
     return sent
 
 
@@ -170,9 +179,16 @@ def prompts_of(
         items = side.wire_items("tools")
         tools = items if items is not None else side.served("tools")
         capture = side.capture if side.capture_known else first
+        digests = [value_digest(t) for t in tools]
         out[side.label] = {
             c.partition("@")[0]: client_prompt(
-                c, server, tools, capture.get("instructions"), dropped(side, capture, c), seen[c]
+                c,
+                server,
+                tools,
+                capture.get("instructions"),
+                dropped(side, capture, c),
+                seen[c],
+                digests,
             )
             for c in asked
         }
