@@ -85,8 +85,11 @@ class ClientPrompt:
         if not inline:
             return "[]"
         before, after = self.item
-        body = ",".join(before + (t.text or "") + after for t in inline)
-        return "[" + self.group[0] + body + self.group[1] + "]"
+        pieces = ["[", self.group[0]]
+        for t in inline:
+            pieces += (before, t.text or "", after, ",")
+        pieces[-1] = self.group[1] + "]"
+        return "".join(pieces)  # NOTE: one copy of the texts, not one per concatenation
 
     @property
     def sha256(self) -> str:

@@ -28,6 +28,7 @@ so the ids of a text are those of its parts between such points (`_PART`), each 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -56,7 +57,7 @@ _SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 #: Where the pre-tokenizer always ends a piece (`{"` or `,"` before an ASCII letter or
 #: digit), taken only where the object starts an array's item (a tool, a schema of `anyOf`):
 #: 3 characters after the start of a match.
-_PART = re.compile(r'[\[,]\{"(?=[A-Za-z0-9])')
+_PART = re.compile(rb'[\[,]\{"(?=[A-Za-z0-9])')
 
 
 @cache
@@ -82,26 +83,38 @@ def _encoding() -> Any:
     )
 
 
-def _ids(text: str) -> list[int]:
-    """Token ids, special-token text counted as ordinary text; tiktoken counts a lone
-    surrogate (JSON allows one, UTF-8 does not) as U+FFFD."""
-    ids: list[int] = _encoding().encode_ordinary(text)
+def _ids(part: bytes) -> list[int]:
+    """Token ids of UTF-8 text, special-token text counted as ordinary text; tiktoken counts
+    a lone surrogate (JSON allows one, UTF-8 does not) as U+FFFD."""
+    ids: list[int] = _encoding().encode_ordinary(part.decode("utf-8", "surrogatepass"))
     return ids
 
 
-def count(text: str, known: dict[str, int] | None = None) -> int:
-    """o200k_base tokens of `text` (special-token text counted as ordinary text). `known`:
-    the tokens of parts counted before, filled in: a text that shares most of its parts with
-    one counted before (another input's prompt) is encoded only where it differs."""
-    return sum(_tokens(part, known) for part in _parts(text, 0)) if text else 0
+def _utf8(text: str | bytes) -> bytes:
+    """A text as UTF-8 (a lone surrogate kept): a quarter of a `str` that holds one astral
+    character, and cut into parts where its ASCII punctuation is."""
+    return text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
 
 
-def _tokens(part: str, known: dict[str, int] | None) -> int:
+def count(text: str | bytes, known: dict[bytes, int] | None = None) -> int:
+    """o200k_base tokens of `text` (a `str`, or UTF-8 bytes; special-token text counted as
+    ordinary text). `known`: the tokens of parts counted before, by their SHA-256, filled in:
+    a text that shares most of its parts with one counted before (another input's prompt) is
+    encoded only where it differs."""
+    return _count(_utf8(text), 0, known)
+
+
+def _count(data: bytes, start: int, known: dict[bytes, int] | None) -> int:
+    return sum(_tokens(part, known) for part in _parts(data, start)) if data else 0
+
+
+def _tokens(part: bytes, known: dict[bytes, int] | None) -> int:
     if known is None:
         return len(_ids(part))
-    n = known.get(part)
+    key = hashlib.sha256(part).digest()
+    n = known.get(key)
     if n is None:
-        n = known[part] = len(_ids(part))
+        n = known[key] = len(_ids(part))
     return n
 
 
@@ -110,35 +123,39 @@ def label(provider: str) -> str:
     return ENCODING if provider == "openai" else ESTIMATE
 
 
-def resent(old: str, new: str, known: dict[str, int] | None = None) -> int:
+def resent(old: str | bytes, new: str | bytes, known: dict[bytes, int] | None = None) -> int:
     """Tokens of `new` a prompt cache holding `old` misses: a cache matches whole tokens from
     the start, so every token from the first one that differs is sent uncached. `known`: as
     for `count`.
 
-    Both texts are read from the last cut before their first differing character: `new` to
-    its end, `old` until a token differs."""
-    if old == new:
+    Both texts are read from the last cut before their first differing byte: `new` to its
+    end, `old` until a token differs."""
+    a, b = _utf8(old), _utf8(new)
+    if a == b:
         return 0
-    start = _cut_before(old, _first_difference(old, new))
-    news = list(_parts(new, start))
-    olds = _parts(old, start)
+    start = _cut_before(a, _first_difference(a, b))
+    return _count(b, start, known) - _same(a, b, start, known)
+
+
+def _same(old: bytes, new: bytes, start: int, known: dict[bytes, int] | None) -> int:
+    """The tokens two texts share from the cut `start` on, up to the first that differs."""
     same = 0
-    for n, part in enumerate(news):
-        was = next(olds, None)
+    olds, news = _parts(old, start), _parts(new, start)
+    for was, part in zip(olds, news, strict=False):
         if was != part:
-            rest_old = chain.from_iterable(map(_ids, chain([was or ""], olds)))
-            rest_new = chain.from_iterable(map(_ids, news[n:]))
+            rest_old = chain.from_iterable(map(_ids, chain([was], olds)))
+            rest_new = chain.from_iterable(map(_ids, chain([part], news)))
             for a, b in zip(rest_old, rest_new, strict=False):
                 if a != b:
                     break
                 same += 1
             break
         same += _tokens(part, known)
-    return sum(_tokens(part, known) for part in news) - same
+    return same
 
 
-def _first_difference(a: str, b: str) -> int:
-    """The index of the first character where `a` and `b` differ (the shorter's length when
+def _first_difference(a: bytes, b: bytes) -> int:
+    """The index of the first byte where `a` and `b` differ (the shorter's length when
     one begins the other), compared a block at a time, then halving the block."""
     end = min(len(a), len(b))
     at, step = 0, 1 << 16
@@ -149,8 +166,8 @@ def _first_difference(a: str, b: str) -> int:
     return min(at, end)
 
 
-def _cut_before(text: str, end: int) -> int:
-    """The last cut before `end` whose three characters all come before it (0 for none):
+def _cut_before(text: bytes, end: int) -> int:
+    """The last cut before `end` whose three bytes all come before it (0 for none):
     where both texts of `resent` still agree."""
     width = 1 << 12
     while True:
@@ -163,7 +180,7 @@ def _cut_before(text: str, end: int) -> int:
         width *= 4
 
 
-def _parts(text: str, start: int) -> Iterator[str]:
+def _parts(text: bytes, start: int) -> Iterator[bytes]:
     """`text` from the cut `start` on, cut where an object starts an array's item (`_PART`)."""
     for m in _PART.finditer(text, start):
         yield text[start : m.start() + 3]

@@ -115,20 +115,24 @@ def _client_row(
     prompts: Mapping[str, Mapping[str, ClientPrompt]], client: str
 ) -> tuple[int, dict[str, int], dict[str, Any]]:
     """`client`'s tokens on input 1, tokens re-sent per other input, and what identifies its
-    prompts. Each text is written once, and only this client's are held."""
+    prompts. Each text is written once, and only this client's are held, as UTF-8."""
     labels = list(prompts)
-    first, known = prompts[labels[0]][client], dict[str, int]()
-    texts = {k: p[client].text for k, p in prompts.items() if client in p}
+    first, known = prompts[labels[0]][client], dict[bytes, int]()
+    digests: dict[str, str] = {}
+    texts: dict[str, bytes] = {}
+    for k, p in prompts.items():
+        if client in p:
+            text = p[client].text
+            digests[k], texts[k] = text_sha256(text), text.encode("utf-8", "surrogatepass")
     base = texts.pop(labels[0])
     total = count_tokens(base, known) if first.inline else 0
     per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}
-    digest = text_sha256(base)
     row = {
         "client": client,
         "version": first.version,
         "mode": first.mode,
-        "prompt": digest,
-        "prompts": {labels[0]: digest} | {k: text_sha256(t) for k, t in texts.items()},
+        "prompt": digests[labels[0]],
+        "prompts": digests,
         **({"note": first.note} if first.note else {}),
     }
     return total, per_input, row

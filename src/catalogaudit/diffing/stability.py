@@ -29,7 +29,7 @@ from catalogaudit.model import (
     HASH_KINDS,
     LISTINGS,
     canonical,
-    compact,
+    compact_utf8,
     dump_string,
     identity,
     identity_sort_key,
@@ -58,8 +58,7 @@ TOKEN_METHOD = (
 
 
 def _block(name: str, items: Sequence[Any]) -> bytes:
-    text = compact([prompt_projection(name, i) for i in items])
-    return text.encode("utf-8", "surrogatepass")
+    return compact_utf8([prompt_projection(name, i) for i in items])
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
@@ -87,11 +86,11 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
         old_block, new_block = _block(name, ow), _block(name, nw)
         offset = _common_prefix(old_block, new_block)
         missed = len(new_block) - offset
-        tokens = tokens_resent(_text(old_block), _text(new_block))
+        tokens = tokens_resent(old_block, new_block)
         out = {"exact": True, "cachedBytes": offset}
     else:
         rest = _block(name, new.served(name)[first:])
-        missed, tokens = len(rest), count_tokens(_text(rest))
+        missed, tokens = len(rest), count_tokens(rest)
         out = {"exact": False}
     out.update({"bytes": missed, "tokens": tokens})
     if first < len(np_):
@@ -106,10 +105,6 @@ def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
         return {"bytes": 0, "tokens": 0}
     missed = len(b.encode()) - _common_prefix(a.encode(), b.encode())
     return {"bytes": missed, "tokens": tokens_resent(a, b)}
-
-
-def _text(block: bytes) -> str:
-    return block.decode("utf-8", "surrogatepass")
 
 
 # --- capture blocks ------------------------------------------------------------------------------
@@ -269,7 +264,7 @@ def billed(
 
     def served() -> int:
         items = base.wire_items("tools") or base.served("tools")
-        return count_tokens(_text(_block("tools", items)))
+        return count_tokens(_block("tools", items))
 
     rows = bill(prompts, (served, per_input), data)
     return {"providers": rows, "prices": prices_header(data, source)}
