@@ -29,6 +29,9 @@ from catalogaudit.canonical import (
 from catalogaudit.errors import InputError
 
 SESSIONS = 1000
+#: client -> input label -> its predicted prompt (the baseline first), computed when asked, so
+#: a bill holds one client's prompts at a time; empty for a client without `model_view` data.
+Prompts = Callable[[str], Mapping[str, ClientPrompt]]
 
 
 @cache
@@ -77,53 +80,48 @@ def prices_header(prices: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 
 def bill(
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prompts: Prompts,
     served: tuple[Callable[[], int], Mapping[str, int]],
     prices: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """One row per provider and client: tokens re-sent per session against input 1 (the
     baseline), the worst input's cost per session and per 1,000 sessions, and whether the
-    prefix is below the provider's minimum. `prompts`: input label -> client -> prompt, the
-    baseline first; `served`: the served projection's tokens (baseline; counted only for a
-    provider with no client) and tokens re-sent per input."""
-    labels = list(prompts)
-    base = prompts[labels[0]] if labels else {}
+    prefix is below the provider's minimum. `served`: the served projection's tokens
+    (baseline; counted only for a provider with no client) and tokens re-sent per input."""
     rows = []
     for pid, spec in prices["providers"].items():
-        clients = [
-            c
-            for c, p in (prices.get("clients") or {}).items()
-            if p == pid and c in base and not base[c].missing
-        ]
-        for client in clients or [None]:
-            if client is None:
-                total, per_input = served[0](), dict(served[1])
-                row: dict[str, Any] = {
-                    "client": None,
-                    "prompt": None,
-                    "note": "no client of this provider has model_view data: priced on the "
-                    "served prompt projection",
-                }
-            else:
-                total, per_input, row = _client_row(prompts, client)
+        found = []
+        for client in [c for c, p in (prices.get("clients") or {}).items() if p == pid]:
+            by_input = prompts(client)
+            first = next(iter(by_input.values()), None)
+            if first is not None and not first.missing:
+                found.append(_client_row(by_input, client))
+        if not found:
+            row: dict[str, Any] = {
+                "client": None,
+                "prompt": None,
+                "note": "no client of this provider has model_view data: priced on the "
+                "served prompt projection",
+            }
+            found.append((served[0](), dict(served[1]), row))
+        for total, per_input, row in found:
             priced = _priced(spec, total, per_input)
             rows.append({"provider": pid, **row, **priced, "tokenizer": _tokenizer(pid, spec)})
     return rows
 
 
 def _client_row(
-    prompts: Mapping[str, Mapping[str, ClientPrompt]], client: str
+    by_input: Mapping[str, ClientPrompt], client: str
 ) -> tuple[int, dict[str, int], dict[str, Any]]:
     """`client`'s tokens on input 1, tokens re-sent per other input, and what identifies its
-    prompts. Each text is written once, and only this client's are held, as UTF-8."""
-    labels = list(prompts)
-    first, known = prompts[labels[0]][client], dict[bytes, int]()
+    prompts. Each text is written once, and held as UTF-8."""
+    labels = list(by_input)
+    first, known = by_input[labels[0]], dict[bytes, int]()
     digests: dict[str, str] = {}
     texts: dict[str, bytes] = {}
-    for k, p in prompts.items():
-        if client in p:
-            text = p[client].text
-            digests[k], texts[k] = text_sha256(text), text.encode("utf-8", "surrogatepass")
+    for k, p in by_input.items():
+        text = p.text
+        digests[k], texts[k] = text_sha256(text), text.encode("utf-8", "surrogatepass")
     base = texts.pop(labels[0])
     total = count_tokens(base, known) if first.inline else 0
     per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}

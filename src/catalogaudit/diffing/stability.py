@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from catalogaudit.canonical import ClientPrompt, count_tokens, prompt_projection, tokens_resent
-from catalogaudit.diffing.bill import bill, default_prices, prices_header
+from catalogaudit.canonical import count_tokens, prompt_projection, tokens_resent
+from catalogaudit.diffing.bill import Prompts, bill, default_prices, prices_header
 from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
@@ -173,12 +173,12 @@ def _worst(*verdicts: str) -> str:
 def report(
     sides: Sequence[Side],
     notes: Sequence[str] = (),
-    prompts: Mapping[str, Mapping[str, ClientPrompt]] | None = None,
+    prompts: Prompts | None = None,
     prices: tuple[Mapping[str, Any], str] | None = None,
 ) -> dict[str, Any]:
     """The stability report over inputs (input 1 is the baseline every other is compared with).
 
-    `prompts`: per input label, each client's predicted prompt (`verify.client_prompt`);
+    `prompts`: each client's predicted prompt per input (`verify.client_prompts`);
     `prices`: price data and where it came from (default: the built-in data)."""
     base, others = sides[0], list(sides[1:])
     warnings = [w for s in others if (w := capture_warning(base, s)) is not None]
@@ -207,12 +207,16 @@ def report(
                 "worstInput": worst[0] or None,
                 "perInput": per_input,
                 "method": TOKEN_METHOD,
-                **billed(base, per_input, prompts or {}, prices),
+                **billed(base, per_input, prompts or _no_prompts, prices),
             },
             "warnings": warnings,
             "notes": list(notes),
         },
     )
+
+
+def _no_prompts(client: str) -> dict[str, Any]:
+    return {}
 
 
 def model_visible(old: Side, new: Side) -> bool:
@@ -231,7 +235,7 @@ def model_visible(old: Side, new: Side) -> bool:
 
 def prompt_bill(
     sides: Sequence[Side],
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None = None,
 ) -> dict[str, Any]:
     """The report's `promptCache` alone (for `diff` and `snapshot --runs`): tokens re-sent
@@ -255,7 +259,7 @@ def prompt_bill(
 def billed(
     base: Side,
     per_input: Mapping[str, int],
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None,
 ) -> dict[str, Any]:
     """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced

@@ -14,7 +14,7 @@ verdicts), is not in the request: it is left out here, as `verify --model` finds
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -162,10 +162,13 @@ def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTo
 
 
 def prompts_of(
-    sides: Sequence[Side], clients: Sequence[str] | None = None
+    sides: Sequence[Side],
+    clients: Sequence[str] | None = None,
+    digests: Sequence[Sequence[bytes]] = (),
 ) -> dict[str, dict[str, ClientPrompt]]:
     """Per input (side) label, each client's prompt for its tools (`clients`: these profile
-    ids, default every one with `model_view` data). Every side is named after the first
+    ids, default every one with `model_view` data; `digests`: per side, its tools'
+    `value_digest`s, when taken before). Every side is named after the first
     one's server (`verify --model`'s name for it), so only the tools can differ; a run of
     `snapshot --runs`, whose capture block was not kept, has the first one's."""
     if not sides:
@@ -175,11 +178,10 @@ def prompts_of(
     out: dict[str, dict[str, ClientPrompt]] = {}
     asked = prompt_clients() if clients is None else clients
     seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
-    for side in sides:
-        items = side.wire_items("tools")
-        tools = items if items is not None else side.served("tools")
+    for n, side in enumerate(sides):
+        tools = _tools(side)
         capture = side.capture if side.capture_known else first
-        digests = [value_digest(t) for t in tools]
+        keys = digests[n] if digests else [value_digest(t) for t in tools]
         out[side.label] = {
             c.partition("@")[0]: client_prompt(
                 c,
@@ -188,11 +190,33 @@ def prompts_of(
                 capture.get("instructions"),
                 dropped(side, capture, c),
                 seen[c],
-                digests,
+                keys,
             )
             for c in asked
         }
     return out
+
+
+def client_prompts(sides: Sequence[Side]) -> Callable[[str], dict[str, ClientPrompt]]:
+    """`client` -> per input label, its prompt: `prompts_of` one client at a time (a bill
+    holds one client's prompts at once); {} for a client without `model_view` data."""
+    known = set(prompt_clients())
+    digests: list[list[bytes]] = []
+
+    def of(client: str) -> dict[str, ClientPrompt]:
+        pid = client.partition("@")[0]
+        if pid not in known:
+            return {}
+        if not digests:
+            digests.extend([value_digest(t) for t in _tools(side)] for side in sides)
+        return {label: by[pid] for label, by in prompts_of(sides, [client], digests).items()}
+
+    return of
+
+
+def _tools(side: Side) -> list[Any]:
+    items = side.wire_items("tools")
+    return items if items is not None else side.served("tools")
 
 
 def dropped(side: Side, capture: dict[str, Any], client: str) -> dict[int, str]:
