@@ -21,7 +21,7 @@ if TYPE_CHECKING:
         prompt_projection,
     )
     from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash, sha256
-    from catalogaudit.canonical.prompts import ClientPrompt, SentTool, sent_text, text_sha256
+    from catalogaudit.canonical.prompts import ClientPrompt, SentTool, sent_text
     from catalogaudit.canonical.quick import hash_report as quick_hash_report
     from catalogaudit.canonical.strict import strict_jcs
     from catalogaudit.canonical.tokens import count as count_tokens
@@ -36,7 +36,7 @@ __getattr__ = lazy(
             "ItemHashes catalog_hash item_hashes listing_hashes page_fields_hash prompt_projection"
         ),
         "jcs": "gc_paused jcs_bytes jcs_hash sha256",
-        "prompts": "ClientPrompt SentTool sent_text text_sha256",
+        "prompts": "ClientPrompt SentTool sent_text",
         "quick": "quick_hash_report=hash_report",
         "strict": "strict_jcs",
         "tokens": "count_tokens=count token_label=label tokens_resent=resent",

@@ -19,11 +19,6 @@ from catalogaudit.canonical.tokens import count
 from catalogaudit.model import DEFERRED, INLINE, dumps, jcs_number
 
 
-def text_sha256(text: str) -> str:
-    """`sha256:` of a text's bytes as sent (a lone surrogate as `?`)."""
-    return jcs.sha256(text.encode("utf-8", "replace"))
-
-
 def sent_text(view: Any) -> str:
     """`view` as a client's JSON encoder writes it: compact, keys in order, ES numbers."""
     return dumps(view, sort_keys=False, indent=None, number=jcs_number)
@@ -43,7 +38,7 @@ class SentTool:
     @property
     def sha256(self) -> str | None:
         """`sha256:` of the object's bytes as sent."""
-        return None if self.text is None else text_sha256(self.text)
+        return None if self.text is None else jcs.sha256(self.text.encode("utf-8", "replace"))
 
 
 @dataclass(frozen=True)
@@ -81,20 +76,28 @@ class ClientPrompt:
         """The MCP part of the request's tools array as the client lays it out: its elements
         (each inline object, wrapped as sent; or the server's one entry holding them), in sent
         order, comma-joined in brackets; `[]` when none is inline."""
+        return "".join(self._pieces())
+
+    def utf8(self, errors: str = "surrogatepass") -> bytes:
+        """`text` as UTF-8 (`errors` for a lone surrogate), written piece by piece: a `str`
+        holding one astral character takes 4 bytes a character."""
+        return b"".join(piece.encode("utf-8", errors) for piece in self._pieces())
+
+    def _pieces(self) -> list[str]:
         inline = self.inline
         if not inline:
-            return "[]"
+            return ["[]"]
         before, after = self.item
         pieces = ["[", self.group[0]]
         for t in inline:
             pieces += (before, t.text or "", after, ",")
         pieces[-1] = self.group[1] + "]"
-        return "".join(pieces)  # NOTE: one copy of the texts, not one per concatenation
+        return pieces
 
     @property
     def sha256(self) -> str:
-        """The client's prompt hash: `sha256:` of `text`."""
-        return text_sha256(self.text)
+        """The client's prompt hash: `sha256:` of `text` (a lone surrogate as `?`)."""
+        return jcs.sha256(self.utf8("replace"))
 
     def tokens(self) -> int:
         """o200k tokens of `text` (the inline tools only)."""

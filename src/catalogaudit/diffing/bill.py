@@ -22,7 +22,6 @@ from typing import Any
 from catalogaudit.canonical import (
     ClientPrompt,
     count_tokens,
-    text_sha256,
     token_label,
     tokens_resent,
 )
@@ -120,8 +119,7 @@ def _client_row(
     digests: dict[str, str] = {}
     texts: dict[str, bytes] = {}
     for k, p in by_input.items():
-        text = p.text
-        digests[k], texts[k] = text_sha256(text), text.encode("utf-8", "surrogatepass")
+        digests[k], texts[k] = p.sha256, p.utf8()
     base = texts.pop(labels[0])
     total = count_tokens(base, known) if first.inline else 0
     per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}
