@@ -22,7 +22,7 @@ alternative (a letter alternative takes one leading non-letter only before a let
 and the second is none), that run is greedy over the second, stops at the letter or digit,
 and its trailing line breaks or slashes take neither. No alternative looks behind its start,
 so the ids of a text are those of its parts between such points (`_PART`), each counted once
-(`known`), and the parts before the first differing character of two texts are equal in both
+(`known`), and the parts before the first differing byte of two texts are equal in both
 (`tests/canonical/test_tokens.py` checks this against tiktoken's own encoding).
 """
 
@@ -56,7 +56,7 @@ _PATTERN = "|".join(
 _SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 #: Where the pre-tokenizer always ends a piece (`{"` or `,"` before an ASCII letter or
 #: digit), taken only where the object starts an array's item (a tool, a schema of `anyOf`):
-#: 3 characters after the start of a match.
+#: 3 bytes after the start of a match (UTF-8 text: no ASCII byte is part of another character).
 _PART = re.compile(rb'[\[,]\{"(?=[A-Za-z0-9])')
 
 
