@@ -135,7 +135,7 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
     `catalogaudit stability FILE... --format json` prints. One snapshot taken with `runs >= 2`,
     or several snapshots."""
     from catalogaudit.diffing import stability_report as report
-    from catalogaudit.verify import prompts_of
+    from catalogaudit.verify import client_prompts
 
     groups, notes = _sides(values)
     sides = [side for group in groups for side in group]
@@ -143,4 +143,4 @@ def stability(*values: Snapshot | Source) -> StabilityReport:
         raise UsageError(
             "stability needs two or more captures: several snapshots, or one taken with runs >= 2"
         )
-    return report(sides, notes, prompts_of(sides))
+    return report(sides, notes, client_prompts(sides))

@@ -76,17 +76,28 @@ class ClientPrompt:
         """The MCP part of the request's tools array as the client lays it out: its elements
         (each inline object, wrapped as sent; or the server's one entry holding them), in sent
         order, comma-joined in brackets; `[]` when none is inline."""
+        return "".join(self._pieces())
+
+    def utf8(self, errors: str = "surrogatepass") -> bytes:
+        """`text` as UTF-8 (`errors` for a lone surrogate), written piece by piece: a `str`
+        holding one astral character takes 4 bytes a character."""
+        return b"".join(piece.encode("utf-8", errors) for piece in self._pieces())
+
+    def _pieces(self) -> list[str]:
         inline = self.inline
         if not inline:
-            return "[]"
+            return ["[]"]
         before, after = self.item
-        body = ",".join(before + (t.text or "") + after for t in inline)
-        return "[" + self.group[0] + body + self.group[1] + "]"
+        pieces = ["[", self.group[0]]
+        for t in inline:
+            pieces += (before, t.text or "", after, ",")
+        pieces[-1] = self.group[1] + "]"
+        return pieces
 
     @property
     def sha256(self) -> str:
-        """The client's prompt hash: `sha256:` of `text`."""
-        return jcs.sha256(self.text.encode("utf-8", "replace"))
+        """The client's prompt hash: `sha256:` of `text` (a lone surrogate as `?`)."""
+        return jcs.sha256(self.utf8("replace"))
 
     def tokens(self) -> int:
         """o200k tokens of `text` (the inline tools only)."""

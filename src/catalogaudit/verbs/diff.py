@@ -175,7 +175,7 @@ def _allowlist(path: str | None) -> list[Any]:
 def run_stability(o: StabilityOptions) -> int:
     """Say per listing and item whether captures agree; 1 when they do not."""
     from catalogaudit.verbs.bill import load_prices
-    from catalogaudit.verify import prompts_of
+    from catalogaudit.verify import client_prompts
 
     prices = load_prices(o.prices)
     groups, notes = load_inputs(list(o.files))
@@ -185,7 +185,7 @@ def run_stability(o: StabilityOptions) -> int:
             "stability needs two or more captures: several files, or one snapshot "
             "written with --runs N (N >= 2)"
         )
-    report = stability_report(sides, notes, prompts_of(sides), prices)
+    report = stability_report(sides, notes, client_prompts(sides), prices)
     color = o.fmt is StabilityFormat.TEXT and terminal.color(o.color, o.output)
     text = render_stability(
         report,

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from catalogaudit.verify.predict import compare
     from catalogaudit.verify.predict import predict as predict_observations
     from catalogaudit.verify.predict_model import predict_views
-    from catalogaudit.verify.prompts import client_prompt, prompt_clients, prompts_of
+    from catalogaudit.verify.prompts import (
+        client_prompt,
+        client_prompts,
+        prompt_clients,
+        prompts_of,
+    )
     from catalogaudit.verify.transports import HTTP, STDIO, label, verify
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -30,7 +35,7 @@ __getattr__ = lazy(
         "model_runs": "observe_model=observe",
         "predict": "compare predict_observations=predict",
         "predict_model": "predict_views",
-        "prompts": "client_prompt prompt_clients prompts_of",
+        "prompts": "client_prompt client_prompts prompt_clients prompts_of",
         "transports": "HTTP STDIO label verify",
     },
 )
@@ -61,6 +66,7 @@ __all__ = [
     "HTTP",
     "STDIO",
     "client_prompt",
+    "client_prompts",
     "compare",
     "label",
     "prompt_clients",

@@ -14,7 +14,7 @@ verdicts), is not in the request: it is left out here, as `verify --model` finds
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +47,12 @@ def client_prompt(
     instructions: Any = None,
     left_out: dict[int, str] | None = None,
     seen: dict[tuple[str, bytes], SentTool] | None = None,
+    digests: Sequence[bytes] | None = None,
 ) -> ClientPrompt:
     """`client`'s tools array for `tools` (served order, served key order) of `server`, whose
     `initialize` answer gave `instructions`; `left_out`: served index -> why the client drops
-    that tool at listing time; `seen`: the tools already sent by this client for this server
-    (`_sent`), filled in.
+    that tool at listing time; `seen`: the tools already sent by this client for this server,
+    by `digests` of `tools` (`value_digest`), filled in.
 
     `client` is a profile id, optionally `@version` (default: the profile's newest)."""
     pid = client.partition("@")[0]
@@ -71,10 +72,13 @@ def client_prompt(
                 f"prefix, loaded on demand); figures for mode {mode}, where they are inline"
             )
     dropped = left_out or {}
+    offered = deferral.get(mode, INLINE)
+    known = {} if seen is None else seen
+    keys = [value_digest(t) for t in tools] if digests is None else digests
     sent = [
         SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
         if (why := dropped.get(n))
-        else _sent(entry, server, t, deferral.get(mode, INLINE), {} if seen is None else seen)
+        else _sent(entry, server, t, offered, known, keys[n])
         for n, t in enumerate(tools)
     ]
     request: dict[str, Any] = entry.get("request", {})
@@ -127,19 +131,24 @@ def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
     return (before + "[", "]" + after) if array else (before, after)
 
 
+def value_digest(value: Any) -> bytes:
+    """SHA-256 of a JSON value's `repr`, which writes its keys in order, its types and its
+    floats exactly: equal digests, equal values to a client's view."""
+    return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).digest()
+
+
 def _sent(
     entry: dict[str, Any],
     server: str,
     tool: Any,
     offered: str,
     seen: dict[tuple[str, bytes], SentTool],
+    digest: bytes,
 ) -> SentTool:
-    """`_tool`, once per distinct tool: the view is a function of the tool's value, and
-    `repr` writes a JSON value's keys in order, its types and its floats exactly."""
-    key = (offered, hashlib.sha256(repr(tool).encode("utf-8", "surrogatepass")).digest())
-    sent = seen.get(key)
+    """`_tool`, once per distinct tool: the view is a function of the tool's value."""
+    sent = seen.get((offered, digest))
     if sent is None:
-        sent = seen[key] = _tool(entry, server, tool, offered)
+        sent = seen[offered, digest] = _tool(entry, server, tool, offered)
     return sent
 
 
@@ -153,10 +162,13 @@ def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTo
 
 
 def prompts_of(
-    sides: Sequence[Side], clients: Sequence[str] | None = None
+    sides: Sequence[Side],
+    clients: Sequence[str] | None = None,
+    digests: Sequence[Sequence[bytes]] = (),
 ) -> dict[str, dict[str, ClientPrompt]]:
     """Per input (side) label, each client's prompt for its tools (`clients`: these profile
-    ids, default every one with `model_view` data). Every side is named after the first
+    ids, default every one with `model_view` data; `digests`: per side, its tools'
+    `value_digest`s, when taken before). Every side is named after the first
     one's server (`verify --model`'s name for it), so only the tools can differ; a run of
     `snapshot --runs`, whose capture block was not kept, has the first one's."""
     if not sides:
@@ -166,17 +178,45 @@ def prompts_of(
     out: dict[str, dict[str, ClientPrompt]] = {}
     asked = prompt_clients() if clients is None else clients
     seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
-    for side in sides:
-        items = side.wire_items("tools")
-        tools = items if items is not None else side.served("tools")
+    for n, side in enumerate(sides):
+        tools = _tools(side)
         capture = side.capture if side.capture_known else first
+        keys = digests[n] if digests else [value_digest(t) for t in tools]
         out[side.label] = {
             c.partition("@")[0]: client_prompt(
-                c, server, tools, capture.get("instructions"), dropped(side, capture, c), seen[c]
+                c,
+                server,
+                tools,
+                capture.get("instructions"),
+                dropped(side, capture, c),
+                seen[c],
+                keys,
             )
             for c in asked
         }
     return out
+
+
+def client_prompts(sides: Sequence[Side]) -> Callable[[str], dict[str, ClientPrompt]]:
+    """`client` -> per input label, its prompt: `prompts_of` one client at a time (a bill
+    holds one client's prompts at once); {} for a client without `model_view` data."""
+    known = set(prompt_clients())
+    digests: list[list[bytes]] = []
+
+    def of(client: str) -> dict[str, ClientPrompt]:
+        pid = client.partition("@")[0]
+        if pid not in known:
+            return {}
+        if not digests:
+            digests.extend([value_digest(t) for t in _tools(side)] for side in sides)
+        return {label: by[pid] for label, by in prompts_of(sides, [client], digests).items()}
+
+    return of
+
+
+def _tools(side: Side) -> list[Any]:
+    items = side.wire_items("tools")
+    return items if items is not None else side.served("tools")
 
 
 def dropped(side: Side, capture: dict[str, Any], client: str) -> dict[int, str]:

@@ -140,8 +140,9 @@ def field_targets(
     catalog: Catalog, params: Mapping[str, Any], default: Iterable[str] = LISTINGS
 ) -> Iterator[tuple[Item, str, Any]]:
     """(item, pointer, value) for every value at `params["field"]` in the chosen listings."""
+    tokens = pointer_tokens(params["field"])
     for item in items(catalog, params, default):
-        for at, value in select(item.value, params["field"]):
+        for at, value in _select(item.value, tokens, ""):
             yield item, at, value
 
 
