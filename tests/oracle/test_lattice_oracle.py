@@ -26,6 +26,7 @@ from catalogaudit.verify.drivers.context_forge import driver_at
 from catalogaudit.verify.drivers.context_forge_install import LATTICE_LIVE, cache_root, installed
 from catalogaudit.verify.lattice import shapes
 from catalogaudit.verify.observatory import OBSERVES, VERDICTS, observe_all, predict_all
+from catalogaudit.verify.observatory_model import differences, predict_models
 
 pytestmark = pytest.mark.oracle
 
@@ -127,3 +128,23 @@ def test_the_compatibility_table_is_current() -> None:
         timeout=900,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+MODEL_RUNS = {f"claude-code@{r['version']}": r for r in LEDGER.get("model_runs", [])}
+
+
+@pytest.mark.parametrize("run_id", sorted(MODEL_RUNS))
+def test_every_recorded_model_view_is_predicted(run_id: str) -> None:
+    """Claude Code's model view of each tool shape (`run --model`): offered, call and the
+    object sent, as the profile's `model_view` data predicts them."""
+    run = MODEL_RUNS[run_id]
+    obs = run["observations"]
+    assert set(obs) <= set(BY_ID), "ledger shapes the lattice no longer makes"
+    servers = {sid: o["server"] for sid, o in obs.items()}
+    got = predict_models(run_id, [BY_ID[i] for i in obs], servers)
+    wrong = [
+        f"{sid}: {', '.join(d)}: observed {obs[sid]}, predicted {got[sid]}"
+        for sid in obs
+        if (d := differences(obs[sid], got[sid]))
+    ]
+    assert not wrong, f"{len(wrong)} mismatches for {run_id} --model:\n" + "\n".join(wrong)
