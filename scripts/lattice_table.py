@@ -147,6 +147,7 @@ def _model_section(runs: Sequence[dict[str, Any]]) -> list[str]:
         outcomes: dict[str, list[str]] = {}
         for sid, o in obs.items():
             key = " / ".join(f"{o[m]['offered']} {o[m]['call']}" for m in MODES if m in o)
+            key = key or "(no subject tool)"
             outcomes.setdefault(key, []).append(sid)
         lines += [
             "",
