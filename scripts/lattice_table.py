@@ -8,6 +8,7 @@ from typing import Any
 
 from catalogaudit.verify.lattice import Shape, shapes
 from catalogaudit.verify.observatory import OBSERVES, applicable, predict_all, rule_of
+from catalogaudit.verify.observatory_model import MODES, differences, predict_models
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "compatibility.md"
@@ -117,4 +118,48 @@ def render(ledger: dict[str, Any]) -> str:
         ]
         variant = shape.id.partition("/")[2] or shape.id
         lines.append(f"| `{variant}` | {shape.defect} | " + " | ".join(cells) + " |")
+    lines += _model_section(ledger.get("model_runs", []))
     return "\n".join(lines) + "\n"
+
+
+def _model_section(runs: Sequence[dict[str, Any]]) -> list[str]:
+    """Claude Code's model view over the tool shapes (`run --model`): per run, how many shapes
+    got each outcome (offered and call, tool search off / default), and every shape whose
+    outcome or sent object the profile does not predict."""
+    if not runs:
+        return []
+    lines = [
+        "",
+        "## Claude Code's model view (`run --client claude-code --model`)",
+        "",
+        "Each tool shape Claude Code observes, served to `verify --client claude-code --model`",
+        "(the loopback Messages API stand-in, every tool called), in its two modes: tool search",
+        "off and the default. Per outcome of the subject tool (offered, call), the shapes that",
+        "got it; `mismatches` counts shapes whose outcome or sent object (key order aside)",
+        "differs from the `model_view` prediction, each listed below.",
+    ]
+    for r in runs:
+        obs = r["observations"]
+        every = {s.id: s for s in shapes()}
+        servers = {sid: o["server"] for sid, o in obs.items()}
+        got = predict_models(f"{r['client']}@{r['version']}", [every[i] for i in obs], servers)
+        wrong = {sid: d for sid in obs if (d := differences(obs[sid], got[sid]))}
+        outcomes: dict[str, list[str]] = {}
+        for sid, o in obs.items():
+            key = " / ".join(f"{o[m]['offered']} {o[m]['call']}" for m in MODES if m in o)
+            key = key or "(no subject tool)"
+            outcomes.setdefault(key, []).append(sid)
+        lines += [
+            "",
+            f"{r['client']} {r['version']} ({r['date']}): {len(obs)} shapes, "
+            f"{len(obs) - len(wrong)} as predicted, {len(wrong)} mismatches.",
+            "",
+            "| tool search off / default | shapes | e.g. |",
+            "| --- | ---: | --- |",
+        ]
+        for key, ids in sorted(outcomes.items(), key=lambda kv: -len(kv[1])):
+            lines.append(f"| {key} | {len(ids)} | " + ", ".join(f"`{i}`" for i in ids[:3]) + " |")
+        if wrong:
+            lines += ["", "| shape | differs in |", "| --- | --- |"]
+            lines += [f"| `{sid}` | {', '.join(d)} |" for sid, d in wrong.items()]
+    return lines

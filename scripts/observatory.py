@@ -9,6 +9,20 @@ the lattice it can observe, and stores one verdict per shape in `fixtures/lattic
 under that client and version, saved after every batch (a whole rerun of the same version
 replaces its entry; `--only`, `--redo` and `--missing` merge into it). The oracle
 suite (`tests/oracle/test_lattice_oracle.py`) replays the ledger against the profiles.
+
+    python scripts/observatory.py run --client claude-code --model [--client-path DIR]
+
+`run --model` drives `verify --client claude-code --model` (the loopback Messages API
+stand-in, every tool called) over the tool shapes Claude Code observes, one pair of `claude`
+starts (tool search off, then the default) per batch, and stores under the ledger's
+`model_runs` (kept apart from `runs`, whose verdicts are listing verdicts) one entry per
+client version: `{"client", "version", "date", "driver", "observations"}`, each observation
+`{"server": S, "tool-search-off": O, "default": O}` for the shape's subject tool, where O is
+`{"offered": inline|deferred|not-offered, "call": reached|refused|not-offered, "view": the
+first 16 hex digits of the SHA-256 of the object sent, keys sorted, or null}`
+(`catalogaudit.verify.observatory_model`). S is the server name the session gave the shape,
+part of the sent name `mcp__S__tool`. The oracle suite replays these against the profile's
+`model_view` prediction too, and `table` shows them in a section of their own.
 """
 
 from __future__ import annotations
@@ -49,16 +63,20 @@ def load() -> dict[str, Any]:
 
 def save(ledger: dict[str, Any]) -> None:
     """One line per shape, so a rerun's diff shows the verdicts that changed."""
-    lines = ["{", f'  "about": {json.dumps(ledger["about"])},', '  "runs": [']
-    for n, run in enumerate(ledger["runs"]):
-        head = {k: v for k, v in run.items() if k != "observations"}
-        lines.append("    {" + json.dumps(head)[1:-1] + ', "observations": {')
-        obs = list(run["observations"].items())
-        for m, (sid, v) in enumerate(obs):
-            comma = "," if m < len(obs) - 1 else ""
-            lines.append(f"      {json.dumps(sid)}: {json.dumps(v, ensure_ascii=False)}{comma}")
-        lines.append("    }}" + ("," if n < len(ledger["runs"]) - 1 else ""))
-    lines += ["  ]", "}"]
+    lines = ["{", f'  "about": {json.dumps(ledger["about"])},']
+    keys = ["runs"] + (["model_runs"] if ledger.get("model_runs") else [])
+    for k, key in enumerate(keys):
+        lines.append(f'  "{key}": [')
+        for n, run in enumerate(ledger[key]):
+            head = {k: v for k, v in run.items() if k != "observations"}
+            lines.append("    {" + json.dumps(head)[1:-1] + ', "observations": {')
+            obs = list(run["observations"].items())
+            for m, (sid, v) in enumerate(obs):
+                comma = "," if m < len(obs) - 1 else ""
+                lines.append(f"      {json.dumps(sid)}: {json.dumps(v, ensure_ascii=False)}{comma}")
+            lines.append("    }}" + ("," if n < len(ledger[key]) - 1 else ""))
+        lines.append("  ]" + ("," if k < len(keys) - 1 else ""))
+    lines.append("}")
     LEDGER.parent.mkdir(parents=True, exist_ok=True)
     # Beside it, then renamed over it: an interrupted write never leaves half a ledger.
     part = LEDGER.with_name(LEDGER.name + ".part")
@@ -96,6 +114,55 @@ def record(client: str, version: str, got: dict[str, Any], *, replace: bool = Fa
     )
     ledger["runs"] = sorted(runs, key=order)
     save(ledger)
+
+
+def record_model(version: str, got: dict[str, Any]) -> None:
+    """Merge model-view observations into Claude Code's `model_runs` entry and save."""
+    ledger = load()
+    runs = ledger.get("model_runs", [])
+    old = next((r for r in runs if r["version"] == version), None)
+    observations = {**(old["observations"] if old else {}), **got}
+    order_ = [s.id for s in shapes() if s.id in observations]
+    entry = {
+        "client": "claude-code",
+        "version": version,
+        "date": datetime.date.today().isoformat(),
+        "driver": "catalogaudit verify --client claude-code --model",
+        "observations": {sid: observations[sid] for sid in order_},
+    }
+    ledger["model_runs"] = sorted(
+        [r for r in runs if r["version"] != version] + [entry], key=lambda r: Version(r["version"])
+    )
+    save(ledger)
+
+
+def run_model(client_path: str | None, jobs: int, batch: int, only: str | None) -> int:
+    from catalogaudit.verify.drivers.claude_code import driver
+    from catalogaudit.verify.observatory_model import model_shapes, observe_models
+
+    drv = driver(client_path)
+    version = drv.version()
+    todo = [s for s in model_shapes(version) if only is None or re.search(only, s.id)]
+    start = time.monotonic()
+    done = [0]
+
+    def progress(n: int) -> None:
+        done[0] += n
+        print(
+            f"claude-code {version} --model: {done[0]}/{len(todo)} in "
+            f"{time.monotonic() - start:.0f} s",
+            file=sys.stderr,
+        )
+
+    observe_models(
+        drv,
+        todo,
+        batch=batch,
+        jobs=jobs,
+        progress=progress,
+        keep=lambda part: record_model(version, part),
+    )
+    return 0
 
 
 def run(
@@ -165,6 +232,9 @@ def main() -> int:
     r.add_argument("--client-path")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--batch", type=int, default=40)
+    r.add_argument(
+        "--model", action="store_true", help="claude-code's model view (`verify --model`)"
+    )
     r.add_argument("--only", help="only shapes whose id matches this regex (merged into the entry)")
     r.add_argument("--redo", help="only shapes whose recorded message contains this")
     r.add_argument(
@@ -186,6 +256,10 @@ def main() -> int:
         if args.ledger is not None:
             global LEDGER
             LEDGER = args.ledger.resolve()
+        if args.model:
+            if args.client != "claude-code":
+                parser.error("--model: only claude-code's model view is driven over the lattice")
+            return run_model(args.client_path, args.jobs, args.batch, args.only)
         return run(
             args.client,
             args.client_path,

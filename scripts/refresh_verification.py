@@ -301,6 +301,15 @@ def model_section(verified: Mapping[str, Any]) -> list[str]:
         )
     if not verified.get("modelViews"):
         lines.append("| - | - | - | - | - | - | - | - |")
+    lattice = json.loads(LATTICE.read_text(encoding="utf-8")) if LATTICE.is_file() else {}
+    for r in lattice.get("model_runs", []):
+        lines += [
+            "",
+            f"Over the lattice (`scripts/observatory.py run --client {r['client']} --model`):"
+            f" {r['client']} {r['version']}, {r['date']}, the {len(r['observations'])} tool"
+            " shapes it observes, both modes, every tool called; replayed by the oracle suite,"
+            " tabulated in [compatibility.md](compatibility.md).",
+        ]
     lines += ["", "The model-view data compared, per profile and version range:", ""]
     for doc in sorted(raw_files().values(), key=lambda d: d["id"]):
         for e in doc.get("model_view", []):
@@ -311,7 +320,7 @@ def model_section(verified: Mapping[str, Any]) -> list[str]:
             lines.append(
                 f"- `{doc['id']}` {e['versions'] or 'every version'} ({e['basis']}, {e['date']}):"
                 f" name `{name}` ({e.get('transform', 'none')}); fields {fields}{schema}; order"
-                f" {e.get('order', 'served')}; {deferral}."
+                f" {e.get('order', 'served')}; {deferral}{_model_extras(e)}."
             )
         for rule in doc["rules"]:
             for c in rule.get("call", []):
@@ -395,6 +404,23 @@ REAL_SERVERS = [
     "findings are the profiles' predictions, verified or from sources as the table above",
     "says; no client was run on these captures.",
 ]
+
+
+def _model_extras(e: dict[str, Any]) -> str:
+    """The optional model_view data, in words (`verify.predict_model`)."""
+    out = []
+    cut = e.get("description")
+    if isinstance(cut, dict):
+        where = " when " + "/".join(cut["offered"]) if "offered" in cut else ""
+        out.append(f"description cut to {cut['max']} characters{where}")
+    if "name_max" in e:
+        out.append(f"a qualified name over {e['name_max']} characters left out")
+    if e.get("duplicates") == "first":
+        out.append("of tools with one name the first is sent")
+    for era, how in e.get("empty_cursor", {}).items():
+        what = "ends the listing" if how == "stop" else "is followed"
+        out.append(f'{era}: a nextCursor of "" {what}')
+    return "".join(f"; {x}" for x in out)
 
 
 def freshness_section() -> list[str]:

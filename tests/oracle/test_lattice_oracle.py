@@ -4,7 +4,9 @@
 each shape of the lattice (`scripts/observatory.py run`). Replaying it needs no client: every
 recorded verdict must equal the profile's prediction for that shape, so a profile change that
 contradicts a measurement fails here. A small live sample per client, driven for real, must
-still give the recorded verdicts, so the ledger cannot silently drift from the clients.
+still give the recorded verdicts, so the ledger cannot silently drift from the clients. The
+ledger's `model_runs` (Claude Code's model view of each tool shape, `run --model`) are replayed
+against the profile's `model_view` prediction the same way, with a live sample of their own.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 """
@@ -26,6 +28,7 @@ from catalogaudit.verify.drivers.context_forge import driver_at
 from catalogaudit.verify.drivers.context_forge_install import LATTICE_LIVE, cache_root, installed
 from catalogaudit.verify.lattice import shapes
 from catalogaudit.verify.observatory import OBSERVES, VERDICTS, observe_all, predict_all
+from catalogaudit.verify.observatory_model import differences, predict_models
 
 pytestmark = pytest.mark.oracle
 
@@ -127,3 +130,62 @@ def test_the_compatibility_table_is_current() -> None:
         timeout=900,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+MODEL_RUNS = {f"claude-code@{r['version']}": r for r in LEDGER.get("model_runs", [])}
+
+
+@pytest.mark.parametrize("run_id", sorted(MODEL_RUNS))
+def test_every_recorded_model_view_is_predicted(run_id: str) -> None:
+    """Claude Code's model view of each tool shape (`run --model`): offered, call and the
+    object sent, as the profile's `model_view` data predicts them."""
+    run = MODEL_RUNS[run_id]
+    obs = run["observations"]
+    assert set(obs) <= set(BY_ID), "ledger shapes the lattice no longer makes"
+    servers = {sid: o["server"] for sid, o in obs.items()}
+    got = predict_models(run_id, [BY_ID[i] for i in obs], servers)
+    wrong = [
+        f"{sid}: {', '.join(d)}: observed {obs[sid]}, predicted {got[sid]}"
+        for sid in obs
+        if (d := differences(obs[sid], got[sid]))
+    ]
+    assert not wrong, f"{len(wrong)} mismatches for {run_id} --model:\n" + "\n".join(wrong)
+
+
+#: Shapes whose model view the profile learned from the lattice run, driven live again.
+MODEL_LIVE = (
+    "base",
+    "tool.name/length-127",
+    "tool.name/qualified-catalog-0-112",
+    "tool.name/duplicate",
+    "tool.description/length-8191",
+    "tools.pages/two-cursor-empty",
+    "tools.page.nextCursor/empty@modern",
+    "tools.pages/two-cursor-empty@modern",
+    "tool.inputSchema/root-anyOf",
+)
+
+
+@pytest.mark.parametrize("run_id", sorted(MODEL_RUNS))
+def test_a_live_model_sample_still_gives_the_recorded_views(run_id: str) -> None:
+    """A few of the recorded model views, driven again: offered and call as recorded, and the
+    object sent as predicted (the server names differ from the run's, so the hashes do)."""
+    from catalogaudit.verify.drivers.claude_code import driver
+    from catalogaudit.verify.observatory_model import FIELDS, MODES, observe_models
+
+    if not (MODULES / ".bin" / "claude").is_file():
+        not_installed(f"{run_id} (npm ci --prefix tests)")
+        pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
+    run = MODEL_RUNS[run_id]
+    drv = driver(str(MODULES))
+    assert f"claude-code@{drv.version()}" == run_id
+    ids = [i for i in MODEL_LIVE if i in run["observations"]]
+    got = observe_models(drv, [BY_ID[i] for i in ids], batch=len(ids))
+    predicted = predict_models(run_id, [BY_ID[i] for i in ids], {i: got[i]["server"] for i in ids})
+    drift = {
+        sid: (run["observations"][sid], got[sid])
+        for sid in ids
+        if any(got[sid][m][f] != run["observations"][sid][m][f] for m in MODES for f in FIELDS[:2])
+        or differences(got[sid], predicted[sid])
+    }
+    assert not drift, f"recorded -> now: {drift}"

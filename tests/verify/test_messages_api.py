@@ -133,3 +133,23 @@ def test_arguments_from_huge_schemas_stay_small() -> None:
     blocks = json.loads(raw)["content"]
     assert [b["name"] for b in blocks] == [t["name"] for t in tools]
     assert len(blocks[1]["input"]["text"]) == MAX_LENGTH  # 3e8 read as a size, then bounded
+
+
+def test_many_deferred_tools_are_loaded_in_several_searches() -> None:
+    """One ToolSearch `select:` of 101 or more names left some unloaded (2.1.328, the lattice's
+    tools.count shapes); the stand-in asks for every wanted name across calls of 50."""
+    from catalogaudit.verify.messages_api import SEARCH, reply
+
+    names = [f"mcp__s__t{n:03}" for n in range(120)]
+    body = {
+        "tools": [{"name": SEARCH, "input_schema": {"type": "object"}}],
+        "system": [{"type": "text", "text": "deferred tools:\n" + "\n".join(names)}],
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    blocks, stop = reply(Script(lambda n: n != "mcp__s__t007", search=True), body)
+    assert stop == "tool_use"
+    assert {b["name"] for b in blocks} == {SEARCH}
+    assert len({b["id"] for b in blocks}) == len(blocks) == 3
+    picked = [n for b in blocks for n in b["input"]["query"].removeprefix("select:").split(",")]
+    assert sorted(picked) == [n for n in names if n != "mcp__s__t007"]
+    assert all(b["input"]["max_results"] <= 50 for b in blocks)

@@ -35,6 +35,8 @@ FINAL_TEXT = "Done."
 TOOL_USE_ID = "toolu_catalogaudit_"
 #: Claude Code's tool that loads deferred tools.
 SEARCH = "ToolSearch"
+#: The most names one `ToolSearch` call of the stand-in selects.
+SELECT = 50
 
 
 def reply(script: Script, body: Any) -> tuple[list[dict[str, Any]], str]:
@@ -47,9 +49,15 @@ def reply(script: Script, body: Any) -> tuple[list[dict[str, Any]], str]:
         names = [n for n in sorted(deferred_names(body)) if script.wanted(n)]
         offered = any(isinstance(t, dict) and t.get("name") == SEARCH for t in tools or [])
         if names and offered:
-            query = {"query": "select:" + ",".join(names), "max_results": len(names)}
-            use = {"type": "tool_use", "id": f"{TOOL_USE_ID}search", "name": SEARCH}
-            return [{**use, "input": query}], "tool_use"
+            # One ToolSearch call per SELECT names: one call of 101 or more names left
+            # some unloaded (measured over the lattice's tools.count shapes, 2.1.328).
+            blocks = []
+            for n in range(0, len(names), SELECT):
+                part = names[n : n + SELECT]
+                query = {"query": "select:" + ",".join(part), "max_results": len(part)}
+                use = {"type": "tool_use", "id": f"{TOOL_USE_ID}search{n // SELECT or ''}"}
+                blocks.append({**use, "name": SEARCH, "input": query})
+            return blocks, "tool_use"
     offered_tools = [
         (t["name"], t.get("input_schema", {}))
         for t in tools or []

@@ -4,7 +4,10 @@ offered, the object the client sends the model for it, and what a call of it com
 The data is the profile's `model_view` entries (first whose `versions` match): the name the
 model sees (`name` format and `transform`), which fields are forwarded (`fields`: sent key ->
 served key, `""` when the served tool has none), whether a description is cut (`description`
-`max` and `suffix`), how each mode offers MCP tools (`deferral`), and what a deferred tool's
+`max` and `suffix`, only for the offers listed in its `offered` when it has one), the longest
+name the client sends (`name_max`, the qualified name: a longer one is left out), whether a
+tool whose name repeats an earlier one is sent as that earlier one (`duplicates`: `first`),
+how each mode offers MCP tools (`deferral`), and what a deferred tool's
 object carries once loaded (`deferred_fields`), and what the client does to the input schema
 first (`schema_normalize`, `schema_skip`: `verify.flatten`; `schema_first`: the root keys
 an unrewritten schema starts with). A tool the listing-time
@@ -89,8 +92,10 @@ def shown_name(entry: dict[str, Any], server: str, tool: str) -> str:
     return name
 
 
-def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[str, Any]:
-    """The object the client is predicted to send the model for `tool`."""
+def view_of(
+    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str | None = None
+) -> dict[str, Any]:
+    """The object the client is predicted to send the model for `tool` (offered `offered`)."""
     out: dict[str, Any] = {}
     for sent, served in entry.get("fields", {}).items():
         if sent == "name":
@@ -105,7 +110,12 @@ def view_of(entry: dict[str, Any], server: str, tool: dict[str, Any]) -> dict[st
             out[sent] = ""
     cut = entry.get("description")
     text = out.get("description")
-    if isinstance(cut, dict) and isinstance(text, str) and len(text) > int(cut["max"]):
+    if (
+        isinstance(cut, dict)
+        and isinstance(text, str)
+        and len(text) > int(cut["max"])
+        and offered in cut.get("offered", [offered])
+    ):
         out["description"] = text[: int(cut["max"])] + str(cut.get("suffix", ""))
     return out
 
@@ -115,6 +125,9 @@ def sent_view(
 ) -> tuple[dict[str, Any] | None, str, Any]:
     """The object the client sends for `tool` offered `offered` (its schema rewritten first,
     `verify.flatten`), or None and why the client leaves the tool out of the request."""
+    most = entry.get("name_max")
+    if most is not None and len(qualified(entry, server, str(tool.get("name")))) > int(most):
+        return None, f"its qualified name is over {most} characters", None
     got = as_sent(tool, entry)
     if got.skipped:
         return None, got.skipped, None
@@ -130,7 +143,7 @@ def sent_view(
     shown = {**tool, "inputSchema": schema} if "inputSchema" in tool or spec else dict(tool)
     if got.description is not None:
         shown["description"] = got.description
-    view = view_of(entry, server, shown)
+    view = view_of(entry, server, shown, offered)
     if offered == DEFERRED:
         view = {**view, **entry.get("deferred_fields", {})}
     return view, "", schema
@@ -152,9 +165,23 @@ def predict_views(
     }
     refusals = _refusals(target, profile, effective, at)
     out: dict[int, Predicted] = {}
+    paged_out = _paged_out(entry, target)
+    first: dict[str, int] = {}
     for item in target.catalog.items("tools"):
         tool = item.value if isinstance(item.value, dict) else {}
+        name = str(tool.get("name"))
+        if entry is not None and entry.get("duplicates") == "first" and name in first:
+            # One object per name reaches the model: the first tool's, and a call of the name
+            # goes to the server as that name (measured: tool.name/duplicate).
+            out[item.served_index] = out[first[name]]
+            continue
+        first.setdefault(name, item.served_index)
         kept = listed.get(item.served_index)
+        if item.served_index in paged_out:
+            out[item.served_index] = Predicted(
+                NOT_OFFERED, NOT_OFFERED, None, paged_out[item.served_index]
+            )
+            continue
         if kept is not None and kept.verdict != KEPT:
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, kept.message)
             continue
@@ -167,13 +194,39 @@ def predict_views(
             left = f"{pid}: tool left out of the request: {skipped}"
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
             continue
-        name = str(tool.get("name"))
         if name not in calls:
             out[item.served_index] = Predicted(offered, NOT_CALLED, view)
             continue
         why = refusals.get(item.served_index) or _refused(entry, tool) or _checked(entry, schema)
         out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
     return out
+
+
+def _paged_out(entry: dict[str, Any] | None, target: Target) -> dict[int, str]:
+    """Served index -> why the tool never reaches the model for a `nextCursor` of "" on a
+    tools page (`empty_cursor`, per era: `stop` ends the listing there, so later pages are
+    never asked; `follow` asks for the next page with "", so an empty cursor on the last page
+    loses the whole list)."""
+    how = (entry or {}).get("empty_cursor")
+    listing = target.catalog.doc.get("listings", {}).get("tools", {})
+    pages = listing.get("pages") if isinstance(listing, dict) else None
+    if not isinstance(how, dict) or not isinstance(pages, list):
+        return {}
+    protocol = target.catalog.capture.get("protocol", {})
+    rule = how.get(protocol.get("era", "legacy") if isinstance(protocol, dict) else "legacy")
+    total = sum(int(p.get("items", 0)) for p in pages)
+    seen = 0
+    for n, page in enumerate(pages):
+        seen += int(page.get("items", 0))
+        if page.get("fields", {}).get("nextCursor") != "":
+            continue
+        if rule == "stop" and n < len(pages) - 1:
+            why = 'tools/list stopped at a nextCursor of ""; later pages never asked'
+            return dict.fromkeys(range(seen, total), why)
+        if rule == "follow" and n == len(pages) - 1:
+            why = 'tools/list asked past the last page (a nextCursor of ""); the list lost'
+            return dict.fromkeys(range(total), why)
+    return {}
 
 
 def _refused(entry: dict[str, Any], tool: dict[str, Any]) -> str:
