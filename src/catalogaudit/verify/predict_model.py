@@ -166,16 +166,23 @@ def predict_views(
     refusals = _refusals(target, profile, effective, at)
     out: dict[int, Predicted] = {}
     paged_out = _paged_out(entry, target)
-    first: dict[str, int] = {}
+    first: dict[str, tuple[int, str]] = {}
     for item in target.catalog.items("tools"):
         tool = item.value if isinstance(item.value, dict) else {}
         name = str(tool.get("name"))
-        if entry is not None and entry.get("duplicates") == "first" and name in first:
-            # One object per name reaches the model: the first tool's, and a call of the name
-            # goes to the server as that name (measured: tool.name/duplicate).
-            out[item.served_index] = out[first[name]]
+        sent_as = qualified(entry, server, name) if entry is not None else name
+        if entry is not None and entry.get("duplicates") == "first" and sent_as in first:
+            # One object per sent name reaches the model: the first tool's, and a call of the
+            # name goes to the server as that name (measured: tool.name/duplicate); a tool
+            # renamed into it is never offered (measured: `get.user` beside `get_user`).
+            earlier, earlier_name = first[sent_as]
+            if earlier_name == name:
+                out[item.served_index] = out[earlier]
+            else:
+                left = f"{pid}: its sent name {sent_as} is an earlier tool's; only that one is sent"
+                out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
             continue
-        first.setdefault(name, item.served_index)
+        first.setdefault(sent_as, (item.served_index, name))
         kept = listed.get(item.served_index)
         if item.served_index in paged_out:
             out[item.served_index] = Predicted(

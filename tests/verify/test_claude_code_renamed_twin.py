@@ -1,0 +1,47 @@
+"""Claude Code 2.1.328 sends one object per sent name: of `get_user` and `get.user` (both
+`mcp__<server>__get_user`) only the first served reaches the model, in both modes. Measured
+2026-12-06 with `verify --client claude-code --model` on
+fixtures/rules/CC-NAME-001/fail/dot_underscore_collision.json (get_user inline / deferred and
+called; get.user "not in the model request"); an exact duplicate name is another case (the
+lattice's tool.name/duplicate), predicted as the first tool."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, cli
+
+from catalogaudit.intake import read_catalog
+from catalogaudit.verify.base import targets
+from catalogaudit.verify.model_view import server_names
+from catalogaudit.verify.predict_model import predict_views
+
+SOURCE = FIXTURES / "rules" / "CC-NAME-001" / "fail" / "dot_underscore_collision.json"
+MEASURED = {
+    "tool-search-off": {"get_user": "inline", "get.user": "not-offered"},
+    "default": {"get_user": "deferred", "get.user": "not-offered"},
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MEASURED))
+def test_a_renamed_twin_is_not_offered(mode: str, tmp_path: Path) -> None:
+    snap = tmp_path / "twin.snapshot.json"
+    assert cli("snapshot", "--from", str(SOURCE), "-o", str(snap)).code == 0
+    (target,) = targets([read_catalog(str(snap)).doc], tmp_path)
+    (server,) = server_names([target])
+    got = predict_views(target, server, "claude-code@2.1.328", mode, frozenset())
+    offered = {
+        str(item.identity): got[item.served_index].offered for item in target.catalog.items("tools")
+    }
+    assert offered == MEASURED[mode]
+
+
+def test_the_collision_is_a_warning_from_2_1_328() -> None:
+    now = cli("audit", "--profile", "claude-code@2.1.328", "--format", "json", SOURCE)
+    before = cli("audit", "--profile", "claude-code@2.1.327", "--format", "json", SOURCE)
+    severity = {
+        at: {f["severity"] for f in r.json()["findings"] if f["ruleId"] == "CC-NAME-001"}
+        for at, r in (("now", now), ("before", before))
+    }
+    assert severity == {"now": {"warning"}, "before": {"error"}}
