@@ -18,6 +18,9 @@ from catalogaudit.verify.model_view import server_names
 from catalogaudit.verify.predict_model import predict_views
 
 SOURCE = FIXTURES / "rules" / "CC-NAME-001" / "fail" / "dot_underscore_collision.json"
+#: The tools part of the model request `verify --model` saw (tool search off), as its report
+#: prints it.
+MEASURED_PROMPT = "sha256:c86ebea5b9be319c7c848f1114603f6a2886c9f9409d5585fc5ad35506ff650e"
 MEASURED = {
     "tool-search-off": {"get_user": "inline", "get.user": "not-offered"},
     "default": {"get_user": "deferred", "get.user": "not-offered"},
@@ -35,6 +38,16 @@ def test_a_renamed_twin_is_not_offered(mode: str, tmp_path: Path) -> None:
         str(item.identity): got[item.served_index].offered for item in target.catalog.items("tools")
     }
     assert offered == MEASURED[mode]
+
+
+def test_hash_client_predicts_the_measured_prompt(tmp_path: Path) -> None:
+    snap = tmp_path / "twin.snapshot.json"
+    assert cli("snapshot", "--from", str(SOURCE), "-o", str(snap)).code == 0
+    hashed = cli("hash", "--client", "claude-code@2.1.328", "--format", "json", snap)
+    assert hashed.code == 0, str(hashed)
+    prompt = hashed.json()["clients"]["claude-code"]
+    assert prompt["prompt"] == MEASURED_PROMPT
+    assert [t["identity"] for t in prompt["tools"] if t["offered"] == "not-offered"] == ["get.user"]
 
 
 def test_the_collision_is_a_warning_from_2_1_328() -> None:

@@ -81,6 +81,8 @@ def client_prompt(
         else _sent(entry, server, t, offered, known, keys[n])
         for n, t in enumerate(tools)
     ]
+    if entry.get("duplicates") == "first":
+        sent = _first_per_name(sent)
     request: dict[str, Any] = entry.get("request", {})
     if request.get("sort") == "bytes":
         sent.sort(key=lambda t: (t.name or "").encode("utf-8", "surrogatepass"))
@@ -100,6 +102,21 @@ def client_prompt(
         group=_around(request.get("group"), fill),
         covers=str(request.get("covers", "")),
     )
+
+
+def _first_per_name(sent: list[SentTool]) -> list[SentTool]:
+    """One object per sent name (`duplicates: first`, as `predict_model` predicts it): a later
+    tool sent under an earlier one's name is not offered."""
+    names: set[str] = set()
+    out = []
+    for tool in sent:
+        if tool.name is not None and tool.name in names:
+            why = f"sent as {tool.name}, an earlier tool's name: only that one is sent"
+            tool = SentTool(tool.identity, NOT_OFFERED, because=why)
+        elif tool.name is not None:
+            names.add(tool.name)
+        out.append(tool)
+    return out
 
 
 def collation_key(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
