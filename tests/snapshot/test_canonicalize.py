@@ -383,6 +383,10 @@ def _no_prompts(doc: dict) -> None:
     del doc["listings"]["prompts"]
 
 
+def _no_findings(doc: dict) -> None:
+    del doc["findings"]
+
+
 def _bad_wire_page(doc: dict) -> None:
     doc["wire"]["pages"]["tools"] = ['{"tools": [']
 
@@ -405,6 +409,11 @@ def _bad_page_counts(doc: dict) -> None:
             _no_prompts,
             "snap.json: not a valid catalogaudit snapshot: /listings: 'prompts' is a required "
             "property",
+        ),
+        # a top-level error has an empty pointer: the message alone (it read ": : 'findings'")
+        (
+            _no_findings,
+            "snap.json: not a valid catalogaudit snapshot: 'findings' is a required property",
         ),
         (
             _bad_wire_page,

@@ -234,7 +234,8 @@ def snapshot_schema() -> dict[str, Any]:
 def validate(doc: dict[str, Any]) -> list[str]:
     """Schema violations of a snapshot document, as `pointer: message` strings."""
     found = sorted(errors(doc), key=lambda e: list(e.absolute_path))
-    return [pointer_of(e.absolute_path) + f": {e.message}" for e in found]
+    # NOTE: an error at the top level has an empty pointer: the message alone, not ": msg"
+    return [f"{pointer_of(e.absolute_path)}: ".removeprefix(": ") + e.message for e in found]
 
 
 def errors(doc: dict[str, Any]) -> list[Any]:

@@ -111,8 +111,8 @@ def _validate(name: str, doc: dict[str, Any]) -> None:
 
     error = jsonschema.exceptions.best_match(found)
     if error is not None:
-        where = pointer_of(error.absolute_path)
-        raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}: {error.message}")
+        where = f"{pointer_of(error.absolute_path)}: ".removeprefix(": ")
+        raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}{error.message}")
 
 
 def precision_notes(name: str, findings: Sequence[Any]) -> tuple[str, ...]:
