@@ -25,7 +25,7 @@ from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
 from catalogaudit.verify.predict import _versions, predict
-from catalogaudit.verify.predict_model import _entries, _first, sent_view
+from catalogaudit.verify.predict_model import _entries, _first, _paged_out, sent_view
 
 #: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
 #: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
@@ -238,10 +238,15 @@ def _tools(side: Side) -> list[Any]:
 
 def dropped(side: Side, capture: dict[str, Any], client: str) -> dict[int, str]:
     """Served index -> why `client` drops that tool at listing time, or fails the tools list
-    (the profile's listing verdicts on the side as a snapshot)."""
+    (the profile's listing verdicts on the side as a snapshot), or never asks for its page
+    (its `model_view`'s `empty_cursor`, as `verify --model` predicts it)."""
     doc = side.doc or {"capture": capture, "listings": side.listings}
     target = Target(side.label, Path(""), Catalog(doc))
-    return {
+    effective, _ = _versions(client)
+    paged_out = _paged_out(
+        _first(_entries()[0].get(client.partition("@")[0], []), effective), target
+    )
+    return paged_out | {
         o.index: o.message
         for o in predict(target, client)
         if o.listing == "tools" and o.index is not None and o.verdict != KEPT
