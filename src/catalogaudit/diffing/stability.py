@@ -72,9 +72,7 @@ def _common_prefix(a: bytes, b: bytes) -> int:
     return lo
 
 
-def prompt_cost(
-    old: Side, new: Side, name: str, known: dict[bytes, int] | None = None
-) -> dict[str, Any]:
+def prompt_cost(old: Side, new: Side, name: str, known: dict[bytes, int]) -> dict[str, Any]:
     """Bytes and estimated tokens of `new`'s listing block a cache holding `old`'s would miss
     (`known`: as for `canonical.count_tokens`)."""
     op = [h.get("prompt") for h in old.hashes(name)]
@@ -101,9 +99,7 @@ def prompt_cost(
     return out
 
 
-def text_cost(
-    old: str | None, new: str | None, known: dict[bytes, int] | None = None
-) -> dict[str, Any]:
+def text_cost(old: str | None, new: str | None, known: dict[bytes, int]) -> dict[str, Any]:
     """The same estimate for a model-visible string such as `instructions`."""
     a, b = (dump_string(s) if s is not None else "" for s in (old, new))
     if a == b:
@@ -268,12 +264,11 @@ def billed(
     per_input: Mapping[str, int],
     prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None,
-    known: dict[bytes, int] | None = None,
+    known: dict[bytes, int],
 ) -> dict[str, Any]:
     """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced
     on each client's prompt, else on the served prompt projection of `base` (`known`: as
     for `canonical.count_tokens`)."""
-    known = {} if known is None else known
     data, source = prices if prices is not None else (default_prices(), "built-in")
 
     def served() -> int:
