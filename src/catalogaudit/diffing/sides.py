@@ -286,8 +286,11 @@ def match(old: Side, new: Side, name: str) -> tuple[list[ItemDelta], bool]:
             out.append(ItemDelta(k, i, None, oi[i], None, _h(oh, i)))
         else:
             out.append(ItemDelta(k, i, j, oi[i], ni[j], _h(oh, i), _h(nh, j)))
-    out.extend(ItemDelta(k, None, j, None, ni[j], {}, _h(nh, j)) for j, k in enumerate(nk))
-    out = [d for d in out if d.old_pos is not None or d.key not in old_keys]
+    out.extend(
+        ItemDelta(k, None, j, None, ni[j], {}, _h(nh, j))
+        for j, k in enumerate(nk)
+        if k not in old_keys
+    )
     order_changed = [k for k in ok if k in new_at] != [k for k in nk if k in old_keys]
     return out, order_changed
 

@@ -72,8 +72,9 @@ def _common_prefix(a: bytes, b: bytes) -> int:
     return lo
 
 
-def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
-    """Bytes and estimated tokens of `new`'s listing block a cache holding `old`'s would miss."""
+def prompt_cost(old: Side, new: Side, name: str, known: dict[bytes, int]) -> dict[str, Any]:
+    """Bytes and estimated tokens of `new`'s listing block a cache holding `old`'s would miss
+    (`known`: as for `canonical.count_tokens`)."""
     op = [h.get("prompt") for h in old.hashes(name)]
     np_ = [h.get("prompt") for h in new.hashes(name)]
     if op == np_:
@@ -86,11 +87,11 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
         old_block, new_block = _block(name, ow), _block(name, nw)
         offset = _common_prefix(old_block, new_block)
         missed = len(new_block) - offset
-        tokens = tokens_resent(old_block, new_block)
+        tokens = tokens_resent(old_block, new_block, known)
         out = {"exact": True, "cachedBytes": offset}
     else:
         rest = _block(name, new.served(name)[first:])
-        missed, tokens = len(rest), count_tokens(rest)
+        missed, tokens = len(rest), count_tokens(rest, known)
         out = {"exact": False}
     out.update({"bytes": missed, "tokens": tokens})
     if first < len(np_):
@@ -98,13 +99,13 @@ def prompt_cost(old: Side, new: Side, name: str) -> dict[str, Any]:
     return out
 
 
-def text_cost(old: str | None, new: str | None) -> dict[str, Any]:
+def text_cost(old: str | None, new: str | None, known: dict[bytes, int]) -> dict[str, Any]:
     """The same estimate for a model-visible string such as `instructions`."""
     a, b = (dump_string(s) if s is not None else "" for s in (old, new))
     if a == b:
         return {"bytes": 0, "tokens": 0}
     missed = len(b.encode()) - _common_prefix(a.encode(), b.encode())
-    return {"bytes": missed, "tokens": tokens_resent(a, b)}
+    return {"bytes": missed, "tokens": tokens_resent(a, b, known)}
 
 
 # --- capture blocks ------------------------------------------------------------------------------
@@ -181,12 +182,13 @@ def report(
     `prompts`: each client's predicted prompt per input (`verify.client_prompts`);
     `prices`: price data and where it came from (default: the built-in data)."""
     base, others = sides[0], list(sides[1:])
+    known: dict[bytes, int] = {}  # token counts of text parts, shared by every count below
     warnings = [w for s in others if (w := capture_warning(base, s)) is not None]
-    listings = {name: _listing(base, others, name) for name in LISTINGS}
+    listings = {name: _listing(base, others, name, known) for name in LISTINGS}
     instr = [s.label for s in others if s.instructions != base.instructions]
     per_input = {
         s.label: sum(listings[n]["promptCache"]["perInput"][s.label] for n in LISTINGS)
-        + text_cost(base.instructions, s.instructions)["tokens"]
+        + text_cost(base.instructions, s.instructions, known)["tokens"]
         for s in others
     }
     worst = max(per_input.items(), key=lambda kv: kv[1], default=("", 0))
@@ -207,7 +209,7 @@ def report(
                 "worstInput": worst[0] or None,
                 "perInput": per_input,
                 "method": TOKEN_METHOD,
-                **billed(base, per_input, prompts or _no_prompts, prices),
+                **billed(base, per_input, prompts or _no_prompts, prices, known),
             },
             "warnings": warnings,
             "notes": list(notes),
@@ -241,9 +243,10 @@ def prompt_bill(
     """The report's `promptCache` alone (for `diff` and `snapshot --runs`): tokens re-sent
     against input 1 over every listing and the instructions, and the bill."""
     base = sides[0]
+    known: dict[bytes, int] = {}  # token counts of text parts, shared by every count below
     per_input = {
-        s.label: sum(prompt_cost(base, s, name)["tokens"] for name in LISTINGS)
-        + text_cost(base.instructions, s.instructions)["tokens"]
+        s.label: sum(prompt_cost(base, s, name, known)["tokens"] for name in LISTINGS)
+        + text_cost(base.instructions, s.instructions, known)["tokens"]
         for s in sides[1:]
     }
     worst = max(per_input.items(), key=lambda kv: kv[1], default=("", 0))
@@ -252,7 +255,7 @@ def prompt_bill(
         "worstInput": worst[0] or None,
         "perInput": per_input,
         "method": TOKEN_METHOD,
-        **billed(base, per_input, prompts, prices),
+        **billed(base, per_input, prompts, prices, known),
     }
 
 
@@ -261,20 +264,24 @@ def billed(
     per_input: Mapping[str, int],
     prompts: Prompts,
     prices: tuple[Mapping[str, Any], str] | None,
+    known: dict[bytes, int],
 ) -> dict[str, Any]:
     """`providers` (the bill, `diffing.bill`) and `prices` (their date and sources), priced
-    on each client's prompt, else on the served prompt projection of `base`."""
+    on each client's prompt, else on the served prompt projection of `base` (`known`: as
+    for `canonical.count_tokens`)."""
     data, source = prices if prices is not None else (default_prices(), "built-in")
 
     def served() -> int:
         items = base.wire_items("tools") or base.served("tools")
-        return count_tokens(_block("tools", items))
+        return count_tokens(_block("tools", items), known)
 
-    rows = bill(prompts, (served, per_input), data)
+    rows = bill(prompts, (served, per_input), data, known)
     return {"providers": rows, "prices": prices_header(data, source)}
 
 
-def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
+def _listing(
+    base: Side, others: Sequence[Side], name: str, known: dict[bytes, int]
+) -> dict[str, Any]:
     items: dict[Key, dict[str, Any]] = {k: _entry(k) for k in keys(name, base.served(name))}
     causes: dict[str, list[str]] = {}
     agree = dict.fromkeys((*HASH_KINDS, "pageFields"), True)
@@ -301,7 +308,7 @@ def _listing(base: Side, others: Sequence[Side], name: str) -> dict[str, Any]:
         texts = side.page_texts(name)
         if hashes_equal and texts and base.page_texts(name) != texts:
             causes.setdefault("escaping/whitespace", []).append(side.label)
-        cost = prompt_cost(base, side, name)
+        cost = prompt_cost(base, side, name, known)
         per_input[side.label] = cost["tokens"]
         if cost["tokens"] > best["tokens"]:
             best = {**cost, "input": side.label}
