@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,17 @@ def _group(shape: Shape) -> str:
     return shape.id.partition("/")[0]
 
 
-def render(ledger: dict[str, Any]) -> str:
+#: `predict_all` and `predict_models`'s signatures: the oracle test passes the predictions its
+#: other tests already computed, so the table costs no second pass over the lattice.
+Predict = Callable[[str, Iterable[Shape], Sequence[str] | None], dict[str, Any]]
+PredictModels = Callable[[str, Iterable[Shape], dict[str, str]], dict[str, dict[str, Any]]]
+
+
+def render(
+    ledger: dict[str, Any],
+    predict: Predict = predict_all,
+    predict_model: PredictModels = predict_models,
+) -> str:
     """The whole document (predictions computed from the profiles as they are now)."""
     runs: Sequence[dict[str, Any]] = ledger["runs"]
     every = shapes()
@@ -77,7 +87,7 @@ def render(ledger: dict[str, Any]) -> str:
     for r in runs:
         observed = [s for s in every if s.id in r["observations"]]
         predictions.append(
-            predict_all(f"{r['client']}@{r['version']}", observed, OBSERVES.get(r["client"]))
+            predict(f"{r['client']}@{r['version']}", observed, OBSERVES.get(r["client"]))
         )
     totals = []
     for r, p in zip(runs, predictions, strict=True):
@@ -118,11 +128,11 @@ def render(ledger: dict[str, Any]) -> str:
         ]
         variant = shape.id.partition("/")[2] or shape.id
         lines.append(f"| `{variant}` | {shape.defect} | " + " | ".join(cells) + " |")
-    lines += _model_section(ledger.get("model_runs", []))
+    lines += _model_section(ledger.get("model_runs", []), predict_model)
     return "\n".join(lines) + "\n"
 
 
-def _model_section(runs: Sequence[dict[str, Any]]) -> list[str]:
+def _model_section(runs: Sequence[dict[str, Any]], predict_model: PredictModels) -> list[str]:
     """Claude Code's model view over the tool shapes (`run --model`): per run, how many shapes
     got each outcome (offered and call, tool search off / default), and every shape whose
     outcome or sent object the profile does not predict."""
@@ -142,7 +152,7 @@ def _model_section(runs: Sequence[dict[str, Any]]) -> list[str]:
         obs = r["observations"]
         every = {s.id: s for s in shapes()}
         servers = {sid: o["server"] for sid, o in obs.items()}
-        got = predict_models(f"{r['client']}@{r['version']}", [every[i] for i in obs], servers)
+        got = predict_model(f"{r['client']}@{r['version']}", [every[i] for i in obs], servers)
         wrong = {sid: d for sid in obs if (d := differences(obs[sid], got[sid]))}
         outcomes: dict[str, list[str]] = {}
         for sid, o in obs.items():

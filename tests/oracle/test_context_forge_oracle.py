@@ -46,7 +46,9 @@ from helpers.random_catalogs import snapshots as random_snapshots
 
 from catalogaudit.verify.drivers.context_forge_install import cache_root, installed
 
-pytestmark = pytest.mark.oracle
+#: The releases' `verify` runs (two at a time, each bounded at 900 s) happen in the first
+#: test's setup, which pytest's default 300 s would cut short on a loaded machine.
+pytestmark = [pytest.mark.oracle, pytest.mark.timeout(900)]
 
 CASES = [(r, s) for r in RELEASES for s in SCENARIOS]
 #: The releases that also get the seeded random catalogs.

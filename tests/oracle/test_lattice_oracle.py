@@ -13,10 +13,11 @@ Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import json
-import subprocess
-import sys
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -26,8 +27,8 @@ from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fix
 from catalogaudit.verify.base import Driver
 from catalogaudit.verify.drivers.context_forge import driver_at
 from catalogaudit.verify.drivers.context_forge_install import LATTICE_LIVE, cache_root, installed
-from catalogaudit.verify.lattice import shapes
-from catalogaudit.verify.observatory import OBSERVES, VERDICTS, observe_all, predict_all
+from catalogaudit.verify.lattice import Shape, shapes
+from catalogaudit.verify.observatory import OBSERVES, VERDICTS, Verdict, observe_all, predict_all
 from catalogaudit.verify.observatory_model import differences, predict_models
 
 pytestmark = pytest.mark.oracle
@@ -46,10 +47,25 @@ LIVE = {
 }
 
 
+@functools.cache
+def _predicted(run_id: str) -> dict[str, Verdict]:
+    """The profile's verdict on every shape run `run_id` observed, computed once for this
+    module's tests and the table (each shape is predicted on its own)."""
+    run = RUNS[run_id]
+    observed = [BY_ID[i] for i in run["observations"] if i in BY_ID]
+    return predict_all(run_id, observed, OBSERVES.get(run["client"]))
+
+
+@functools.cache
+def _model_predicted(run_id: str) -> dict[str, dict[str, Any]]:
+    """The profile's model view of every shape model run `run_id` observed, computed once."""
+    obs = MODEL_RUNS[run_id]["observations"]
+    servers = {sid: o["server"] for sid, o in obs.items()}
+    return predict_models(run_id, [BY_ID[i] for i in obs if i in BY_ID], servers)
+
+
 def _mismatches(run: dict[str, Any], ids: list[str]) -> list[str]:
-    got = predict_all(
-        f"{run['client']}@{run['version']}", [BY_ID[i] for i in ids], OBSERVES.get(run["client"])
-    )
+    got = _predicted(f"{run['client']}@{run['version']}")
     return [
         f"{sid}: observed {run['observations'][sid]['verdict']} "
         f"({run['observations'][sid].get('message', '')[:120]}), predicted {got[sid].verdict} "
@@ -122,14 +138,31 @@ def _no_drift(run: dict[str, Any], driver: Driver) -> None:
 
 def test_the_compatibility_table_is_current() -> None:
     """docs/compatibility.md is what `scripts/observatory.py table` writes from the ledger and
-    the profiles as they are now."""
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "observatory.py"), "table", "--check"],
-        capture_output=True,
-        text=True,
-        timeout=900,
+    the profiles as they are now (in this process, from the predictions the tests above made;
+    each is asked for the shapes the table asks for, so a shape missing from them fails)."""
+    spec = importlib.util.spec_from_file_location(
+        "lattice_table", ROOT / "scripts" / "lattice_table.py"
     )
-    assert proc.returncode == 0, proc.stderr
+    assert spec and spec.loader
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+
+    def predict(
+        profile: str, given: Iterable[Shape], listings: Sequence[str] | None
+    ) -> dict[str, Any]:
+        assert listings == OBSERVES.get(RUNS[profile]["client"])
+        return {s.id: _predicted(profile)[s.id] for s in given}
+
+    def predict_model(
+        profile: str, given: Iterable[Shape], servers: dict[str, str]
+    ) -> dict[str, dict[str, Any]]:
+        assert servers == {i: o["server"] for i, o in MODEL_RUNS[profile]["observations"].items()}
+        return {s.id: _model_predicted(profile)[s.id] for s in given}
+
+    text = table.render(LEDGER, predict, predict_model)
+    assert text == table.DOC.read_text(encoding="utf-8"), (
+        "docs/compatibility.md is stale: python scripts/observatory.py table"
+    )
 
 
 MODEL_RUNS = {f"claude-code@{r['version']}": r for r in LEDGER.get("model_runs", [])}
@@ -142,8 +175,7 @@ def test_every_recorded_model_view_is_predicted(run_id: str) -> None:
     run = MODEL_RUNS[run_id]
     obs = run["observations"]
     assert set(obs) <= set(BY_ID), "ledger shapes the lattice no longer makes"
-    servers = {sid: o["server"] for sid, o in obs.items()}
-    got = predict_models(run_id, [BY_ID[i] for i in obs], servers)
+    got = _model_predicted(run_id)
     wrong = [
         f"{sid}: {', '.join(d)}: observed {obs[sid]}, predicted {got[sid]}"
         for sid in obs
