@@ -22,9 +22,11 @@ def has_sixteen_digits(text: str | bytes) -> bool:
     return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
 
 
-#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
-_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
-_NOT_INTEGER = frozenset(b".eE+")
+#: A whole run of sixteen digits or more that may be an integer beyond 2^53-1: not a
+#: fraction's or an exponent's (no `.`, `e`, `E` or `+` before it, nor `.`, `e`, `E` after).
+#: NOTE: the lookbehind, not a test per match: every float written with 17 significant digits
+#: has such a run after its point.
+_LONG_RUN = re.compile(rb"(?<![0-9.eE+])[0-9]{16,}(?![0-9.eE])")
 
 
 def has_unsafe_integer(data: str | bytes) -> bool:
@@ -37,8 +39,7 @@ def has_unsafe_integer(data: str | bytes) -> bool:
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     return any(
-        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
-        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
+        m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER
         for m in _LONG_RUN.finditer(data)
     )
 
@@ -64,13 +65,18 @@ class WireInt(int):
         return self.lexeme
 
 
+_new_float = float.__new__
+
+
 class WireFloat(float):
     """A non-integer number (fraction, exponent or NaN/Infinity) with its exact wire lexeme."""
 
+    # NOTE: a slot, not a dict per instance: the parser makes one per float served.
+    __slots__ = ("lexeme",)
     lexeme: str
 
     def __new__(cls, lexeme: str) -> WireFloat:
-        self = super().__new__(cls, float(lexeme))
+        self = _new_float(cls, lexeme)  # NOTE: float() reads the lexeme itself
         self.lexeme = lexeme
         return self
 
