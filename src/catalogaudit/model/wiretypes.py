@@ -22,11 +22,19 @@ def has_sixteen_digits(text: str | bytes) -> bool:
     return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
 
 
-#: A whole run of sixteen digits or more that may be an integer beyond 2^53-1: not a
-#: fraction's or an exponent's (no `.`, `e`, `E` or `+` before it, nor `.`, `e`, `E` after).
-#: NOTE: the lookbehind, not a test per match: every float written with 17 significant digits
-#: has such a run after its point.
-_LONG_RUN = re.compile(rb"(?<![0-9.eE+])[0-9]{16,}(?![0-9.eE])")
+#: Each byte as what it says of a run of digits: a digit `0`; `.`, `e`, `E` (a fraction or
+#: an exponent) `.`; `+` itself; any other byte a space.
+_RUN_SHAPES = bytes(
+    {**dict.fromkeys(b"0123456789", ord("0")), **dict.fromkeys(b".eE", ord(".")), 43: 43}.get(
+        byte, ord(" ")
+    )
+    for byte in range(256)
+)
+#: A whole run of sixteen digits or more that may be an integer (of the shapes, after a space
+#: put first): not a fraction's or an exponent's, so no `.`, `e`, `E` or `+` before it, nor
+#: `.`, `e`, `E` after. NOTE: asked of the shapes, the pattern starts with a literal that sre
+#: searches for, not a test at every digit (a float of 17 digits holds such a run).
+_LONG_RUN = re.compile(rb" 0{16,}(?![0.])")
 
 
 def has_unsafe_integer(data: str | bytes) -> bool:
@@ -38,9 +46,11 @@ def has_unsafe_integer(data: str | bytes) -> bool:
         return False
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
+    shapes = b" " + data.translate(_RUN_SHAPES)
+    # NOTE: shapes[i] is data[i - 1]: a match's run of digits is data[start : end - 1]
     return any(
-        m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER
-        for m in _LONG_RUN.finditer(data)
+        m.end() - m.start() > 17 or int(data[m.start() : m.end() - 1]) > MAX_SAFE_INTEGER
+        for m in _LONG_RUN.finditer(shapes)
     )
 
 
