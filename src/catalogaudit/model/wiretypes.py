@@ -30,28 +30,33 @@ _RUN_SHAPES = bytes(
     )
     for byte in range(256)
 )
-#: A whole run of sixteen digits or more that may be an integer (of the shapes, after a space
-#: put first): not a fraction's or an exponent's, so no `.`, `e`, `E` or `+` before it, nor
-#: `.`, `e`, `E` after. NOTE: asked of the shapes, the pattern starts with a literal that sre
-#: searches for, not a test at every digit (a float of 17 digits holds such a run).
-_LONG_RUN = re.compile(rb" 0{16,}(?![0.])")
+#: Where a run of sixteen digits or more that may be an integer starts, in the shapes: after
+#: a space, so not a fraction's or an exponent's (no `.`, `e`, `E` or `+` before it).
+_RUN_START = b" " + b"0" * 16
+_ZEROS = re.compile(rb"0+")
 
 
 def has_unsafe_integer(data: str | bytes) -> bool:
     """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
     rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
     in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
-    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
-    if not has_sixteen_digits(data):
-        return False
+    alone is not enough (17 digits are past 2^53-1 whatever they are).
+
+    NOTE: the runs are found in the shapes by `bytes.find`, not a pattern: one test per run
+    that may be an integer, none per 17-digit float (its run follows its point)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    shapes = b" " + data.translate(_RUN_SHAPES)
-    # NOTE: shapes[i] is data[i - 1]: a match's run of digits is data[start : end - 1]
-    return any(
-        m.end() - m.start() > 17 or int(data[m.start() : m.end() - 1]) > MAX_SAFE_INTEGER
-        for m in _LONG_RUN.finditer(shapes)
-    )
+    shapes = b" " + data.translate(_RUN_SHAPES)  # NOTE: shapes[i] is data[i - 1]
+    at = shapes.find(_RUN_START)
+    while at >= 0:
+        end = _ZEROS.match(shapes, at + 1).end()  # type: ignore[union-attr]
+        # NOTE: not a fraction's or an exponent's either when `.`, `e` or `E` follows
+        if shapes[end : end + 1] != b"." and (
+            end - at > 17 or int(data[at : end - 1]) > MAX_SAFE_INTEGER
+        ):
+            return True
+        at = shapes.find(_RUN_START, end)
+    return False
 
 
 NON_FINITE = ("NaN", "Infinity", "-Infinity")
