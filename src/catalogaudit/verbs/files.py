@@ -123,8 +123,8 @@ def settling() -> Iterator[None]:
     `settled` before it resumes.
 
     NOTE: `intake` and `audit` pause it themselves, but between their pauses (and right after
-    the last) the first allocation made the collector walk every object made while paused:
-    a tenth of reading a 10 MB catalog of floats, for no cycle found."""
+    the last) the first allocation made the collector walk every object made while paused,
+    and it found no cycle (bench/README.md, "Measured for the code")."""
     with gc_paused():
         yield
         settled()
