@@ -22,25 +22,41 @@ def has_sixteen_digits(text: str | bytes) -> bool:
     return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
 
 
-#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
-_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
-_NOT_INTEGER = frozenset(b".eE+")
+#: Each byte as what it says of a run of digits: a digit `0`; `.`, `e`, `E` (a fraction or
+#: an exponent) `.`; `+` itself; any other byte a space.
+_RUN_SHAPES = bytes(
+    {**dict.fromkeys(b"0123456789", ord("0")), **dict.fromkeys(b".eE", ord(".")), 43: 43}.get(
+        byte, ord(" ")
+    )
+    for byte in range(256)
+)
+#: Where a run of sixteen digits or more that may be an integer starts, in the shapes: after
+#: a space, so not a fraction's or an exponent's (no `.`, `e`, `E` or `+` before it).
+_RUN_START = b" " + b"0" * 16
+_ZEROS = re.compile(rb"0+")
 
 
 def has_unsafe_integer(data: str | bytes) -> bool:
     """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
     rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
     in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
-    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
-    if not has_sixteen_digits(data):
-        return False
+    alone is not enough (17 digits are past 2^53-1 whatever they are).
+
+    NOTE: the runs are found in the shapes by `bytes.find`, not a pattern: one test per run
+    that may be an integer, none per 17-digit float (its run follows its point)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    return any(
-        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
-        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
-        for m in _LONG_RUN.finditer(data)
-    )
+    shapes = b" " + data.translate(_RUN_SHAPES)  # NOTE: shapes[i] is data[i - 1]
+    at = shapes.find(_RUN_START)
+    while at >= 0:
+        end = _ZEROS.match(shapes, at + 1).end()  # type: ignore[union-attr]
+        # NOTE: not a fraction's or an exponent's either when `.`, `e` or `E` follows
+        if shapes[end : end + 1] != b"." and (
+            end - at > 17 or int(data[at : end - 1]) > MAX_SAFE_INTEGER
+        ):
+            return True
+        at = shapes.find(_RUN_START, end)
+    return False
 
 
 NON_FINITE = ("NaN", "Infinity", "-Infinity")
@@ -64,13 +80,18 @@ class WireInt(int):
         return self.lexeme
 
 
+_new_float = float.__new__
+
+
 class WireFloat(float):
     """A non-integer number (fraction, exponent or NaN/Infinity) with its exact wire lexeme."""
 
+    # NOTE: a slot, not a dict per instance: the parser makes one per float served.
+    __slots__ = ("lexeme",)
     lexeme: str
 
     def __new__(cls, lexeme: str) -> WireFloat:
-        self = super().__new__(cls, float(lexeme))
+        self = _new_float(cls, lexeme)  # NOTE: float() reads the lexeme itself
         self.lexeme = lexeme
         return self
 

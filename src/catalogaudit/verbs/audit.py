@@ -15,7 +15,7 @@ from catalogaudit.model import EXIT_ERROR, EXIT_OK, Catalog, Report
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, files, live, output, terminal
 from catalogaudit.verbs.config import parse_settings
-from catalogaudit.verbs.files import catalog_of, settled
+from catalogaudit.verbs.files import catalog_of
 from catalogaudit.verbs.live import SnapshotOptions
 
 FAIL_ON = ("error", "warning", "info", "never")
@@ -200,8 +200,8 @@ def run(o: AuditRunOptions) -> int:
         found = []
         reports, specs = streamed
     else:
-        found = catalogs(o, revision, regions=ci)
-        settled()
+        with files.settling():
+            found = catalogs(o, revision, regions=ci)
         specs = {c.source: c.spec for c in found if c.spec}
     if o.show_matrix:
         return _matrix(
@@ -214,7 +214,8 @@ def run(o: AuditRunOptions) -> int:
 
         reports = [audit_rewritten(c, subs, options) for c in found]
     elif streamed is None and fleet is None:
-        reports = [audit(c, options) for c in found]
+        with files.settling():
+            reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None
     setup.finish(report)
