@@ -136,3 +136,18 @@ def test_a_float_the_c_encoder_writes_unflagged_is_its_es6_form(number: float) -
     from catalogaudit.canonical import jcs
 
     assert jcs.jcs_bytes([number, {"f": number}]) == rfc8785.dumps([number, {"f": number}])
+
+
+#: Strings holding what `jcs.es6_numbers` looks for, which it must leave as they are.
+LOOKALIKES = ["", "1.0", ":1.0,", ",-0.0]", "[1e-6}", 'a"b:1.0,', "\\", '\\"', "x:1e+16]", "é😀"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES))
+def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str) -> None:
+    import rfc8785
+
+    from catalogaudit.canonical import jcs
+
+    value = [number, {"f": number, text: [text, number, {text: text}]}]
+    assert jcs.plain_jcs(value) == rfc8785.dumps(value)

@@ -2,7 +2,8 @@
 
 `jcs_bytes` is `jsonwrite.canonical` as UTF-8: orjson writes it, the exact writer the values
 orjson would write otherwise (`jsonwire`). From bytes (`hash` of a list result, `canonicalize
---jcs`), `read` parses at C speed what it can read exactly, and `served` and `plain_jcs` write
+--jcs`), the C scanner (`read_documents`: floats kept as lexemes) and orjson (`read_values`:
+floats as doubles) read at C speed what they read exactly, and `served` and `plain_jcs` write
 the same bytes as the exact writers would from the exact parse.
 """
 
@@ -64,29 +65,14 @@ def gc_paused() -> Iterator[None]:
 # --- bytes read by the C scanner, written by orjson --------------------------------------------
 
 
-class Lexeme(str):
-    """A float's lexeme as `read` keeps it (a `str` subclass: the C scanner makes it with no
-    Python frame, and orjson hands it to `default`, which spells it)."""
-
-    __slots__ = ()
-
-
 def _refuse(lexeme: str) -> Any:
     raise ValueError(lexeme)  # NOTE: NaN, Infinity: the exact path names them
 
 
-#: The C scanner with no hook per object: floats kept as lexemes, NaN and Infinity refused.
-_READER = json.JSONDecoder(parse_float=Lexeme, parse_constant=_refuse)
-#: orjson's options: a `Lexeme` goes to `default`.
-_SERVED = orjson.OPT_PASSTHROUGH_SUBCLASS
-_SORTED = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS
-
-
-def read(data: bytes) -> Any:
-    """The value of a JSON document read by the C scanner (floats as `Lexeme`s), or None when
-    the exact decoder must read it (see `read_documents`), or `data` is not one document."""
-    values = read_documents(data)
-    return values[0] if values is not None and len(values) == 1 else None
+#: The C scanner with no hook per object: each float kept as its lexeme in an `orjson.Fragment`
+#: (a C type the scanner calls with no Python frame, and orjson writes as it stands), NaN and
+#: Infinity refused.
+_READER = json.JSONDecoder(parse_float=orjson.Fragment, parse_constant=_refuse)
 
 
 #: JSON whitespace, and what `str.splitlines` ends a line at (how `intake` splits JSON Lines).
@@ -96,11 +82,12 @@ _LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 def read_documents(data: bytes) -> list[Any] | None:
     """The values of a JSON document, or of JSON Lines (several values, one a line, as
-    `intake` splits them), read by the C scanner (floats as `Lexeme`s); None when the exact
-    decoder must read them: invalid UTF-8, a BOM, NaN, not JSON, nested beyond the stack, a
-    value of JSON Lines over more than one line, or a digit run that may be an integer beyond
-    2^53-1 (`has_unsafe_integer`). What else this reading loses is asked of the text written
-    from it: a duplicate key (`same_members`), a lone surrogate (orjson refuses to write it)."""
+    `intake` splits them), read by the C scanner (floats as their lexemes, `_READER`); None
+    when the exact decoder must read them: invalid UTF-8, a BOM, NaN, not JSON, nested beyond
+    the stack, a value of JSON Lines over more than one line, or a digit run that may be an
+    integer beyond 2^53-1 (`has_unsafe_integer`). What else this reading loses is asked of the
+    text written from it: a duplicate key (`same_members`), a lone surrogate (orjson refuses to
+    write it)."""
     if has_unsafe_integer(data):
         return None
     try:
@@ -125,40 +112,82 @@ def read_documents(data: bytes) -> list[Any] | None:
     return values or None
 
 
-def _lexeme(obj: Any) -> Any:
-    if type(obj) is Lexeme:
-        return orjson.Fragment(str.__str__(obj))
-    raise TypeError(type(obj).__name__)
-
-
-def _es6(obj: Any) -> Any:
-    """A `Lexeme` as RFC 8785 writes its double (`jcs_number`); refuses what has no JCS form
-    (1E400)."""
-    if type(obj) is not Lexeme:
-        raise TypeError(type(obj).__name__)
-    number = float(obj)
-    if number - number != 0:
-        raise TypeError(obj)
-    return orjson.Fragment(jcs_number(number))
-
-
 def served(value: Any) -> bytes:
-    """`jsonwrite.compact_utf8` of a value `read` gave: served key order, floats as lexemes.
-    Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate, 255 levels)."""
-    return orjson.dumps(value, default=_lexeme, option=_SERVED)
+    """`jsonwrite.compact_utf8` of a value `read_documents` gave: served key order, floats as
+    their lexemes. Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate,
+    255 levels)."""
+    return orjson.dumps(value)
+
+
+def read_values(data: bytes) -> Any:
+    """The value of one JSON document as orjson reads it (floats as doubles, correctly
+    rounded), or None where the exact decoder must read it: what `read_documents` leaves to it,
+    and 1E400 (orjson refuses what overflows a double). A duplicate key is for `same_members`
+    to find in the text written from it."""
+    if has_unsafe_integer(data):
+        return None  # NOTE: orjson reads an integer beyond 64 bits as a double, silently
+    try:
+        return orjson.loads(data)
+    except (orjson.JSONDecodeError, RecursionError):
+        return None
+
+
+#: The end of a number token orjson writes otherwise than ECMAScript (RFC 8785 3.2.2.3): a
+#: float written integral (`1.0`, `-0.0`), or with an exponent where ECMAScript writes fixed
+#: notation (`1e-6`, `1e+16` to `1e+20`). Any other double orjson writes as ECMAScript does:
+#: the shortest round-trip digits, fixed for 1e-5 <= |x| < 1e16, `1e-7` and `1e+21` alike
+#: (`tests/model/test_fastpaths.py`). One pattern per literal that leads it, each asked only
+#: where `bytes.find` sees its literal (`re` skips to a literal in C, not to an alternation).
+_NOT_ES6 = {
+    b".0": re.compile(rb"\.0(?=[,\]}]|\Z)"),
+    b"e-6": re.compile(rb"e-6(?=[,\]}]|\Z)"),
+    b"e+": re.compile(rb"e\+(?:1[6-9]|20)(?=[,\]}]|\Z)"),
+}
+#: A number token as orjson writes one.
+_NUMBER = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+
+
+def es6_numbers(out: bytes) -> bytes:
+    """orjson's compact text with each number token it writes otherwise than ECMAScript
+    (`_NOT_ES6`) spelled by `jcs_number`; strings untouched: the same bytes in a string are
+    told by the quotes before them (in orjson's text a quote in a string is escaped, and a
+    backslash is only ever the first of an escape)."""
+    ends = sorted(
+        m.end() for lead, ends in _NOT_ES6.items() if lead in out for m in ends.finditer(out)
+    )
+    if not ends:
+        return out
+    unescaped = out.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+    pieces: list[bytes] = []
+    done = counted = quotes = 0
+    for end in ends:
+        near = max(0, end - 32)  # NOTE: a double's token is at most 24 bytes
+        start = 1 + max(out.rfind(b":", near, end), out.rfind(b",", near, end))
+        start = max(start, 1 + out.rfind(b"[", near, end))
+        if (start == 0 and near) or not _NUMBER.fullmatch(out, start, end):
+            continue  # NOTE: in a string
+        quotes += unescaped.count(b'"', counted, start)
+        counted = start
+        if quotes % 2:
+            continue  # NOTE: in a string
+        pieces.append(out[done:start])
+        pieces.append(jcs_number(float(out[start:end])).encode())
+        done = end
+    pieces.append(out[done:])
+    return b"".join(pieces)
 
 
 def plain_jcs(value: Any, split: int = 0) -> bytes:
-    """`jcs_bytes` of a value `read` gave: orjson writes it with keys sorted and floats as
-    ECMAScript writes them, member by member where UTF-16 order may differ (and in the first
-    `split` levels anyway: a document's listings, so one such key costs one item written
-    twice). Raises `orjson.JSONEncodeError` as `served` does, and for a float beyond the double
-    range."""
+    """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
+    numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`), member by member
+    where UTF-16 order may differ (and in the first `split` levels anyway: a document's
+    listings, so one such key costs one item written twice). Raises
+    `orjson.JSONEncodeError` as `served` does."""
     kind = type(value)
     if split <= 0 or (kind is not dict and kind is not list):
-        out = orjson.dumps(value, default=_es6, option=_SORTED)
+        out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         if not utf16_order_may_differ(out):  # NOTE: never for a scalar
-            return out
+            return es6_numbers(out)
     if kind is list:
         return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
     keys = sorted(value, key=jcs_key)

@@ -13,13 +13,14 @@ INTEGER_LEXEME = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 MAX_SAFE_INTEGER = 2**53 - 1
 
 _DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_SIXTEEN = b"0" * 16
 
 
 def has_sixteen_digits(text: str | bytes) -> bool:
     """Whether `text` holds sixteen ASCII digits in a row, asked of the UTF-8 bytes (a digit is
     the same byte, any other character no digit byte), which `bytes.translate` scans in C."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
+    return data.translate(_DIGITS_TO_ZERO).find(_SIXTEEN) >= 0
 
 
 #: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
@@ -32,10 +33,15 @@ def has_unsafe_integer(data: str | bytes) -> bool:
     rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
     in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
     alone is not enough (17 digits are past 2^53-1 whatever they are)."""
-    if not has_sixteen_digits(data):
-        return False
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
+    zeros = data.translate(_DIGITS_TO_ZERO)
+    if zeros.find(_SIXTEEN) < 0:
+        return False
+    # NOTE: a float written with 17 significant digits has a run of 16 after its point: those
+    # runs are cut short first, in C, so that only the runs left are asked one by one.
+    if zeros.replace(b"." + _SIXTEEN, b".").find(_SIXTEEN) < 0:
+        return False
     return any(
         (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
         and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
