@@ -132,49 +132,56 @@ def read_values(data: bytes) -> Any:
         return None
 
 
-#: The end of a number token orjson writes otherwise than ECMAScript (RFC 8785 3.2.2.3): a
-#: float written integral (`1.0`, `-0.0`), or with an exponent where ECMAScript writes fixed
-#: notation (`1e-6`, `1e+16` to `1e+20`). Any other double orjson writes as ECMAScript does:
-#: the shortest round-trip digits, fixed for 1e-5 <= |x| < 1e16, `1e-7` and `1e+21` alike
-#: (`tests/model/test_fastpaths.py`). One pattern per literal that leads it, each asked only
-#: where `bytes.find` sees its literal (`re` skips to a literal in C, not to an alternation).
-_NOT_ES6 = {
-    b".0": re.compile(rb"\.0(?=[,\]}]|\Z)"),
-    b"e-6": re.compile(rb"e-6(?=[,\]}]|\Z)"),
-    b"e+": re.compile(rb"e\+(?:1[6-9]|20)(?=[,\]}]|\Z)"),
-}
-#: A number token as orjson writes one.
-_NUMBER = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+#: Number tokens orjson writes otherwise than ECMAScript (RFC 8785 3.2.2.3): a float written
+#: integral (`1.0`, `-0.0`: ECMAScript writes `1`, `0`), or with an exponent where ECMAScript
+#: writes fixed notation (`1e-6`, `1e+16` to `1e+20`). Any other double orjson writes as
+#: ECMAScript does: the shortest round-trip digits, fixed for 1e-5 <= |x| < 1e16, `1e-7` and
+#: `1e+21` alike (`tests/model/test_fastpaths.py`). Asked only outside strings (`es6_numbers`).
+_INTEGRAL_END = re.compile(rb"\.0(?=[,\]}]|\Z)")
+_NEGATIVE_ZERO = re.compile(rb"-0\.0(?=[,\]}]|\Z)")
+#: (with what precedes the token, so that `re` tries it at punctuation only, not at each digit)
+_FIXED_IN_ES6 = re.compile(rb"([:,\[])(-?[0-9]+(?:\.[0-9]+)?e(?:-6|\+1[6-9]|\+20))(?=[,\]}]|\Z)")
+#: Stand-ins for the escapes `\\` and `\"` while a text is split at its quotes: orjson writes
+#: every control character escaped, so neither byte is in its text.
+_BACKSLASH, _QUOTE = b"\x02\x02", b"\x01\x01"
+
+
+def _integral(text: bytes) -> bool:
+    """Whether `_INTEGRAL_END` may match: asked at `bytes.find`'s speed."""
+    return b".0," in text or b".0]" in text or b".0}" in text or text.endswith(b".0")
+
+
+def _may_differ(text: bytes) -> bool:
+    """Whether a token of `text` may be one orjson writes otherwise than ECMAScript (or a
+    string may look like one)."""
+    return b"e-6" in text or b"e+" in text or _integral(text)
+
+
+def _respell(token: re.Match[bytes]) -> bytes:
+    return token.group(1) + jcs_number(float(token.group(2))).encode()
 
 
 def es6_numbers(out: bytes) -> bytes:
     """orjson's compact text with each number token it writes otherwise than ECMAScript
-    (`_NOT_ES6`) spelled by `jcs_number`; strings untouched: the same bytes in a string are
-    told by the quotes before them (in orjson's text a quote in a string is escaped, and a
-    backslash is only ever the first of an escape)."""
-    ends = sorted(
-        m.end() for lead, ends in _NOT_ES6.items() if lead in out for m in ends.finditer(out)
-    )
-    if not ends:
+    respelled (`jcs_number`), strings untouched. The text is split at the quotes that open and
+    close strings (escapes stood in for first), so every step is one pass in C: the text
+    outside strings holds only punctuation, literals and number tokens."""
+    if not _may_differ(out):
         return out
-    unescaped = out.replace(b"\\\\", b"__").replace(b'\\"', b"__")
-    pieces: list[bytes] = []
-    done = counted = quotes = 0
-    for end in ends:
-        near = max(0, end - 32)  # NOTE: a double's token is at most 24 bytes
-        start = 1 + max(out.rfind(b":", near, end), out.rfind(b",", near, end))
-        start = max(start, 1 + out.rfind(b"[", near, end))
-        if (start == 0 and near) or not _NUMBER.fullmatch(out, start, end):
-            continue  # NOTE: in a string
-        quotes += unescaped.count(b'"', counted, start)
-        counted = start
-        if quotes % 2:
-            continue  # NOTE: in a string
-        pieces.append(out[done:start])
-        pieces.append(jcs_number(float(out[start:end])).encode())
-        done = end
-    pieces.append(out[done:])
-    return b"".join(pieces)
+    escaped = b"\\" in out
+    if escaped:
+        out = out.replace(b"\\\\", _BACKSLASH).replace(b'\\"', _QUOTE)
+    parts = out.split(b'"')
+    bare = b'"'.join(parts[0::2])  # NOTE: what is outside strings, quotes between
+    if b"e-6" in bare or b"e+" in bare:
+        bare = _FIXED_IN_ES6.sub(_respell, b"," + bare)[1:]  # NOTE: "," before a lone token
+    if _integral(bare):
+        bare = _INTEGRAL_END.sub(b"", _NEGATIVE_ZERO.sub(b"0", bare))
+    parts[0::2] = bare.split(b'"')
+    out = b'"'.join(parts)
+    if escaped:
+        out = out.replace(_QUOTE, b'\\"').replace(_BACKSLASH, b"\\\\")
+    return out
 
 
 def plain_jcs(value: Any, split: int = 0) -> bytes:
