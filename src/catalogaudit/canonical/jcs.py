@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import pairwise
+from operator import methodcaller
 from typing import Any
 
 import orjson
@@ -186,20 +187,40 @@ def es6_numbers(out: bytes) -> bytes:
 
 def plain_jcs(value: Any, split: int = 0) -> bytes:
     """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
-    numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`), member by member
-    where UTF-16 order may differ (and in the first `split` levels anyway: a document's
-    listings, so one such key costs one item written twice). Raises
+    numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`); where UTF-16
+    order may differ from orjson's, from a copy with every object's keys in UTF-16 order
+    (`_utf16_ordered`), which orjson keeps. The first `split` levels are written member by
+    member (a document's listings, so one such key costs one item written twice). Raises
     `orjson.JSONEncodeError` as `served` does."""
     kind = type(value)
-    if split <= 0 or (kind is not dict and kind is not list):
-        out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-        if not utf16_order_may_differ(out):  # NOTE: never for a scalar
-            return es6_numbers(out)
-    if kind is list:
+    if split > 0 and kind is list:
         return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
-    keys = sorted(value, key=jcs_key)
-    pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
-    return b"{" + b",".join(pairs) + b"}"
+    if split > 0 and kind is dict:
+        keys = sorted(value, key=jcs_key)
+        pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
+        return b"{" + b",".join(pairs) + b"}"
+    out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    if utf16_order_may_differ(out):  # NOTE: never for a scalar
+        out = orjson.dumps(_utf16_ordered(value))  # NOTE: a container: scalars never
+    return es6_numbers(out)
+
+
+#: `jsonwrite.jcs_key` as a C call (no Python frame per key).
+_UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
+
+
+def _utf16_ordered(value: Any) -> Any:
+    """A copy of `value` with each object's keys in UTF-16 order (RFC 8785 section 3.2.3)."""
+    if type(value) is list:
+        return [_utf16_ordered(v) if type(v) in _CONTAINERS else v for v in value]
+    out = {}
+    for key in sorted(value, key=_UTF16):
+        member = value[key]
+        out[key] = _utf16_ordered(member) if type(member) in _CONTAINERS else member
+    return out
+
+
+_CONTAINERS = (dict, list)
 
 
 def same_members(data: bytes, colons: int) -> bool:
