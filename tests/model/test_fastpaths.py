@@ -151,3 +151,12 @@ def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str) -> None
 
     value = [number, {"f": number, text: [text, number, {text: text}]}]
     assert jcs.plain_jcs(value) == rfc8785.dumps(value)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(WIRE_TEXT)
+def test_the_canonical_hash_from_the_served_text_is_the_exact_writers(text: str) -> None:
+    from catalogaudit.canonical import hashes, jcs
+
+    value = jsonwire.loads(text)
+    assert hashes._jcs_of(value, jsonwrite.compact_utf8(value)) == jcs.jcs_bytes(value)
