@@ -185,24 +185,25 @@ def es6_numbers(out: bytes) -> bytes:
     return out
 
 
-def plain_jcs(value: Any, split: int = 0) -> bytes:
+def plain_jcs(value: Any, split: int = 0, floats: bool = True) -> bytes:
     """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
     numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`); where UTF-16
     order may differ from orjson's, from a copy with every object's keys in UTF-16 order
     (`_utf16_ordered`), which orjson keeps. The first `split` levels are written member by
-    member (a document's listings, so one such key costs one item written twice). Raises
+    member (a document's listings, so one such key costs one item written twice). `floats`:
+    False for a value known to hold none (nothing to spell again). Raises
     `orjson.JSONEncodeError` as `served` does."""
     kind = type(value)
     if split > 0 and kind is list:
-        return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
+        return b"[" + b",".join(plain_jcs(v, split - 1, floats) for v in value) + b"]"
     if split > 0 and kind is dict:
         keys = sorted(value, key=jcs_key)
-        pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
+        pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1, floats) for k in keys)
         return b"{" + b",".join(pairs) + b"}"
     out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     if utf16_order_may_differ(out):  # NOTE: never for a scalar
-        out = orjson.dumps(_utf16_ordered(value))  # NOTE: a container: scalars never
-    return es6_numbers(out)
+        out = orjson.dumps(_utf16_ordered(value))
+    return es6_numbers(out) if floats else out
 
 
 #: `jsonwrite.jcs_key` as a C call (no Python frame per key).
