@@ -143,13 +143,16 @@ LOOKALIKES = ["", "1.0", ":1.0,", ",-0.0]", "[1e-6}", 'a"b:1.0,', "\\", '\\"', "
 
 
 @settings(max_examples=2000, deadline=None)
-@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES))
-def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str) -> None:
+@given(
+    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES), st.booleans()
+)
+def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str, long: bool) -> None:
     import rfc8785
 
     from catalogaudit.canonical import jcs
 
-    value = [number, {"f": number, text: [text, number, {text: text}]}]
+    padding = "x" * 2000 if long else ""  # NOTE: long, the tokens are respelled one by one
+    value = [number, {"f": number, text: [text, number, {text: text}], "p": padding}]
     assert jcs.plain_jcs(value) == rfc8785.dumps(value)
 
 

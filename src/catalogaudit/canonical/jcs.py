@@ -162,6 +162,34 @@ def _respell(token: re.Match[bytes]) -> bytes:
     return token.group(1) + jcs_number(float(token.group(2))).encode()
 
 
+#: The end of a token `_FIXED_IN_ES6` matches, and a number token as orjson writes one.
+_EXPONENT_END = re.compile(rb"e(?:-6|\+1[6-9]|\+20)(?=[,\]}]|\Z)")
+_NUMBER = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+
+
+def _sparse(out: bytes) -> bytes:
+    """`es6_numbers` token by token, for a text where such tokens are few: each told from
+    the same bytes in a string by the quotes before it (escapes stood in for)."""
+    ends = sorted(m.end() for p in (_INTEGRAL_END, _EXPONENT_END) for m in p.finditer(out))
+    plain = out.replace(b"\\\\", _BACKSLASH).replace(b'\\"', _QUOTE)
+    pieces: list[bytes] = []
+    done = counted = quotes = 0
+    for end in ends:
+        near = max(0, end - 32)  # NOTE: a double's token is at most 24 bytes
+        delimiter = max(out.rfind(b":", near, end), out.rfind(b",", near, end))
+        start = 1 + max(delimiter, out.rfind(b"[", near, end))
+        if (start == 0 and near) or not _NUMBER.fullmatch(out, start, end):
+            continue  # NOTE: in a string
+        quotes += plain.count(b'"', counted, start)
+        counted = start
+        if quotes % 2:
+            continue  # NOTE: in a string
+        pieces += (out[done:start], jcs_number(float(out[start:end])).encode())
+        done = end
+    pieces.append(out[done:])
+    return b"".join(pieces)
+
+
 def es6_numbers(out: bytes) -> bytes:
     """orjson's compact text with each number token it writes otherwise than ECMAScript
     respelled (`jcs_number`), strings untouched. The text is split at the quotes that open and
@@ -169,6 +197,9 @@ def es6_numbers(out: bytes) -> bytes:
     outside strings holds only punctuation, literals and number tokens."""
     if not _may_differ(out):
         return out
+    found = sum(out.count(lead) for lead in (b".0,", b".0]", b".0}", b"e-6", b"e+"))
+    if found * 256 < len(out):
+        return _sparse(out)  # NOTE: the passes below cost the whole text, these a token each
     escaped = b"\\" in out
     if escaped:
         out = out.replace(b"\\\\", _BACKSLASH).replace(b'\\"', _QUOTE)
