@@ -143,9 +143,7 @@ LOOKALIKES = ["", "1.0", ":1.0,", ",-0.0]", "[1e-6}", 'a"b:1.0,', "\\", '\\"', "
 
 
 @settings(max_examples=2000, deadline=None)
-@given(
-    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES), st.booleans()
-)
+@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES), st.booleans())
 def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str, long: bool) -> None:
     import rfc8785
 
