@@ -340,6 +340,12 @@ class _tmpfile:
         (b'{"id":"12345678901234567"}', True),  # in a string: only costs the exact path
         (b'{"n":' + b"7" * 60_000 + b"}", True),
         (b'{"n":123456789012345}', False),
+        # 17-digit fractions are cut short before any run is read; what they hide is not
+        (b'{"a":[0.84442185154802415,1.00000000000000002]}', False),
+        (b'{"a":[0.84442185154802415,12345678901234567]}', True),
+        (b'{"a":0.' + b"1" * 40 + b"}", False),  # a run after a point is a fraction's
+        (b'{"a":12345678901234567.5,"b":1e12345678901234567}', False),
+        (b'{"a":-12345678901234567}', True),
     ],
 )
 def test_unsafe_integers_are_found_by_value_not_by_length(data: bytes, unsafe: bool) -> None:

@@ -136,3 +136,28 @@ def test_a_float_the_c_encoder_writes_unflagged_is_its_es6_form(number: float) -
     from catalogaudit.canonical import jcs
 
     assert jcs.jcs_bytes([number, {"f": number}]) == rfc8785.dumps([number, {"f": number}])
+
+
+#: Strings holding what `jcs.es6_numbers` looks for, which it must leave as they are.
+LOOKALIKES = ["", "1.0", ":1.0,", ",-0.0]", "[1e-6}", 'a"b:1.0,', "\\", '\\"', "x:1e+16]", "é😀"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(LOOKALIKES), st.booleans())
+def test_orjson_doubles_respelled_are_rfc8785s(number: float, text: str, long: bool) -> None:
+    import rfc8785
+
+    from catalogaudit.canonical import jcs
+
+    padding = "x" * 2000 if long else ""  # NOTE: long, the tokens are respelled one by one
+    value = [number, {"f": number, text: [text, number, {text: text}], "p": padding}]
+    assert jcs.plain_jcs(value) == rfc8785.dumps(value)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(WIRE_TEXT)
+def test_the_canonical_hash_from_the_served_text_is_the_exact_writers(text: str) -> None:
+    from catalogaudit.canonical import hashes, jcs
+
+    value = jsonwire.loads(text)
+    assert hashes._jcs_of(value, jsonwrite.compact_utf8(value)) == jcs.jcs_bytes(value)

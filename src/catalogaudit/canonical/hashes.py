@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from catalogaudit.canonical import jcs as canonical
 from catalogaudit.canonical.jcs import sha256
 from catalogaudit.model import (
@@ -27,6 +29,7 @@ from catalogaudit.model import (
     compact,
     compact_utf8,
     dump_string,
+    has_unsafe_integer,
     identity,
     identity_sort_key,
 )
@@ -56,14 +59,27 @@ def prompt_projection(listing: str, item: Any) -> Any:
 def item_hashes(listing: str, item: Any) -> ItemHashes:
     """Hash one item three ways (the prompt text is the served text when the projection keeps
     every member)."""
-    served = canonical.sha256(compact_utf8(item))
+    text = compact_utf8(item)
+    served = canonical.sha256(text)
     projected = prompt_projection(listing, item)
     same = projected is item or len(projected) == len(item)
     return ItemHashes(
         served=served,
         prompt=served if same else canonical.sha256(compact_utf8(projected)),
-        canonical=canonical.jcs_hash(item),
+        canonical=canonical.sha256(_jcs_of(item, text)),
     )
+
+
+def _jcs_of(item: Any, text: bytes) -> bytes:
+    """`jcs_bytes(item)`, from its served `text` where orjson reads that exactly (the values
+    of its lexemes: no integer beyond 2^53-1, NaN, 1E400 or lone surrogate) and writes it
+    (`jcs.plain_jcs`), so that no number costs a Python call."""
+    if not has_unsafe_integer(text):
+        try:
+            return canonical.plain_jcs(orjson.loads(text))
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError, RecursionError):
+            pass
+    return canonical.jcs_bytes(item)
 
 
 def combine(hashes: Iterable[str]) -> str:

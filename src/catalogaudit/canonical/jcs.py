@@ -2,7 +2,8 @@
 
 `jcs_bytes` is `jsonwrite.canonical` as UTF-8: orjson writes it, the exact writer the values
 orjson would write otherwise (`jsonwire`). From bytes (`hash` of a list result, `canonicalize
---jcs`), `read` parses at C speed what it can read exactly, and `served` and `plain_jcs` write
+--jcs`), the C scanner (`read_documents`: floats kept as lexemes) and orjson (`read_values`:
+floats as doubles) read at C speed what they read exactly, and `served` and `plain_jcs` write
 the same bytes as the exact writers would from the exact parse.
 """
 
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import pairwise
+from operator import methodcaller
 from typing import Any
 
 import orjson
@@ -64,29 +66,14 @@ def gc_paused() -> Iterator[None]:
 # --- bytes read by the C scanner, written by orjson --------------------------------------------
 
 
-class Lexeme(str):
-    """A float's lexeme as `read` keeps it (a `str` subclass: the C scanner makes it with no
-    Python frame, and orjson hands it to `default`, which spells it)."""
-
-    __slots__ = ()
-
-
 def _refuse(lexeme: str) -> Any:
     raise ValueError(lexeme)  # NOTE: NaN, Infinity: the exact path names them
 
 
-#: The C scanner with no hook per object: floats kept as lexemes, NaN and Infinity refused.
-_READER = json.JSONDecoder(parse_float=Lexeme, parse_constant=_refuse)
-#: orjson's options: a `Lexeme` goes to `default`.
-_SERVED = orjson.OPT_PASSTHROUGH_SUBCLASS
-_SORTED = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_SORT_KEYS
-
-
-def read(data: bytes) -> Any:
-    """The value of a JSON document read by the C scanner (floats as `Lexeme`s), or None when
-    the exact decoder must read it (see `read_documents`), or `data` is not one document."""
-    values = read_documents(data)
-    return values[0] if values is not None and len(values) == 1 else None
+#: The C scanner with no hook per object: each float kept as its lexeme in an `orjson.Fragment`
+#: (a C type the scanner calls with no Python frame, and orjson writes as it stands), NaN and
+#: Infinity refused.
+_READER = json.JSONDecoder(parse_float=orjson.Fragment, parse_constant=_refuse)
 
 
 #: JSON whitespace, and what `str.splitlines` ends a line at (how `intake` splits JSON Lines).
@@ -96,11 +83,12 @@ _LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 def read_documents(data: bytes) -> list[Any] | None:
     """The values of a JSON document, or of JSON Lines (several values, one a line, as
-    `intake` splits them), read by the C scanner (floats as `Lexeme`s); None when the exact
-    decoder must read them: invalid UTF-8, a BOM, NaN, not JSON, nested beyond the stack, a
-    value of JSON Lines over more than one line, or a digit run that may be an integer beyond
-    2^53-1 (`has_unsafe_integer`). What else this reading loses is asked of the text written
-    from it: a duplicate key (`same_members`), a lone surrogate (orjson refuses to write it)."""
+    `intake` splits them), read by the C scanner (floats as their lexemes, `_READER`); None
+    when the exact decoder must read them: invalid UTF-8, a BOM, NaN, not JSON, nested beyond
+    the stack, a value of JSON Lines over more than one line, or a digit run that may be an
+    integer beyond 2^53-1 (`has_unsafe_integer`). What else this reading loses is asked of the
+    text written from it: a duplicate key (`same_members`), a lone surrogate (orjson refuses to
+    write it)."""
     if has_unsafe_integer(data):
         return None
     try:
@@ -125,45 +113,146 @@ def read_documents(data: bytes) -> list[Any] | None:
     return values or None
 
 
-def _lexeme(obj: Any) -> Any:
-    if type(obj) is Lexeme:
-        return orjson.Fragment(str.__str__(obj))
-    raise TypeError(type(obj).__name__)
-
-
-def _es6(obj: Any) -> Any:
-    """A `Lexeme` as RFC 8785 writes its double (`jcs_number`); refuses what has no JCS form
-    (1E400)."""
-    if type(obj) is not Lexeme:
-        raise TypeError(type(obj).__name__)
-    number = float(obj)
-    if number - number != 0:
-        raise TypeError(obj)
-    return orjson.Fragment(jcs_number(number))
-
-
 def served(value: Any) -> bytes:
-    """`jsonwrite.compact_utf8` of a value `read` gave: served key order, floats as lexemes.
-    Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate, 255 levels)."""
-    return orjson.dumps(value, default=_lexeme, option=_SERVED)
+    """`jsonwrite.compact_utf8` of a value `read_documents` gave: served key order, floats as
+    their lexemes. Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate,
+    255 levels)."""
+    return orjson.dumps(value)
 
 
-def plain_jcs(value: Any, split: int = 0) -> bytes:
-    """`jcs_bytes` of a value `read` gave: orjson writes it with keys sorted and floats as
-    ECMAScript writes them, member by member where UTF-16 order may differ (and in the first
-    `split` levels anyway: a document's listings, so one such key costs one item written
-    twice). Raises `orjson.JSONEncodeError` as `served` does, and for a float beyond the double
-    range."""
+def read_values(data: bytes) -> Any:
+    """The value of one JSON document as orjson reads it (floats as doubles, correctly
+    rounded), or None where the exact decoder must read it: what `read_documents` leaves to it,
+    and 1E400 (orjson refuses what overflows a double). A duplicate key is for `same_members`
+    to find in the text written from it."""
+    if has_unsafe_integer(data):
+        return None  # NOTE: orjson reads an integer beyond 64 bits as a double, silently
+    try:
+        return orjson.loads(data)
+    except (orjson.JSONDecodeError, RecursionError):
+        return None
+
+
+#: Number tokens orjson writes otherwise than ECMAScript (RFC 8785 3.2.2.3): a float written
+#: integral (`1.0`, `-0.0`: ECMAScript writes `1`, `0`), or with an exponent where ECMAScript
+#: writes fixed notation (`1e-6`, `1e+16` to `1e+20`). Any other double orjson writes as
+#: ECMAScript does: the shortest round-trip digits, fixed for 1e-5 <= |x| < 1e16, `1e-7` and
+#: `1e+21` alike (`tests/model/test_fastpaths.py`). Asked only outside strings (`es6_numbers`).
+_INTEGRAL_END = re.compile(rb"\.0(?=[,\]}]|\Z)")
+_NEGATIVE_ZERO = re.compile(rb"-0\.0(?=[,\]}]|\Z)")
+#: (with what precedes the token, so that `re` tries it at punctuation only, not at each digit)
+_FIXED_IN_ES6 = re.compile(rb"([:,\[])(-?[0-9]+(?:\.[0-9]+)?e(?:-6|\+1[6-9]|\+20))(?=[,\]}]|\Z)")
+#: Stand-ins for the escapes `\\` and `\"` while a text is split at its quotes: orjson writes
+#: every control character escaped, so neither byte is in its text.
+_BACKSLASH, _QUOTE = b"\x02\x02", b"\x01\x01"
+
+
+def _integral(text: bytes) -> bool:
+    """Whether `_INTEGRAL_END` may match: asked at `bytes.find`'s speed."""
+    return b".0," in text or b".0]" in text or b".0}" in text or text.endswith(b".0")
+
+
+def _may_differ(text: bytes) -> bool:
+    """Whether a token of `text` may be one orjson writes otherwise than ECMAScript (or a
+    string may look like one)."""
+    return b"e-6" in text or b"e+" in text or _integral(text)
+
+
+def _respell(token: re.Match[bytes]) -> bytes:
+    return token.group(1) + jcs_number(float(token.group(2))).encode()
+
+
+#: The end of a token `_FIXED_IN_ES6` matches, and a number token as orjson writes one.
+_EXPONENT_END = re.compile(rb"e(?:-6|\+1[6-9]|\+20)(?=[,\]}]|\Z)")
+_NUMBER = re.compile(rb"-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
+
+
+def _sparse(out: bytes) -> bytes:
+    """`es6_numbers` token by token, for a text where such tokens are few: each told from
+    the same bytes in a string by the quotes before it (escapes stood in for)."""
+    ends = sorted(m.end() for p in (_INTEGRAL_END, _EXPONENT_END) for m in p.finditer(out))
+    plain = out.replace(b"\\\\", _BACKSLASH).replace(b'\\"', _QUOTE)
+    pieces: list[bytes] = []
+    done = counted = quotes = 0
+    for end in ends:
+        near = max(0, end - 32)  # NOTE: a double's token is at most 24 bytes
+        delimiter = max(out.rfind(b":", near, end), out.rfind(b",", near, end))
+        start = 1 + max(delimiter, out.rfind(b"[", near, end))
+        if (start == 0 and near) or not _NUMBER.fullmatch(out, start, end):
+            continue  # NOTE: in a string
+        quotes += plain.count(b'"', counted, start)
+        counted = start
+        if quotes % 2:
+            continue  # NOTE: in a string
+        pieces += (out[done:start], jcs_number(float(out[start:end])).encode())
+        done = end
+    pieces.append(out[done:])
+    return b"".join(pieces)
+
+
+def es6_numbers(out: bytes) -> bytes:
+    """orjson's compact text with each number token it writes otherwise than ECMAScript
+    respelled (`jcs_number`), strings untouched. The text is split at the quotes that open and
+    close strings (escapes stood in for first), so every step is one pass in C: the text
+    outside strings holds only punctuation, literals and number tokens."""
+    if not _may_differ(out):
+        return out
+    found = sum(out.count(lead) for lead in (b".0,", b".0]", b".0}", b"e-6", b"e+"))
+    if found * 256 < len(out):
+        return _sparse(out)  # NOTE: the passes below cost the whole text, these a token each
+    escaped = b"\\" in out
+    if escaped:
+        out = out.replace(b"\\\\", _BACKSLASH).replace(b'\\"', _QUOTE)
+    parts = out.split(b'"')
+    bare = b'"'.join(parts[0::2])  # NOTE: what is outside strings, quotes between
+    if b"e-6" in bare or b"e+" in bare:
+        bare = _FIXED_IN_ES6.sub(_respell, b"," + bare)[1:]  # NOTE: "," before a lone token
+    if _integral(bare):
+        bare = _INTEGRAL_END.sub(b"", _NEGATIVE_ZERO.sub(b"0", bare))
+    parts[0::2] = bare.split(b'"')
+    out = b'"'.join(parts)
+    if escaped:
+        out = out.replace(_QUOTE, b'\\"').replace(_BACKSLASH, b"\\\\")
+    return out
+
+
+def plain_jcs(value: Any, split: int = 0, floats: bool = True) -> bytes:
+    """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
+    numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`); where UTF-16
+    order may differ from orjson's, from a copy with every object's keys in UTF-16 order
+    (`_utf16_ordered`), which orjson keeps. The first `split` levels are written member by
+    member (a document's listings, so one such key costs one item written twice). `floats`:
+    False for a value known to hold none (nothing to spell again). Raises
+    `orjson.JSONEncodeError` as `served` does."""
     kind = type(value)
-    if split <= 0 or (kind is not dict and kind is not list):
-        out = orjson.dumps(value, default=_es6, option=_SORTED)
-        if not utf16_order_may_differ(out):  # NOTE: never for a scalar
-            return out
-    if kind is list:
-        return b"[" + b",".join(plain_jcs(v, split - 1) for v in value) + b"]"
-    keys = sorted(value, key=jcs_key)
-    pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1) for k in keys)
-    return b"{" + b",".join(pairs) + b"}"
+    if split > 0 and kind is list:
+        return b"[" + b",".join(plain_jcs(v, split - 1, floats) for v in value) + b"]"
+    if split > 0 and kind is dict:
+        keys = sorted(value, key=jcs_key)
+        pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1, floats) for k in keys)
+        return b"{" + b",".join(pairs) + b"}"
+    out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    if utf16_order_may_differ(out):  # NOTE: never for a scalar
+        out = orjson.dumps(_utf16_ordered(value))
+    return es6_numbers(out) if floats else out
+
+
+#: `jsonwrite.jcs_key` as a C call (no Python frame per key).
+_UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
+
+
+def _utf16_ordered(value: Any) -> Any:
+    """A copy of `value` with each object's keys in UTF-16 order (RFC 8785 section 3.2.3)."""
+    if type(value) is list:
+        return [_utf16_ordered(v) if type(v) in _CONTAINERS else v for v in value]
+    out = {}
+    for key in sorted(value, key=_UTF16):
+        member = value[key]
+        out[key] = _utf16_ordered(member) if type(member) in _CONTAINERS else member
+    return out
+
+
+_CONTAINERS = (dict, list)
 
 
 def same_members(data: bytes, colons: int) -> bool:

@@ -3,13 +3,13 @@
 Why: `hash big.json` built the whole snapshot (the wire-faithful parse, findings, readable
 items) to print three hashes per item. For the common inputs, one page of one listing, or JSON
 Lines of one page per listing (bare or as JSON-RPC responses), the C scanner reads the pages
-keeping each float's lexeme (`jcs.read_documents`), and orjson writes each item:
-its served and prompt text with those lexemes (`jcs.served`), its RFC 8785 bytes
-(`jcs.plain_jcs`). What that reading loses is checked on the bytes: a duplicate key
-(`jcs.same_members`), `-0`, an integer beyond 2^53-1. Anything else (invalid UTF-8, a BOM,
-NaN, a lone surrogate, two listings in a page or two pages of a listing, a request, an error
-or a handshake, an item that is not an object or lacks or shares an identity) gives None, and
-the caller builds the snapshot, which gives the same report:
+keeping each float's lexeme (`jcs.read_documents`), and orjson writes each item's served and
+prompt text with those lexemes (`jcs.served`), reads the served text back as values and
+writes its RFC 8785 bytes (`jcs.plain_jcs`). What that reading loses is checked on the
+bytes: a duplicate key (`jcs.same_members`), `-0`, an integer beyond 2^53-1. Anything else
+(invalid UTF-8, a BOM, NaN, 1E400, a lone surrogate, two listings in a page or two pages of a
+listing, a request, an error or a handshake, an item that is not an object or lacks or shares
+an identity) gives None, and the caller builds the snapshot, which gives the same report:
 `tests/canonical/test_quick_hash.py` proves it on real servers' pages and generated sources.
 """
 
@@ -31,6 +31,10 @@ from catalogaudit.model import (
 )
 from catalogaudit.model import with_envelope as envelope
 
+#: Every float token has a digit before its point or exponent: a served text without one
+#: holds no float, so its values as read are orjson's (in a string it only costs a reading).
+#: Asked of the text with every digit made `0` and `.`, `e`, `E` made `.`, by `bytes.find`.
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789eE", b"0000000000..")
 #: `-0`, which the C scanner reads as 0 (in a string it only costs the exact path).
 _NEGATIVE_ZERO = re.compile(rb"-0(?![.0-9eE])")
 
@@ -44,8 +48,8 @@ def hash_report(name: str, data: bytes) -> tuple[dict[str, Any], list[str]] | No
         docs = canonical.read_documents(data)
         try:
             return None if docs is None else _checked(name, data, docs)
-        except (orjson.JSONEncodeError, RecursionError):
-            return None
+        except (orjson.JSONEncodeError, orjson.JSONDecodeError, RecursionError):
+            return None  # NOTE: a lone surrogate, 1E400, 255 levels
 
 
 #: The members that make a document a JSON-RPC message (`intake.loader`).
@@ -108,7 +112,10 @@ def _listing(
         served = canonical.served(item)
         projected = hashes.prompt_projection(listing, item)
         prompt = served if len(projected) == len(item) else canonical.served(projected)
-        jcs = canonical.sha256(canonical.plain_jcs(item))
+        if b"0." in served.translate(_DIGITS_TO_ZERO):
+            jcs = canonical.sha256(canonical.plain_jcs(orjson.loads(served)))
+        else:
+            jcs = canonical.sha256(canonical.plain_jcs(item, floats=False))
         per_item.append(hashes.ItemHashes(canonical.sha256(served), canonical.sha256(prompt), jcs))
         colons += served.count(b":")
     found = hashes.listing_hashes(listing, items, per_item)

@@ -1,6 +1,6 @@
 """`canonicalize --jcs`: the RFC 8785 bytes of any JSON document, or an error naming what RFC
-8785 (or I-JSON, RFC 7493) cannot hold. What the C scanner reads exactly orjson writes
-(`_orjson_jcs`, proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
+8785 (or I-JSON, RFC 7493) cannot hold. What orjson reads exactly it writes (`_orjson_jcs`,
+proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from catalogaudit.canonical.jcs import (
     gc_paused,
     jcs_bytes,
     plain_jcs,
-    read,
+    read_values,
     same_members,
 )
 from catalogaudit.errors import InputError
@@ -74,15 +74,15 @@ def strict_jcs(data: bytes, name: str) -> bytes:
 
 
 def _orjson_jcs(data: bytes) -> bytes | None:
-    """`strict_jcs` at C speed (`jcs.read`, `jcs.plain_jcs`): RFC 8785 depends on values only;
-    None when the exact path must read the document (it says what RFC 8785 cannot hold), or
+    """`strict_jcs` at C speed (`jcs.read_values`, `jcs.plain_jcs`): RFC 8785 depends on values
+    only; None when the exact path must read the document (it says what RFC 8785 cannot hold), or
     a duplicate key was dropped."""
     with gc_paused():
-        value = read(data)
+        value = read_values(data)
         if value is None:
             return None
         try:
             out = plain_jcs(value, split=2)
         except (orjson.JSONEncodeError, RecursionError):
-            return None  # NOTE: a lone surrogate, 1E400, 255 levels
+            return None  # NOTE: 255 levels
     return out if same_members(data, out.count(b":")) else None

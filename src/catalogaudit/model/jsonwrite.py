@@ -117,10 +117,18 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
     written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
     are counted, and any more in the text are orjson's own."""
     jcs = number is jcs_number
+    # NOTE: the writers that spell a finite `WireFloat` by its lexeme, which `default` then
+    # takes as it stands (most of a number-heavy item's calls)
+    lexemes = number is lexeme or number is _written_number
     risky = 0
 
     def default(obj: Any) -> Any:
         nonlocal risky
+        if lexemes and type(obj) is WireFloat and obj.lexeme not in NON_FINITE:
+            spelt: str = obj.lexeme
+            if spelt.endswith(".0") or "e+" in spelt or "e-" in spelt:
+                risky += 1  # NOTE: as below
+            return orjson.Fragment(spelt)
         if isinstance(obj, (int, float)):  # `WireFloat`, `WireInt`, int enums
             text = number(obj).encode()
             # NOTE: one token: what `_risky` would count in it, without its scans

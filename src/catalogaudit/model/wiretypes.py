@@ -13,50 +13,40 @@ INTEGER_LEXEME = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 MAX_SAFE_INTEGER = 2**53 - 1
 
 _DIGITS_TO_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_SIXTEEN = b"0" * 16
 
 
 def has_sixteen_digits(text: str | bytes) -> bool:
     """Whether `text` holds sixteen ASCII digits in a row, asked of the UTF-8 bytes (a digit is
     the same byte, any other character no digit byte), which `bytes.translate` scans in C."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    return data.translate(_DIGITS_TO_ZERO).find(b"0" * 16) >= 0
+    return data.translate(_DIGITS_TO_ZERO).find(_SIXTEEN) >= 0
 
 
-#: Each byte as what it says of a run of digits: a digit `0`; `.`, `e`, `E` (a fraction or
-#: an exponent) `.`; `+` itself; any other byte a space.
-_RUN_SHAPES = bytes(
-    {**dict.fromkeys(b"0123456789", ord("0")), **dict.fromkeys(b".eE", ord(".")), 43: 43}.get(
-        byte, ord(" ")
-    )
-    for byte in range(256)
-)
-#: Where a run of sixteen digits or more that may be an integer starts, in the shapes: after
-#: a space, so not a fraction's or an exponent's (no `.`, `e`, `E` or `+` before it).
-_RUN_START = b" " + b"0" * 16
-_ZEROS = re.compile(rb"0+")
+#: A run of digits that may be an integer beyond 2^53-1: not a fraction's or an exponent's.
+_LONG_RUN = re.compile(rb"[0-9][0-9]{15,}(?![0-9.eE])")
+_NOT_INTEGER = frozenset(b".eE+")
 
 
 def has_unsafe_integer(data: str | bytes) -> bool:
     """True when a run of digits somewhere may be an integer beyond 2^53-1, which RFC 8785
     rounds (and the exact path notes, CA544) and orjson reads as a double beyond 64 bits. Runs
     in strings only cost the exact path; zod writes 9007199254740991 itself, so a 16-digit run
-    alone is not enough (17 digits are past 2^53-1 whatever they are).
-
-    NOTE: the runs are found in the shapes by `bytes.find`, not a pattern: one test per run
-    that may be an integer, none per 17-digit float (its run follows its point)."""
+    alone is not enough (17 digits are past 2^53-1 whatever they are)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    shapes = b" " + data.translate(_RUN_SHAPES)  # NOTE: shapes[i] is data[i - 1]
-    at = shapes.find(_RUN_START)
-    while at >= 0:
-        end = _ZEROS.match(shapes, at + 1).end()  # type: ignore[union-attr]
-        # NOTE: not a fraction's or an exponent's either when `.`, `e` or `E` follows
-        if shapes[end : end + 1] != b"." and (
-            end - at > 17 or int(data[at : end - 1]) > MAX_SAFE_INTEGER
-        ):
-            return True
-        at = shapes.find(_RUN_START, end)
-    return False
+    zeros = data.translate(_DIGITS_TO_ZERO)
+    if zeros.find(_SIXTEEN) < 0:
+        return False
+    # NOTE: a float written with 17 significant digits has a run of 16 after its point: those
+    # runs are cut short first, in C, so that only the runs left are asked one by one.
+    if zeros.replace(b"." + _SIXTEEN, b".").find(_SIXTEEN) < 0:
+        return False
+    return any(
+        (m.start() == 0 or data[m.start() - 1] not in _NOT_INTEGER)
+        and (m.end() - m.start() > 16 or int(m.group()) > MAX_SAFE_INTEGER)
+        for m in _LONG_RUN.finditer(data)
+    )
 
 
 NON_FINITE = ("NaN", "Infinity", "-Infinity")
