@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from catalogaudit.errors import CatalogauditError
+
 T = TypeVar("T")
 
 #: Where a process can fork safely with its imports warm (not Windows; not macOS, whose
@@ -51,12 +53,15 @@ def cpus(jobs: int) -> int:
 def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Iterator[T]:
     """`work(input)` for each input, in input order, in `jobs` forked processes. An exception
     raised by `work` is raised here at its input's turn; a worker that dies (killed, out of
-    memory) raises `BrokenProcessPool` instead of hanging the run."""
+    memory) is one `error:` line, not a hang. However the run ends early (an error,
+    a signal, a dead worker), the workers are killed: none outlives it or finishes its chunk."""
     global _WORK
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     _WORK = work
+    before = set(multiprocessing.active_children())
     # NOTE: what is alive now (imported code, options) is never collected; frozen, a child's
     # collections do not touch, and so copy, the pages it shares with this process.
     gc.freeze()
@@ -69,19 +74,30 @@ def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Itera
         chunk = max(1, min(16, len(inputs) // (jobs * 8)))
         yield from pool.map(_run, inputs, chunksize=chunk)
         done = True
+    except BrokenProcessPool:
+        raise CatalogauditError(
+            "a --jobs worker process died (killed, or out of memory); rerun with --jobs 1"
+        ) from None
     finally:
         _WORK = None
-        # NOTE: after an error too, the chunks in flight are waited for (the rest cancelled):
-        # a pool left running at exit races the interpreter's shutdown, and CPython 3.11's
-        # exit hook then prints a traceback ("Bad file descriptor"). Ctrl-C does not wait.
-        stop = isinstance(sys.exc_info()[1], KeyboardInterrupt)
-        pool.shutdown(wait=not stop, cancel_futures=not done)
+        if not done:
+            # NOTE: the workers' results are no longer wanted. A worker blocked writing one
+            # that nobody reads would hang the shutdown (CPython 3.11 joins it after another
+            # worker died). Killed, they let it return at once; a pool left running at exit
+            # would race the interpreter's shutdown ("Bad file descriptor" tracebacks).
+            for child in set(multiprocessing.active_children()) - before:
+                child.kill()
+        pool.shutdown(wait=True, cancel_futures=not done)
 
 
 def _child() -> None:
-    # NOTE: Ctrl-C reaches the whole process group; the parent alone answers it (exit 130),
-    # and the workers, left without work, end with it instead of printing tracebacks.
+    # NOTE: Ctrl-C reaches the whole process group; the parent alone answers it, and kills
+    # the workers. The parent's handlers of the ending signals raise in its main thread; a
+    # worker signalled alone just ends (the parent then reports a dead worker).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     # NOTE: reading and auditing a file makes no reference cycles (250 bench files in one
     # process: nothing left for `gc.collect()`), yet the collector's passes over the objects
     # made between them cost 6% of each file; `_run` collects every `_COLLECT_EVERY` inputs
