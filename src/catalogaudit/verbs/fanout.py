@@ -100,8 +100,8 @@ def _child() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     # NOTE: reading and auditing a file makes no reference cycles (250 bench files in one
     # process: nothing left for `gc.collect()`), yet the collector's passes over the objects
-    # made between them cost 6% of each file; `_run` collects every `_COLLECT_EVERY` inputs
-    # instead, so cycles some input does make are still freed.
+    # made between them are a share of each file (bench/README.md); `_run` collects every
+    # `_COLLECT_EVERY` inputs instead, so cycles some input does make are still freed.
     gc.disable()
 
 
