@@ -104,8 +104,7 @@ _TOKEN_END = frozenset(b",]}\n")
 #: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
 _BMP_HIGH = (b"\xee", b"\xef")
 _ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
-#: The rest of a JSON string, through its closing quote.
-_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BACKSLASH = ord("\\")
 
 
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
@@ -149,8 +148,10 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
     except orjson.JSONEncodeError:
         return None
-    if isinstance(value, str):
-        return data  # NOTE: no number or key in it; a lone surrogate, orjson refused
+    if isinstance(value, str) or (
+        isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+    ):
+        return data  # NOTE: no number or key in it (a page's texts); a lone surrogate, refused
     if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
         return None
     return data
@@ -187,11 +188,25 @@ def utf16_order_may_differ(data: bytes) -> bool:
         pos = data.find(lead)
         while pos >= 0:
             # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
-            tail = _STRING_TAIL.match(data, pos + 1)
-            if tail is None or data[tail.end() : tail.end() + 1] == b":":
+            end = _string_end(data, pos)
+            if end < 0 or data[end + 1 : end + 2] == b":":
                 return True  # a key
-            pos = data.find(lead, tail.end())
+            pos = data.find(lead, end)
     return False
+
+
+def _string_end(data: bytes, pos: int) -> int:
+    """The offset of the quote that closes the string holding offset `pos` (-1: none): the
+    next quote after an even run of backslashes."""
+    end = data.find(b'"', pos)
+    while end >= 0:
+        before = end - 1
+        while data[before] == _BACKSLASH:
+            before -= 1
+        if (end - 1 - before) % 2 == 0:
+            return end
+        end = data.find(b'"', end + 1)
+    return end
 
 
 def _pieces(
@@ -219,16 +234,28 @@ def _pieces(
         yield close + b"}"
     else:
         yield b"[" + inner
-        for i, item in enumerate(value):
+        start = 0
+        if split <= 0 and len(value) > _WIDE:
+            while start < len(value):
+                data = _orjson(list(value[start : start + _WIDE]), sort_keys, indent, number)
+                if data is None:
+                    break  # NOTE: members orjson writes otherwise: the rest one by one
+                # NOTE: the members' text within orjson's `[...]`, laid out as below
+                if indent and depth:
+                    data = data.replace(b"\n", _pad(indent, depth))
+                yield (sep if start else b"") + data[1 + len(inner) : len(data) - len(close) - 1]
+                start += _WIDE
+        for i in range(start, len(value)):
             if i:
                 yield sep
-            yield from _pieces(item, sort_keys, indent, number, depth + 1, split - 1)
+            yield from _pieces(value[i], sort_keys, indent, number, depth + 1, split - 1)
         yield close + b"]"
 
 
 #: A container with more members than this, most of them containers (a listing's items), is
-#: written member by member from the start: one member orjson would write otherwise makes the
-#: whole text be written for nothing, and asked again level by level.
+#: not tried whole: one member orjson would write otherwise makes the whole text be written for
+#: nothing, and asked again level by level. An object's members are written one by one, a
+#: list's this many at a time until a batch is one orjson would write otherwise.
 _WIDE = 64
 
 
