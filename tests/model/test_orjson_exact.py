@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fastpaths import ALL_KINDS, WIRE_TEXT
 
-from catalogaudit.canonical import jcs
+from catalogaudit.canonical import hashes, jcs
 from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.snapshots import build as snap
 
@@ -127,3 +127,12 @@ def test_a_key_is_told_from_a_string_that_looks_like_one_around_escapes() -> Non
     for key in (both, "a\\" + both, both + '\\"', both + "\\\\"):
         assert jsonwrite.utf16_order_may_differ(orjson.dumps({key: 1}))
         assert jsonwrite.utf16_order_may_differ(orjson.dumps([{"a": both}, {key: [1]}]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, max_size=4) | WIRE_TEXT.map(jsonwire.loads))
+def test_the_canonical_hash_is_the_exact_writers_jcs(item: Any) -> None:
+    # NOTE: floats we made ourselves (1.0, 1e16) are written integral in the served text
+    exact = exact_dumps(item, sort_keys=True, indent=None, number=jsonwrite.jcs_number)
+    want = jcs.sha256(exact.encode("utf-8", "surrogatepass"))
+    assert hashes.item_hashes("tools", item).canonical == want

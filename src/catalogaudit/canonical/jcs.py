@@ -113,6 +113,17 @@ def read_documents(data: bytes) -> list[Any] | None:
     return values or None
 
 
+#: Every float token has a digit before its point or exponent: a text without one holds no
+#: float (`holds_float`).
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789eE", b"0000000000..")
+
+
+def holds_float(text: bytes) -> bool:
+    """Whether a compact text may hold a float token, asked of it with every digit made `0` and
+    `.`, `e`, `E` made `.`, by `bytes.find` (in a string such bytes only cost a reading)."""
+    return b"0." in text.translate(_DIGITS_TO_ZERO)
+
+
 def served(value: Any) -> bytes:
     """`jsonwrite.compact_utf8` of a value `read_documents` gave: served key order, floats as
     their lexemes. Raises `orjson.JSONEncodeError` where orjson refuses (a lone surrogate,
@@ -243,12 +254,12 @@ _UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
 
 def _utf16_ordered(value: Any) -> Any:
     """A copy of `value` with each object's keys in UTF-16 order (RFC 8785 section 3.2.3)."""
-    if type(value) is list:
-        return [_utf16_ordered(v) if type(v) in _CONTAINERS else v for v in value]
+    if isinstance(value, list):
+        return [_utf16_ordered(v) if isinstance(v, _CONTAINERS) else v for v in value]
     out = {}
     for key in sorted(value, key=_UTF16):
         member = value[key]
-        out[key] = _utf16_ordered(member) if type(member) in _CONTAINERS else member
+        out[key] = _utf16_ordered(member) if isinstance(member, _CONTAINERS) else member
     return out
 
 
