@@ -107,8 +107,8 @@ def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
 
 def test_a_wide_list_is_written_in_batches_up_to_the_first_orjson_would_write_otherwise() -> None:
     items = [{"name": f"t{i}", "y": jsonwire.WireFloat("1.50")} for i in range(200)]
-    items[150] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: UTF-16 order: the third batch fails
-    items[170] = {"f": 1.0}
+    items[150] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: the third batch in UTF-16 order
+    items[170] = {"f": 1.0}  # NOTE: the third batch fails: from there one by one
     for doc in (items, {"tools": items}, [items, [*items[:64], 2**70]]):
         for kind in ALL_KINDS:
             assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]

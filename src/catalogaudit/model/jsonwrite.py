@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from operator import methodcaller
 from typing import Any
 
 import orjson
@@ -110,8 +111,9 @@ _BACKSLASH = ord("\\")
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
     """`dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
     differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
-    made ourselves written integral or with an exponent, key order where UTF-16 and code
-    points differ, or (JCS) an integer beyond 2^53-1. Numbers that keep a lexeme are handed
+    made ourselves written integral or with an exponent, or (JCS) an integer beyond 2^53-1.
+    Where UTF-16 and code-point key order may differ, orjson writes a copy in UTF-16 order
+    (`utf16_ordered`). Numbers that keep a lexeme are handed
     to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
     written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
     are counted, and any more in the text are orjson's own."""
@@ -152,8 +154,11 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
     ):
         return data  # NOTE: no number or key in it (a page's texts); a lone surrogate, refused
-    if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
+    if _risky(data, jcs) != risky:
         return None
+    if sort_keys and utf16_order_may_differ(data):
+        # NOTE: the same members and tokens, each object's keys put in UTF-16 order first
+        return orjson.dumps(utf16_ordered(value), default=default, option=_OPTIONS[False, indent])
     return data
 
 
@@ -193,6 +198,23 @@ def utf16_order_may_differ(data: bytes) -> bool:
                 return True  # a key
             pos = data.find(lead, end)
     return False
+
+
+#: `jcs_key` as a C call (no Python frame per key).
+_UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
+_CONTAINERS = (dict, list, tuple)
+
+
+def utf16_ordered(value: Any) -> Any:
+    """A copy of a container with each object's keys in UTF-16 order (RFC 8785 section 3.2.3),
+    which orjson writes as it stands."""
+    if not isinstance(value, dict):
+        return [utf16_ordered(v) if isinstance(v, _CONTAINERS) else v for v in value]
+    out = {}
+    for key in sorted(value, key=_UTF16):
+        member = value[key]
+        out[key] = utf16_ordered(member) if isinstance(member, _CONTAINERS) else member
+    return out
 
 
 def _string_end(data: bytes, pos: int) -> int:
