@@ -150,10 +150,8 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         data = orjson.dumps(value, default=default, option=_OPTIONS[sort_keys, indent])
     except orjson.JSONEncodeError:
         return None
-    if isinstance(value, str) or (
-        isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
-    ):
-        return data  # NOTE: no number or key in it (a page's texts); a lone surrogate, refused
+    if isinstance(value, str):
+        return data  # NOTE: no number or key in it; a lone surrogate, orjson refused
     if _risky(data, jcs) != risky:
         return None
     if sort_keys and utf16_order_may_differ(data):
@@ -283,11 +281,14 @@ _WIDE = 64
 
 def _members_first(value: Any) -> bool:
     """Whether `_pieces` writes `value` member by member without trying it whole: a wide
-    container (`_WIDE`), or one whose lone member is a container (its text would be the
-    same attempt again)."""
+    container (`_WIDE`), one whose lone member is a container (its text would be the
+    same attempt again), or a list of strings (a listing's page texts: each string's text a
+    piece as orjson writes it, with no number or key to check in it, nor a copy to lay out)."""
     if not isinstance(value, (dict, list, tuple)) or not value:
         return False
     members = value.values() if isinstance(value, dict) else value
+    if not isinstance(value, dict) and all(isinstance(v, str) for v in members):
+        return True
     if len(value) == 1:
         return isinstance(next(iter(members)), (dict, list, tuple))
     if len(value) <= _WIDE:
