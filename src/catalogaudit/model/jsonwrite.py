@@ -209,7 +209,10 @@ def utf16_ordered(value: Any) -> Any:
     if not isinstance(value, dict):
         return [utf16_ordered(v) if isinstance(v, _CONTAINERS) else v for v in value]
     out = {}
-    for key in sorted(value, key=_UTF16):
+    keys = sorted(value)
+    if not "".join(keys).isascii():  # NOTE: on ASCII keys code-point order is UTF-16 order
+        keys.sort(key=_UTF16)
+    for key in keys:
         member = value[key]
         out[key] = utf16_ordered(member) if isinstance(member, _CONTAINERS) else member
     return out
