@@ -109,7 +109,8 @@ def test_a_wide_list_is_written_in_batches_up_to_the_first_orjson_would_write_ot
     items = [{"name": f"t{i}", "y": jsonwire.WireFloat("1.50")} for i in range(200)]
     items[150] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: the third batch in UTF-16 order
     items[170] = {"f": 1.0}  # NOTE: the third batch fails: from there one by one
-    for doc in (items, {"tools": items}, [items, [*items[:64], 2**70]]):
+    texts = {"pages": {"tools": [json.dumps(i, ensure_ascii=False) for i in items] + ["1.0"]}}
+    for doc in (items, {"tools": items}, [items, [*items[:64], 2**70]], texts):
         for kind in ALL_KINDS:
             assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
         assert (

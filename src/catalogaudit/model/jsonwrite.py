@@ -258,7 +258,7 @@ def _pieces(
     else:
         yield b"[" + inner
         start = 0
-        if split <= 0 and len(value) > _WIDE:
+        if split <= 0 and len(value) > _WIDE and not _texts(value):
             while start < len(value):
                 data = _orjson(list(value[start : start + _WIDE]), sort_keys, indent, number)
                 if data is None:
@@ -290,13 +290,18 @@ def _members_first(value: Any) -> bool:
     if not isinstance(value, (dict, list, tuple)) or not value:
         return False
     members = value.values() if isinstance(value, dict) else value
-    if not isinstance(value, dict) and all(isinstance(v, str) for v in members):
+    if _texts(value):
         return True
     if len(value) == 1:
         return isinstance(next(iter(members)), (dict, list, tuple))
     if len(value) <= _WIDE:
         return False
     return sum(1 for v in members if isinstance(v, (dict, list, tuple))) * 2 > len(value)
+
+
+def _texts(value: Any) -> bool:
+    """Whether a container is a list of strings only (a listing's page texts)."""
+    return not isinstance(value, dict) and all(isinstance(v, str) for v in value)
 
 
 def _pad(indent: int | None, depth: int) -> bytes:
