@@ -11,12 +11,13 @@ import io
 import json
 from typing import Any
 
+import orjson
 from helpers.exact_writer import exact_dumps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fastpaths import ALL_KINDS, WIRE_TEXT
 
-from catalogaudit.canonical import jcs
+from catalogaudit.canonical import hashes, jcs
 from catalogaudit.model import jsonwire, jsonwrite
 from catalogaudit.snapshots import build as snap
 
@@ -102,3 +103,37 @@ def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
     for kind in ALL_KINDS:
         assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
     assert b'"f": 1\n' in _written(doc) and b'"y": 1.50' in _written(doc)
+
+
+def test_a_wide_list_is_written_in_batches_up_to_the_first_orjson_would_write_otherwise() -> None:
+    items = [{"name": f"t{i}", "y": jsonwire.WireFloat("1.50")} for i in range(200)]
+    items[150] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: the third batch in UTF-16 order
+    items[170] = {"f": 1.0}  # NOTE: the third batch fails: from there one by one
+    texts = {"pages": {"tools": [json.dumps(i, ensure_ascii=False) for i in items] + ["1.0"]}}
+    for doc in (items, {"tools": items}, [items, [*items[:64], 2**70]], texts):
+        for kind in ALL_KINDS:
+            assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
+        assert (
+            jcs.jcs_bytes(doc)
+            == exact_dumps(doc, sort_keys=True, indent=None, number=jsonwrite.jcs_number).encode()
+        )
+
+
+def test_a_key_is_told_from_a_string_that_looks_like_one_around_escapes() -> None:
+    both = "\ue000 \U0001f600"
+    keyless = [both + '\\": 1', '"\\\\' + both, both + '\\\\\\":']
+    for value in keyless:
+        for text in (orjson.dumps([value]), orjson.dumps({"k": value}, option=orjson.OPT_INDENT_2)):
+            assert not jsonwrite.utf16_order_may_differ(text)
+    for key in (both, "a\\" + both, both + '\\"', both + "\\\\"):
+        assert jsonwrite.utf16_order_may_differ(orjson.dumps({key: 1}))
+        assert jsonwrite.utf16_order_may_differ(orjson.dumps([{"a": both}, {key: [1]}]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, max_size=4) | WIRE_TEXT.map(jsonwire.loads))
+def test_the_canonical_hash_is_the_exact_writers_jcs(item: Any) -> None:
+    # NOTE: floats we made ourselves (1.0, 1e16) are written integral in the served text
+    exact = exact_dumps(item, sort_keys=True, indent=None, number=jsonwrite.jcs_number)
+    want = jcs.sha256(exact.encode("utf-8", "surrogatepass"))
+    assert hashes.item_hashes("tools", item).canonical == want

@@ -73,9 +73,16 @@ def item_hashes(listing: str, item: Any) -> ItemHashes:
 def _jcs_of(item: Any, text: bytes) -> bytes:
     """`jcs_bytes(item)`, from its served `text` where orjson reads that exactly (the values
     of its lexemes: no integer beyond 2^53-1, NaN, 1E400 or lone surrogate) and writes it
-    (`jcs.plain_jcs`), so that no number costs a Python call."""
+    (`jcs.plain_jcs`), so that no number costs a Python call. An item without a float is
+    written by orjson as it stands (its integers are ints, its objects dicts: nothing to read
+    again, no number to spell again), unless orjson writes a float in it: one we made
+    ourselves, written integral in `text` (a NaN or Infinity orjson refuses)."""
     if not has_unsafe_integer(text):
         try:
+            if not canonical.holds_float(text):
+                out = canonical.plain_jcs(item, floats=False)
+                if not canonical.holds_float(out):
+                    return out
             return canonical.plain_jcs(orjson.loads(text))
         except (orjson.JSONDecodeError, orjson.JSONEncodeError, RecursionError):
             pass

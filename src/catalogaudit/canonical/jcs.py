@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import pairwise
-from operator import methodcaller
 from typing import Any
 
 import orjson
@@ -27,6 +26,7 @@ from catalogaudit.model import (
     jcs_key,
     jcs_number,
     utf16_order_may_differ,
+    utf16_ordered,
 )
 
 
@@ -111,6 +111,17 @@ def read_documents(data: bytes) -> list[Any] | None:
     ):
         return None
     return values or None
+
+
+#: Every float token has a digit before its point or exponent: a text without one holds no
+#: float (`holds_float`).
+_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789eE", b"0000000000..")
+
+
+def holds_float(text: bytes) -> bool:
+    """Whether a compact text may hold a float token, asked of it with every digit made `0` and
+    `.`, `e`, `E` made `.`, by `bytes.find` (in a string such bytes only cost a reading)."""
+    return b"0." in text.translate(_DIGITS_TO_ZERO)
 
 
 def served(value: Any) -> bytes:
@@ -220,7 +231,7 @@ def plain_jcs(value: Any, split: int = 0, floats: bool = True) -> bytes:
     """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
     numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`); where UTF-16
     order may differ from orjson's, from a copy with every object's keys in UTF-16 order
-    (`_utf16_ordered`), which orjson keeps. The first `split` levels are written member by
+    (`jsonwrite.utf16_ordered`), which orjson keeps. The first `split` levels are written member by
     member (a document's listings, so one such key costs one item written twice). `floats`:
     False for a value known to hold none (nothing to spell again). Raises
     `orjson.JSONEncodeError` as `served` does."""
@@ -233,26 +244,8 @@ def plain_jcs(value: Any, split: int = 0, floats: bool = True) -> bytes:
         return b"{" + b",".join(pairs) + b"}"
     out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     if utf16_order_may_differ(out):  # NOTE: never for a scalar
-        out = orjson.dumps(_utf16_ordered(value))
+        out = orjson.dumps(utf16_ordered(value))
     return es6_numbers(out) if floats else out
-
-
-#: `jsonwrite.jcs_key` as a C call (no Python frame per key).
-_UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
-
-
-def _utf16_ordered(value: Any) -> Any:
-    """A copy of `value` with each object's keys in UTF-16 order (RFC 8785 section 3.2.3)."""
-    if type(value) is list:
-        return [_utf16_ordered(v) if type(v) in _CONTAINERS else v for v in value]
-    out = {}
-    for key in sorted(value, key=_UTF16):
-        member = value[key]
-        out[key] = _utf16_ordered(member) if type(member) in _CONTAINERS else member
-    return out
-
-
-_CONTAINERS = (dict, list)
 
 
 def same_members(data: bytes, colons: int) -> bool:

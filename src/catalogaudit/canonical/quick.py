@@ -31,10 +31,6 @@ from catalogaudit.model import (
 )
 from catalogaudit.model import with_envelope as envelope
 
-#: Every float token has a digit before its point or exponent: a served text without one
-#: holds no float, so its values as read are orjson's (in a string it only costs a reading).
-#: Asked of the text with every digit made `0` and `.`, `e`, `E` made `.`, by `bytes.find`.
-_DIGITS_TO_ZERO = bytes.maketrans(b"0123456789eE", b"0000000000..")
 #: `-0`, which the C scanner reads as 0 (in a string it only costs the exact path).
 _NEGATIVE_ZERO = re.compile(rb"-0(?![.0-9eE])")
 
@@ -112,7 +108,7 @@ def _listing(
         served = canonical.served(item)
         projected = hashes.prompt_projection(listing, item)
         prompt = served if len(projected) == len(item) else canonical.served(projected)
-        if b"0." in served.translate(_DIGITS_TO_ZERO):
+        if canonical.holds_float(served):  # NOTE: else its values as read are orjson's
             jcs = canonical.sha256(canonical.plain_jcs(orjson.loads(served)))
         else:
             jcs = canonical.sha256(canonical.plain_jcs(item, floats=False))

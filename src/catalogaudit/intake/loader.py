@@ -211,15 +211,21 @@ def parse(spec: str, data: bytes) -> Loaded:
         return whole
     duplicates: list[str] = []
     first: tuple[dict[str, Member], int] | None = None
+    members: dict[str, Member] | None = None
     try:
         first = object_members(text, duplicates)
         members = ended(text, *first)
     except WireDecodeError as exc:
         lines = [ln for ln in text.splitlines() if ln.strip()]
-        if len(lines) > 1:
-            line1 = _line_one(text, lines[0], first)
-            return _jsonl(name, lines, bad_utf8, has_unsafe_integer(data), line1)
-        raise InputError(f"{name}: not JSON ({exc})") from None
+        if len(lines) <= 1:
+            raise InputError(f"{name}: not JSON ({exc})") from None
+    if members is None:
+        # NOTE: out of the handler, whose traceback holds the text: the lines hold it now,
+        # one copy of it, not two
+        line1 = _line_one(text, lines[0], first)
+        digits = has_unsafe_integer(data)
+        del text, data
+        return _jsonl(name, lines, bad_utf8, digits, line1)
     value = {k: m.value for k, m in members.items()}
     # NOTE: a duplicate top-level key: the document is not the text read member by member
     # (`model.positions.Finder`), so no line and column.
@@ -281,7 +287,9 @@ def _jsonl(
     name: str, lines: list[str], bad_utf8: bool, digits: bool, line1: dict[str, Member] | None
 ) -> Loaded:
     loaded = Loaded(name, "jsonl")
-    for number, line in enumerate(lines, 1):
+    for number in range(1, len(lines) + 1):
+        # NOTE: each line let go once read: a page keeps its result's text, not the line's too
+        line, lines[number - 1] = lines[number - 1], ""
         try:
             members = line1 if number == 1 and line1 is not None else parse_members(line)
         except WireDecodeError as exc:

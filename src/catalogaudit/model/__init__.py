@@ -81,6 +81,7 @@ if TYPE_CHECKING:
         jcs_number,
         lexeme,
         utf16_order_may_differ,
+        utf16_ordered,
         write_written,
         written,
     )
@@ -170,7 +171,7 @@ __getattr__ = lazy(
         ),
         "jsonwrite": (
             "canonical canonical_utf8 compact compact_utf8 dump_string dumps is_integer_lexeme "
-            "jcs_key jcs_number lexeme utf16_order_may_differ write_written written"
+            "jcs_key jcs_number lexeme utf16_order_may_differ utf16_ordered write_written written"
         ),
         "modelview": (
             "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from operator import methodcaller
 from typing import Any
 
 import orjson
@@ -104,15 +105,15 @@ _TOKEN_END = frozenset(b",]}\n")
 #: UTF-8 lead bytes of U+E000..U+FFFF and of U+10000..U+10FFFF.
 _BMP_HIGH = (b"\xee", b"\xef")
 _ASTRAL = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
-#: The rest of a JSON string, through its closing quote.
-_STRING_TAIL = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BACKSLASH = ord("\\")
 
 
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
     """`dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
     differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
-    made ourselves written integral or with an exponent, key order where UTF-16 and code
-    points differ, or (JCS) an integer beyond 2^53-1. Numbers that keep a lexeme are handed
+    made ourselves written integral or with an exponent, or (JCS) an integer beyond 2^53-1.
+    Where UTF-16 and code-point key order may differ, orjson writes a copy in UTF-16 order
+    (`utf16_ordered`). Numbers that keep a lexeme are handed
     to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
     written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
     are counted, and any more in the text are orjson's own."""
@@ -151,8 +152,11 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
         return None
     if isinstance(value, str):
         return data  # NOTE: no number or key in it; a lone surrogate, orjson refused
-    if _risky(data, jcs) != risky or (sort_keys and utf16_order_may_differ(data)):
+    if _risky(data, jcs) != risky:
         return None
+    if sort_keys and utf16_order_may_differ(data):
+        # NOTE: the same members and tokens, each object's keys put in UTF-16 order first
+        return orjson.dumps(utf16_ordered(value), default=default, option=_OPTIONS[False, indent])
     return data
 
 
@@ -187,11 +191,45 @@ def utf16_order_may_differ(data: bytes) -> bool:
         pos = data.find(lead)
         while pos >= 0:
             # NOTE: lead bytes occur only inside strings, never inside an escape sequence.
-            tail = _STRING_TAIL.match(data, pos + 1)
-            if tail is None or data[tail.end() : tail.end() + 1] == b":":
+            end = _string_end(data, pos)
+            if end < 0 or data[end + 1 : end + 2] == b":":
                 return True  # a key
-            pos = data.find(lead, tail.end())
+            pos = data.find(lead, end)
     return False
+
+
+#: `jcs_key` as a C call (no Python frame per key).
+_UTF16 = methodcaller("encode", "utf-16-be", "surrogatepass")
+_CONTAINERS = (dict, list, tuple)
+
+
+def utf16_ordered(value: Any) -> Any:
+    """A copy of a container with each object's keys in UTF-16 order (RFC 8785 section 3.2.3),
+    which orjson writes as it stands."""
+    if not isinstance(value, dict):
+        return [utf16_ordered(v) if isinstance(v, _CONTAINERS) else v for v in value]
+    out = {}
+    keys = sorted(value)
+    if not "".join(keys).isascii():  # NOTE: on ASCII keys code-point order is UTF-16 order
+        keys.sort(key=_UTF16)
+    for key in keys:
+        member = value[key]
+        out[key] = utf16_ordered(member) if isinstance(member, _CONTAINERS) else member
+    return out
+
+
+def _string_end(data: bytes, pos: int) -> int:
+    """The offset of the quote that closes the string holding offset `pos` (-1: none): the
+    next quote after an even run of backslashes."""
+    end = data.find(b'"', pos)
+    while end >= 0:
+        before = end - 1
+        while data[before] == _BACKSLASH:
+            before -= 1
+        if (end - 1 - before) % 2 == 0:
+            return end
+        end = data.find(b'"', end + 1)
+    return end
 
 
 def _pieces(
@@ -219,31 +257,51 @@ def _pieces(
         yield close + b"}"
     else:
         yield b"[" + inner
-        for i, item in enumerate(value):
+        start = 0
+        if split <= 0 and len(value) > _WIDE and not _texts(value):
+            while start < len(value):
+                data = _orjson(list(value[start : start + _WIDE]), sort_keys, indent, number)
+                if data is None:
+                    break  # NOTE: members orjson writes otherwise: the rest one by one
+                # NOTE: the members' text within orjson's `[...]`, laid out as below
+                if indent and depth:
+                    data = data.replace(b"\n", _pad(indent, depth))
+                yield (sep if start else b"") + data[1 + len(inner) : len(data) - len(close) - 1]
+                start += _WIDE
+        for i in range(start, len(value)):
             if i:
                 yield sep
-            yield from _pieces(item, sort_keys, indent, number, depth + 1, split - 1)
+            yield from _pieces(value[i], sort_keys, indent, number, depth + 1, split - 1)
         yield close + b"]"
 
 
 #: A container with more members than this, most of them containers (a listing's items), is
-#: written member by member from the start: one member orjson would write otherwise makes the
-#: whole text be written for nothing, and asked again level by level.
+#: not tried whole: one member orjson would write otherwise makes the whole text be written for
+#: nothing, and asked again level by level. An object's members are written one by one, a
+#: list's this many at a time until a batch is one orjson would write otherwise.
 _WIDE = 64
 
 
 def _members_first(value: Any) -> bool:
     """Whether `_pieces` writes `value` member by member without trying it whole: a wide
-    container (`_WIDE`), or one whose lone member is a container (its text would be the
-    same attempt again)."""
+    container (`_WIDE`), one whose lone member is a container (its text would be the
+    same attempt again), or a list of strings (a listing's page texts: each string's text a
+    piece as orjson writes it, with no number or key to check in it, nor a copy to lay out)."""
     if not isinstance(value, (dict, list, tuple)) or not value:
         return False
     members = value.values() if isinstance(value, dict) else value
+    if _texts(value):
+        return True
     if len(value) == 1:
         return isinstance(next(iter(members)), (dict, list, tuple))
     if len(value) <= _WIDE:
         return False
     return sum(1 for v in members if isinstance(v, (dict, list, tuple))) * 2 > len(value)
+
+
+def _texts(value: Any) -> bool:
+    """Whether a container is a list of strings only (a listing's page texts)."""
+    return not isinstance(value, dict) and all(isinstance(v, str) for v in value)
 
 
 def _pad(indent: int | None, depth: int) -> bytes:
