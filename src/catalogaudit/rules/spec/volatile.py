@@ -130,7 +130,7 @@ def _content(
     hits (of `env`, in the texts without a per-start value)."""
     for visit in walker.visits(item.listing, item.value):
         text = visit.text
-        match = _first(text, PER_START) if per_start and _may_match(text) else None
+        match = _started(text) if per_start else None
         if match:
             if report:
                 yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
@@ -157,7 +157,7 @@ def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         for visit in walker.visits(item.listing, item.value):
             if not _may_match(visit.text):
                 continue  # most prose: one cached answer, not two calls that ask it
-            if _first(visit.text, PER_START) is None:
+            if _started(visit.text) is None:
                 match = _first(visit.text, (DATE,))
                 if match:
                     yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
@@ -257,10 +257,16 @@ def _may_match(text: str) -> bool:
     return _PAIR.search(text) is not None and _SHAPE.search(text) is not None
 
 
+@lru_cache(maxsize=1 << 16)
+def _started(text: str) -> tuple[str, str] | None:
+    """The first per-start value of a text (`_first` of PER_START), kept: CA701 or CA704 and
+    CA703 ask it of the same texts."""
+    return _first(text, PER_START) if _may_match(text) else None
+
+
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
-    """The first (match, what) of the patterns in text that is not an example value."""
-    if not _may_match(text):
-        return None
+    """The first (match, what) of the patterns in a text `_may_match` lets through that is not
+    an example value."""
     dashes = text.count("-")
     for volatile in patterns:
         if dashes < volatile.dashes or volatile.gate is not None and not volatile.gate(text):
