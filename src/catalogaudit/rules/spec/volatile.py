@@ -264,8 +264,7 @@ def _started(text: str) -> tuple[str, str] | Literal[False] | None:
 
 
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
-    """The first (match, what) of the patterns in a text `_may_match` lets through that is not
-    an example value."""
+    """The first (match, what) of the patterns in text (`_may_match`) not an example value."""
     dashes = text.count("-")
     for volatile in patterns:
         if dashes < volatile.dashes or volatile.gate is not None and not volatile.gate(text):
