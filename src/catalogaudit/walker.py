@@ -103,8 +103,9 @@ def subschemas(
     pop, push = stack.pop, stack.extend
     entered, order, kinds = _ENTERED.intersection, _ORDER.__getitem__, _KIND
     while stack:
-        node, here, level = pop()
-        yield node, here, level
+        entry = pop()
+        yield entry
+        node, here, level = entry
         present = entered(node)
         if not present:
             continue  # a leaf (most subschemas)

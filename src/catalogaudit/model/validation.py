@@ -73,6 +73,8 @@ def plain(value: Any, depth: int = 0) -> Any:
             return NOT_PLAIN
         copy: Any = None
         lone = _SURROGATE.search  # NOTE: `_utf8`, inline: called for every key and string
+        finite = math.isfinite
+        # NOTE: scalars (most members) are read here, not by a call each: floats were most calls
         for slot, item in value.items() if kind is dict else enumerate(value):
             if kind is dict:
                 key = slot if type(slot) is str else str(slot)
@@ -83,15 +85,23 @@ def plain(value: Any, depth: int = 0) -> Any:
                 if item.isascii() or lone(item) is None:
                     continue
                 return NOT_PLAIN
-            if each is bool or (each is int and -_INT_BOUND < item < _INT_BOUND):
+            if each is bool or item is None or (each is int and -_INT_BOUND < item < _INT_BOUND):
                 continue
-            new = plain(item, depth + 1)
-            if new is NOT_PLAIN:
-                return NOT_PLAIN
-            if new is not item:
-                if copy is None:
-                    copy = kind(value)
-                copy[slot] = new
+            if isinstance(item, float):
+                if not finite(item):
+                    return NOT_PLAIN
+                if each is float:
+                    continue
+                new = float(item)
+            else:
+                new = plain(item, depth + 1)
+                if new is NOT_PLAIN:
+                    return NOT_PLAIN
+                if new is item:
+                    continue
+            if copy is None:
+                copy = kind(value)
+            copy[slot] = new
         return value if copy is None else copy
     if kind is str:
         return value if _utf8(value) else NOT_PLAIN

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from catalogaudit import walker
 from catalogaudit.model import Catalog, Item
@@ -130,7 +131,7 @@ def _content(
     hits (of `env`, in the texts without a per-start value)."""
     for visit in walker.visits(item.listing, item.value):
         text = visit.text
-        match = _first(text, PER_START) if per_start and _may_match(text) else None
+        match = _started(text) if per_start else None
         if match:
             if report:
                 yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
@@ -155,9 +156,7 @@ def volatile_dates(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         if runs is not None and not runs.item_changed(item):
             continue
         for visit in walker.visits(item.listing, item.value):
-            if not _may_match(visit.text):
-                continue  # most prose: one cached answer, not two calls that ask it
-            if _first(visit.text, PER_START) is None:
+            if _started(visit.text) is None:  # NOTE: False (most prose): no pattern can match
                 match = _first(visit.text, (DATE,))
                 if match:
                     yield _hit(item, visit.pointer, match[0], match[1], _per_start(runs))
@@ -240,9 +239,8 @@ _SHAPE = re.compile(r"[\da-fA-F]{4}-[\da-fA-F]{2}|:\d|(?i:p(?:id|rocess))")
 _ASCII_DIGITS = tuple("0123456789")
 
 
-@lru_cache(maxsize=1 << 16)
 def _may_match(text: str) -> bool:
-    """Whether any PER_START or DATE pattern could match (each text is asked up to 3 times).
+    """Whether any PER_START or DATE pattern could match.
 
     NOTE: an ASCII text's digits are 0-9, and without a digit only a UUID of letters can
     match, which holds four "-": so nearly all prose is answered by `in` and `count` (C
@@ -257,10 +255,16 @@ def _may_match(text: str) -> bool:
     return _PAIR.search(text) is not None and _SHAPE.search(text) is not None
 
 
+@lru_cache(maxsize=1 << 16)
+def _started(text: str) -> tuple[str, str] | Literal[False] | None:
+    """The first per-start value of a text (`_first` of PER_START), None when it has none, or
+    False when no pattern, not even DATE, can match (`_may_match`); kept: CA701 or CA704 and
+    CA703 ask it of the same texts."""
+    return _first(text, PER_START) if _may_match(text) else False
+
+
 def _first(text: str, patterns: tuple[Volatile, ...]) -> tuple[str, str] | None:
-    """The first (match, what) of the patterns in text that is not an example value."""
-    if not _may_match(text):
-        return None
+    """The first (match, what) of the patterns in text (`_may_match`) not an example value."""
     dashes = text.count("-")
     for volatile in patterns:
         if dashes < volatile.dashes or volatile.gate is not None and not volatile.gate(text):
