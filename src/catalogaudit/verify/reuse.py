@@ -28,7 +28,8 @@ class Reuse:
     (`rules.PER_ITEM`: its findings on a catalog are those on its items) and which found
     nothing on the first is run on the items the first did not have, and on the whole
     catalog only when it finds something there; every other rule runs on the whole catalog.
-    So the findings are a whole audit's."""
+    So the findings are a whole audit's. A catalog that adds as many items as it shares
+    runs every rule whole (auditing what it adds would cost as much)."""
 
     def __init__(self) -> None:
         #: profile -> how the first catalog was captured, its label, the catalog, and the
@@ -54,6 +55,9 @@ class Reuse:
         if rules is None or first is None or first[0] != _how(catalog) or first[1] == label:
             return rules
         _, was, before, quiet = first
+        total = sum(len(catalog.items(name)) for name in LISTINGS)
+        if 2 * _unequal(before, catalog) >= total:
+            return rules  # NOTE: auditing the added items would cost about a whole run
         if was not in self._sets:
             self._sets[was] = {n: set(d) for n, d in self._of(was, before).items()}
         seen = self._sets[was]
@@ -62,13 +66,16 @@ class Reuse:
         for name in LISTINGS:
             pairs = zip(catalog.items(name), digests[name], strict=True)
             fresh[name] = [i.value for i, d in pairs if d not in seen[name]]
-        if quiet and any(fresh.values()):
+        added = sum(map(len, fresh.values()))
+        if 2 * added >= total:
+            return rules
+        if quiet and added:
             listings = {name: {"items": values} for name, values in fresh.items() if values}
-            added = Catalog(
+            new = Catalog(
                 {"capture": catalog.capture, "listings": listings},
                 revision_override=catalog.revision_override,
             )
-            quiet -= _found(audit(added, AuditOptions(profiles=(profile,), only=quiet)))
+            quiet -= _found(audit(new, AuditOptions(profiles=(profile,), only=quiet)))
         return rules - quiet
 
     def ran(
@@ -84,6 +91,20 @@ class Reuse:
             return
         quiet = (rules & _per_item_rules(profile)) - _found(report)
         self._first[profile] = (_how(catalog), label, catalog, quiet)
+
+
+def _unequal(before: Catalog, catalog: Catalog) -> int:
+    """How many items of `catalog` differ from the item of their identity in `before` even
+    by `==` (which takes 1 and 1.0, or keys in another order, as equal): at most as many as
+    differ exactly, counted without a digest."""
+    count = 0
+    for name in LISTINGS:
+        old = {i.identity: i.value for i in before.items(name)}
+        count += sum(1 for i in catalog.items(name) if old.get(i.identity, _ABSENT) != i.value)
+    return count
+
+
+_ABSENT = object()
 
 
 def _how(catalog: Catalog) -> dict[str, Any]:
