@@ -57,7 +57,8 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
     if spec.get("nullable"):
         out = _nullable(out)
     for key, value in spec.get("defaults", {}).items():
-        out.setdefault(key, copy.deepcopy(value))
+        if key not in out:
+            out[key] = copy.deepcopy(value)
     out.update(copy.deepcopy(dict(spec.get("set", {}))))
     added = spec.get("add_properties")
     if added:
@@ -185,9 +186,11 @@ def _reachable(schema: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def _nullable(schema: Any) -> Any:
-    """`type: [X, "null"]` as `type: X, nullable: true`, in every subschema."""
+    """`type: [X, "null"]` as `type: X, nullable: true`, in every subschema; a value with
+    nothing to change is handed back itself (as `rewrite` leaves served subschemas)."""
     if isinstance(schema, list):
-        return [_nullable(v) for v in schema]
+        items = [_nullable(v) for v in schema]
+        return schema if all(a is b for a, b in zip(items, schema, strict=True)) else items
     if not isinstance(schema, dict):
         return schema
     out = {k: _nullable(v) for k, v in schema.items()}
@@ -196,4 +199,6 @@ def _nullable(schema: Any) -> Any:
         (other,) = [t for t in kind if t != "null"] or ["null"]
         out["type"] = other
         out["nullable"] = True
+    elif all(out[k] is v for k, v in schema.items()):
+        return schema
     return out

@@ -48,6 +48,7 @@ from catalogaudit.model import (
 )
 from catalogaudit.profiles import contains, load_all, raw_files
 from catalogaudit.verify.base import Target
+from catalogaudit.verify.reuse import Reuse
 
 #: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
@@ -184,12 +185,45 @@ def _effect(finding: Finding) -> str:
 
 def predict(target: Target, profile: str) -> list[Observation]:
     """The profile's verdicts on every listing the driver lists, and every item in them."""
+    return list(_verdicts(target, *_losses(target, profile)))
+
+
+def lost_items(
+    target: Target, profile: str, listing: str, reuse: Reuse | None = None
+) -> dict[int, str]:
+    """Served index -> why the profile loses that item of `listing` (dropped, or its listing
+    failed): `predict`'s verdicts other than kept on the items of `listing`, without one
+    `Observation` per kept item (a bill asks this of every client for both inputs).
+    `reuse`: shared by the calls on catalogs that share most items (`Reuse`)."""
+    listed, failed, dropped = _losses(target, profile, reuse)
+    if listing not in listed:
+        return {}
+    why = failed.get(listing)
+    out = {}
+    for item in target.catalog.items(listing):
+        reason = why or dropped.get((listing, item.served_index))
+        if reason:
+            out[item.served_index] = reason
+    return out
+
+
+def _losses(
+    target: Target, profile: str, reuse: Reuse | None = None
+) -> tuple[list[str], dict[str, str], dict[tuple[str, int], str]]:
+    """The listings the profile reads, why each failed listing fails, and why each dropped
+    item (listing, served index) is dropped."""
     catalog = as_served(target.catalog)
-    report = audit(catalog, AuditOptions(profiles=(profile,), only=_listing_rules(profile)))
+    rules = _listing_rules(profile)
+    if reuse is None:
+        report = audit(catalog, AuditOptions(profiles=(profile,), only=rules))
+    else:
+        run = reuse.rules(target.label, catalog, profile, rules)
+        report = audit(catalog, AuditOptions(profiles=(profile,), only=run))
+        reuse.ran(target.label, catalog, profile, rules, report)
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     effective, at = _versions(profile)
     listed = [n for n in target.listings if n in _reads(profile, effective)]
-    by_index = {name: {i.index: i for i in catalog.items(name)} for name in LISTINGS}
+    by_index: dict[str, dict[int, Any]] = {}  # filled for a listing on its first item finding
     failed: dict[str, str] = {}
     dropped: dict[tuple[str, int], str] = {}
     for finding in errors:
@@ -216,18 +250,21 @@ def predict(target: Target, profile: str) -> list[Observation]:
         elif cost == "list" or (cost == "item-and-later" and where is None):
             failed.setdefault(listing, why)
         elif where is not None:
+            if listing not in by_index:
+                by_index[listing] = {i.index: i for i in catalog.items(listing)}
             item = by_index[listing].get(int(where.group(2)))
             if item is None:
                 continue
-            later = [
-                i.served_index
-                for i in catalog.items(listing)
-                if cost == "item-and-later" and i.served_index > item.served_index
-            ]
+            after = item.served_index
+            later = (
+                [i.served_index for i in catalog.items(listing) if i.served_index > after]
+                if cost == "item-and-later"
+                else []
+            )
             for served in (item.served_index, *later):
                 dropped.setdefault((listing, served), why)
     _all_dropped(target, listed, profile, effective, failed, dropped)
-    return list(_verdicts(target, listed, failed, dropped))
+    return listed, failed, dropped
 
 
 @cache

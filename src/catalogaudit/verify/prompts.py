@@ -13,24 +13,32 @@ verdicts), is not in the request: it is left out here, as `verify --model` finds
 
 from __future__ import annotations
 
-import hashlib
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from catalogaudit.canonical import ClientPrompt, SentTool, sent_text
 from catalogaudit.diffing import Side
-from catalogaudit.model import DEFAULT, DEFERRED, INLINE, KEPT, NOT_OFFERED, Catalog
+from catalogaudit.model import DEFAULT, DEFERRED, INLINE, NOT_OFFERED, Catalog
 from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
-from catalogaudit.verify.predict import _versions, predict
+from catalogaudit.verify.predict import _versions, lost_items
 from catalogaudit.verify.predict_model import _entries, _first, _paged_out, sent_view
+from catalogaudit.verify.reuse import Reuse, value_digest
 
 #: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
 #: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
 #: punctuation first, `_` before `-`, then digits, then letters whatever their case.
 _PRIMARY = {c: n for n, c in enumerate("_-0123456789abcdefghijklmnopqrstuvwxyz")}
+#: The same weights as a byte table, uppercase letters weighed as lowercase: a name of
+#: those characters alone gets its primary weights in one `bytes.translate`.
+_ALPHABET = re.compile(r"[A-Za-z0-9_-]*")
+_WEIGHTS = bytes.maketrans(
+    "".join(_PRIMARY).encode() + "".join(_PRIMARY).upper().encode(), bytes([*_PRIMARY.values()] * 2)
+)
 #: Stands for the tools inside a `request` wrapper while it is written.
 _SLOT = "\u0000catalogaudit-slot\u0000"
 
@@ -123,6 +131,8 @@ def collation_key(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """`name`'s sort key in the Unicode root collation, for names of [A-Za-z0-9_-]: letters
     compared without case first, then lowercase before uppercase (tertiary level); any other
     character after them, by code point."""
+    if _ALPHABET.fullmatch(name):
+        return tuple(name.encode().translate(_WEIGHTS)), tuple(map(str.isupper, name))
     return tuple(_PRIMARY.get(c.lower(), 64 + ord(c)) for c in name), tuple(
         c.isupper() for c in name
     )
@@ -146,12 +156,6 @@ def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
             filled[key] = value
     before, _, after = sent_text(filled).partition(sent_text(_SLOT))
     return (before + "[", "]" + after) if array else (before, after)
-
-
-def value_digest(value: Any) -> bytes:
-    """SHA-256 of a JSON value's `repr`, which writes its keys in order, its types and its
-    floats exactly: equal digests, equal values to a client's view."""
-    return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).digest()
 
 
 def _sent(
@@ -179,54 +183,81 @@ def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTo
 
 
 def prompts_of(
-    sides: Sequence[Side],
-    clients: Sequence[str] | None = None,
-    digests: Sequence[Sequence[bytes]] = (),
+    sides: Sequence[Side], clients: Sequence[str] | None = None
 ) -> dict[str, dict[str, ClientPrompt]]:
     """Per input (side) label, each client's prompt for its tools (`clients`: these profile
-    ids, default every one with `model_view` data; `digests`: per side, its tools'
-    `value_digest`s, when taken before). Every side is named after the first
+    ids, default every one with `model_view` data). Every side is named after the first
     one's server (`verify --model`'s name for it), so only the tools can differ; a run of
     `snapshot --runs`, whose capture block was not kept, has the first one's."""
     if not sides:
         return {}
+    return _prompts(_inputs(sides), prompt_clients() if clients is None else clients, Reuse())
+
+
+@dataclass(frozen=True)
+class _Input:
+    """What every client's prompt of one side is predicted from, taken once per side."""
+
+    label: str
+    server: str
+    tools: list[Any]
+    #: `value_digest` of each tool: the key of a tool's view, shared by both inputs.
+    digests: list[bytes]
+    instructions: Any
+    #: The side as a snapshot, for the listing-time verdicts (`dropped`).
+    target: Target
+
+
+def _inputs(sides: Sequence[Side]) -> list[_Input]:
     first = sides[0].capture
     (server,) = server_names([Target("", Path(""), Catalog({"capture": first}))])
-    out: dict[str, dict[str, ClientPrompt]] = {}
-    asked = prompt_clients() if clients is None else clients
-    seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
-    for n, side in enumerate(sides):
+    out = []
+    for side in sides:
         tools = _tools(side)
         capture = side.capture if side.capture_known else first
-        keys = digests[n] if digests else [value_digest(t) for t in tools]
-        out[side.label] = {
+        doc = side.doc or {"capture": capture, "listings": side.listings}
+        target = Target(side.label, Path(""), Catalog(doc))
+        digests = [value_digest(t) for t in tools]
+        out.append(_Input(side.label, server, tools, digests, capture.get("instructions"), target))
+    return out
+
+
+def _prompts(
+    inputs: Sequence[_Input], asked: Sequence[str], reuse: Reuse
+) -> dict[str, dict[str, ClientPrompt]]:
+    """`prompts_of`; `reuse`: the listing-time verdicts' (`dropped`), across the inputs."""
+    seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
+    return {
+        i.label: {
             c.partition("@")[0]: client_prompt(
                 c,
-                server,
-                tools,
-                capture.get("instructions"),
-                dropped(side, capture, c),
+                i.server,
+                i.tools,
+                i.instructions,
+                dropped(i.target, c, reuse),
                 seen[c],
-                keys,
+                i.digests,
             )
             for c in asked
         }
-    return out
+        for i in inputs
+    }
 
 
 def client_prompts(sides: Sequence[Side]) -> Callable[[str], dict[str, ClientPrompt]]:
     """`client` -> per input label, its prompt: `prompts_of` one client at a time (a bill
     holds one client's prompts at once); {} for a client without `model_view` data."""
     known = set(prompt_clients())
-    digests: list[list[bytes]] = []
+    inputs: list[_Input] = []
+    reuse = Reuse()
 
     def of(client: str) -> dict[str, ClientPrompt]:
         pid = client.partition("@")[0]
         if pid not in known:
             return {}
-        if not digests:
-            digests.extend([value_digest(t) for t in _tools(side)] for side in sides)
-        return {label: by[pid] for label, by in prompts_of(sides, [client], digests).items()}
+        if not inputs:
+            inputs.extend(_inputs(sides))
+        return {label: by[pid] for label, by in _prompts(inputs, [client], reuse).items()}
 
     return of
 
@@ -236,18 +267,13 @@ def _tools(side: Side) -> list[Any]:
     return items if items is not None else side.served("tools")
 
 
-def dropped(side: Side, capture: dict[str, Any], client: str) -> dict[int, str]:
+def dropped(target: Target, client: str, reuse: Reuse | None = None) -> dict[int, str]:
     """Served index -> why `client` drops that tool at listing time, or fails the tools list
     (the profile's listing verdicts on the side as a snapshot), or never asks for its page
-    (its `model_view`'s `empty_cursor`, as `verify --model` predicts it)."""
-    doc = side.doc or {"capture": capture, "listings": side.listings}
-    target = Target(side.label, Path(""), Catalog(doc))
+    (its `model_view`'s `empty_cursor`, as `verify --model` predicts it). `reuse`: as for
+    `predict.lost_items`."""
     effective, _ = _versions(client)
     paged_out = _paged_out(
         _first(_entries()[0].get(client.partition("@")[0], []), effective), target
     )
-    return paged_out | {
-        o.index: o.message
-        for o in predict(target, client)
-        if o.listing == "tools" and o.index is not None and o.verdict != KEPT
-    }
+    return paged_out | lost_items(target, client, "tools", reuse)
