@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from catalogaudit.diffing.modes import read_allowlist
     from catalogaudit.diffing.rules import RULES
     from catalogaudit.diffing.sides import Side, sides_of
-    from catalogaudit.diffing.stability import CAPTURE_IGNORED, model_visible, prompt_bill
+    from catalogaudit.diffing.stability import model_visible, prompt_bill
     from catalogaudit.diffing.stability import report as stability_report
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -34,13 +34,12 @@ __getattr__ = lazy(
         "modes": "read_allowlist",
         "rules": "RULES",
         "sides": "Side sides_of",
-        "stability": "CAPTURE_IGNORED model_visible prompt_bill stability_report=report",
+        "stability": "model_visible prompt_bill stability_report=report",
     },
 )
 
 
 __all__ = [
-    "CAPTURE_IGNORED",
     "Accepted",
     "Change",
     "DiffReport",

@@ -9,7 +9,7 @@ from catalogaudit._faces import lazy
 TYPE_CHECKING = False  # NOTE: not `typing`'s: the face stays as cheap as its modules
 if TYPE_CHECKING:
     from catalogaudit.rules.base import Context, Hit, Rule
-    from catalogaudit.rules.checks import CHECKS, PARAMS, PER_ITEM
+    from catalogaudit.rules.checks import CHECKS, PARAMS
     from catalogaudit.rules.checks.names import TRANSFORMS
     from catalogaudit.rules.examples import of, why_none
     from catalogaudit.rules.registry import SPEC_RULES, spec_meta
@@ -24,7 +24,7 @@ __getattr__ = lazy(
     globals(),
     {
         "base": "Context Hit Rule",
-        "checks": "CHECKS PARAMS PER_ITEM",
+        "checks": "CHECKS PARAMS",
         "checks.names": "TRANSFORMS",
         "examples": "of why_none",
         "registry": "SPEC_RULES spec_meta",
@@ -45,7 +45,6 @@ __all__ = [
     "GROWTH_RULE",
     "Hit",
     "PARAMS",
-    "PER_ITEM",
     "Rule",
     "SERVER_JSON_RULES",
     "SPEC_RULES",

@@ -48,7 +48,6 @@ from catalogaudit.model import (
 )
 from catalogaudit.profiles import contains, load_all, raw_files
 from catalogaudit.verify.base import Target
-from catalogaudit.verify.reuse import Reuse
 
 #: Fallback for rules without `scope`: effects that cost every list the client reads.
 SERVER_WIDE = re.compile(
@@ -188,14 +187,11 @@ def predict(target: Target, profile: str) -> list[Observation]:
     return list(_verdicts(target, *_losses(target, profile)))
 
 
-def lost_items(
-    target: Target, profile: str, listing: str, reuse: Reuse | None = None
-) -> dict[int, str]:
+def lost_items(target: Target, profile: str, listing: str) -> dict[int, str]:
     """Served index -> why the profile loses that item of `listing` (dropped, or its listing
     failed): `predict`'s verdicts other than kept on the items of `listing`, without one
-    `Observation` per kept item (a bill asks this of every client for both inputs).
-    `reuse`: shared by the calls on catalogs that share most items (`Reuse`)."""
-    listed, failed, dropped = _losses(target, profile, reuse)
+    `Observation` per kept item (a bill asks this of every client for both inputs)."""
+    listed, failed, dropped = _losses(target, profile)
     if listing not in listed:
         return {}
     why = failed.get(listing)
@@ -208,18 +204,12 @@ def lost_items(
 
 
 def _losses(
-    target: Target, profile: str, reuse: Reuse | None = None
+    target: Target, profile: str
 ) -> tuple[list[str], dict[str, str], dict[tuple[str, int], str]]:
     """The listings the profile reads, why each failed listing fails, and why each dropped
     item (listing, served index) is dropped."""
     catalog = as_served(target.catalog)
-    rules = _listing_rules(profile)
-    if reuse is None:
-        report = audit(catalog, AuditOptions(profiles=(profile,), only=rules))
-    else:
-        run = reuse.rules(target.label, catalog, profile, rules)
-        report = audit(catalog, AuditOptions(profiles=(profile,), only=run))
-        reuse.ran(target.label, catalog, profile, rules, report)
+    report = audit(catalog, AuditOptions(profiles=(profile,), only=_listing_rules(profile)))
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
     effective, at = _versions(profile)
     listed = [n for n in target.listings if n in _reads(profile, effective)]

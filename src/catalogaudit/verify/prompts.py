@@ -13,6 +13,7 @@ verdicts), is not in the request: it is left out here, as `verify --model` finds
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,7 +28,6 @@ from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
 from catalogaudit.verify.predict import _versions, lost_items
 from catalogaudit.verify.predict_model import _entries, _first, _paged_out, sent_view
-from catalogaudit.verify.reuse import Reuse, value_digest
 
 #: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
 #: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
@@ -158,6 +158,12 @@ def _around(wrapper: Any, fill: dict[str, str]) -> tuple[str, str]:
     return (before + "[", "]" + after) if array else (before, after)
 
 
+def value_digest(value: Any) -> bytes:
+    """SHA-256 of a JSON value's `repr`, which writes its keys in order, its types and its
+    floats exactly: equal digests, equal values to a client's view."""
+    return hashlib.sha256(repr(value).encode("utf-8", "surrogatepass")).digest()
+
+
 def _sent(
     entry: dict[str, Any],
     server: str,
@@ -191,7 +197,7 @@ def prompts_of(
     `snapshot --runs`, whose capture block was not kept, has the first one's."""
     if not sides:
         return {}
-    return _prompts(_inputs(sides), prompt_clients() if clients is None else clients, Reuse())
+    return _prompts(_inputs(sides), prompt_clients() if clients is None else clients)
 
 
 @dataclass(frozen=True)
@@ -222,10 +228,8 @@ def _inputs(sides: Sequence[Side]) -> list[_Input]:
     return out
 
 
-def _prompts(
-    inputs: Sequence[_Input], asked: Sequence[str], reuse: Reuse
-) -> dict[str, dict[str, ClientPrompt]]:
-    """`prompts_of`; `reuse`: the listing-time verdicts' (`dropped`), across the inputs."""
+def _prompts(inputs: Sequence[_Input], asked: Sequence[str]) -> dict[str, dict[str, ClientPrompt]]:
+    """`prompts_of` of the inputs taken (`_inputs`)."""
     seen: dict[str, dict[tuple[str, bytes], SentTool]] = {c: {} for c in asked}
     return {
         i.label: {
@@ -234,7 +238,7 @@ def _prompts(
                 i.server,
                 i.tools,
                 i.instructions,
-                dropped(i.target, c, reuse),
+                dropped(i.target, c),
                 seen[c],
                 i.digests,
             )
@@ -249,7 +253,6 @@ def client_prompts(sides: Sequence[Side]) -> Callable[[str], dict[str, ClientPro
     holds one client's prompts at once); {} for a client without `model_view` data."""
     known = set(prompt_clients())
     inputs: list[_Input] = []
-    reuse = Reuse()
 
     def of(client: str) -> dict[str, ClientPrompt]:
         pid = client.partition("@")[0]
@@ -257,7 +260,7 @@ def client_prompts(sides: Sequence[Side]) -> Callable[[str], dict[str, ClientPro
             return {}
         if not inputs:
             inputs.extend(_inputs(sides))
-        return {label: by[pid] for label, by in _prompts(inputs, [client], reuse).items()}
+        return {label: by[pid] for label, by in _prompts(inputs, [client]).items()}
 
     return of
 
@@ -267,13 +270,12 @@ def _tools(side: Side) -> list[Any]:
     return items if items is not None else side.served("tools")
 
 
-def dropped(target: Target, client: str, reuse: Reuse | None = None) -> dict[int, str]:
+def dropped(target: Target, client: str) -> dict[int, str]:
     """Served index -> why `client` drops that tool at listing time, or fails the tools list
     (the profile's listing verdicts on the side as a snapshot), or never asks for its page
-    (its `model_view`'s `empty_cursor`, as `verify --model` predicts it). `reuse`: as for
-    `predict.lost_items`."""
+    (its `model_view`'s `empty_cursor`, as `verify --model` predicts it)."""
     effective, _ = _versions(client)
     paged_out = _paged_out(
         _first(_entries()[0].get(client.partition("@")[0], []), effective), target
     )
-    return paged_out | lost_items(target, client, "tools", reuse)
+    return paged_out | lost_items(target, client, "tools")

@@ -26,14 +26,11 @@ CHECKS: dict[str, CheckFn] = {name: spec.fn for name, spec in sorted(REGISTRY.it
 PARAMS: dict[str, dict[str, Any]] = {name: spec.params for name, spec in REGISTRY.items()}
 #: Check type -> its docstring (what it tests and why).
 DOCS: dict[str, str] = {name: spec.doc for name, spec in REGISTRY.items()}
-#: The check types whose hits on a catalog are those on each of its items (`CheckSpec.per_item`).
-PER_ITEM: frozenset[str] = frozenset(name for name, spec in REGISTRY.items() if spec.per_item)
 
 __all__ = [
     "CHECKS",
     "DOCS",
     "PARAMS",
-    "PER_ITEM",
     "CheckFn",
     "CheckSpec",
     "checks_handshake",

@@ -28,11 +28,6 @@ class CheckSpec:
     fn: CheckFn
     params: dict[str, Any]
     doc: str
-    #: Whether each item's hits depend on that item alone (and how the catalog was captured,
-    #: its capture block less the file's bookkeeping, `inputs` and `runs`): then a
-    #: catalog's hits are its items' hits, and a check that found nothing on one catalog
-    #: need only run on the items another adds (`verify.predict`, a bill's two inputs).
-    per_item: bool = False
 
 
 #: Every check, by type name (filled by the `checks_*` modules as they are imported).
@@ -80,10 +75,9 @@ TEXT_TARGET: dict[str, Any] = {
 
 
 def check(
-    name: str, params: Mapping[str, Any], required: Iterable[str] = (), *, per_item: bool = False
+    name: str, params: Mapping[str, Any], required: Iterable[str] = ()
 ) -> Callable[[CheckFn], CheckFn]:
-    """Register a check under `name` with the JSON Schema of its params (closed objects);
-    `per_item`: as `CheckSpec.per_item`."""
+    """Register a check under `name` with the JSON Schema of its params (closed objects)."""
 
     def register(fn: CheckFn) -> CheckFn:
         if name in REGISTRY:
@@ -94,7 +88,7 @@ def check(
             "properties": dict(params),
             "required": list(required),
         }
-        REGISTRY[name] = CheckSpec(name, fn, schema, (fn.__doc__ or "").strip(), per_item)
+        REGISTRY[name] = CheckSpec(name, fn, schema, (fn.__doc__ or "").strip())
         return fn
 
     return register

@@ -57,7 +57,6 @@ def priority_integer_lexeme(
         "max": {"type": "number"},
         "require_number": {"type": "boolean", "description": "Also report non-numbers."},
     },
-    per_item=True,
 )
 def priority_range(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """`annotations.priority` within [`min`, `max`] (default [0, 1], the schema's bounds that

@@ -224,7 +224,6 @@ def name_collision(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         "transform": {"type": "string", "enum": sorted(TRANSFORMS)},
     },
     required=["names"],
-    per_item=True,
 )
 def reserved_names(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """A name the enforcer keeps for itself (exact, case-sensitive match), after the

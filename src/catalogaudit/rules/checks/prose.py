@@ -109,7 +109,6 @@ def regex_must_not_match(
         "expect": {"type": "string", "description": "The rule in words, for messages."},
     },
     required=["pattern"],
-    per_item=True,
 )
 def regex_must_match(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The whole string must match (`re.fullmatch`, so a trailing newline cannot sneak past

@@ -49,7 +49,6 @@ def era_of(catalog: Catalog) -> str:
         "nullable": {"type": "boolean", "description": "null reads as absent (pydantic)."},
         "eras": ERAS_PARAM,
     },
-    per_item=True,
 )
 def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """A tool's schema (default `/inputSchema`) must be an object whose `type` is the literal
@@ -93,7 +92,6 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
         },
     },
     required=["field"],
-    per_item=True,
 )
 def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """The field must be present (and of `type` when given). With `parent_optional`, only
@@ -151,7 +149,6 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         },
         "eras": ERAS_PARAM,
     },
-    per_item=True,
 )
 def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Iterator[Hit]:
     """Where a field (`field`, or each of `fields`) is present it must have `type` and, with
