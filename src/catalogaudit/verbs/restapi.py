@@ -30,8 +30,6 @@ from catalogaudit.errors import ServerError
 from catalogaudit.model import visible
 from catalogaudit.wire import ACCEPT_ENCODING, Clock, DeadlineBackend, codings, decoded
 
-#: GitHub's limit on an issue comment's body (characters); longer bodies get HTTP 422.
-COMMENT_LIMIT = 65536
 #: Comments listed per page and pages read before giving up (the bot's comment comes early).
 PER_PAGE = 100
 MAX_PAGES = 20

@@ -82,16 +82,6 @@ def qualified(entry: dict[str, Any], server: str, tool: str) -> str:
     return name
 
 
-def shown_name(entry: dict[str, Any], server: str, tool: str) -> str:
-    """The name a report gives the tool: `<namespace>/<name>` for a namespaced client."""
-    name = qualified(entry, server, tool)
-    space = entry.get("namespace")
-    if isinstance(space, str):
-        fix = TRANSFORMS[entry.get("transform", "none")]
-        return f"{space.replace('{server}', fix(server))}/{name}"
-    return name
-
-
 def view_of(
     entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str | None = None
 ) -> dict[str, Any]:
