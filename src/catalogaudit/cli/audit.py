@@ -94,7 +94,8 @@ def audit(
     ] = False,
     max_chars: MaxChars = None,
     jobs: Annotated[
-        int, typer.Option(min=0, help="Processes for many files or a big catalog (0: per CPU).")
+        int,
+        typer.Option(min=0, help="Processes auditing many snapshot files at once (0: per CPU)."),
     ] = 0,
     _contract: Group = CONTRACT,
     **given: Any,
