@@ -91,4 +91,4 @@ def test_a_signal_to_the_command_stops_its_workers(tmp_path: Path) -> None:
     proc, workers = _started(tmp_path)
     proc.send_signal(signal.SIGTERM)
     err = _ended(proc, workers)
-    assert err == "error: terminated by SIGTERM; nothing written\n", err
+    assert err == "error: terminated by SIGTERM; no partial file written\n", err

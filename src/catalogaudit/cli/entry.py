@@ -46,7 +46,7 @@ def _on_signal(signum: int, frame: Any) -> None:
     for sig in (*_ENDING, signal.SIGINT):  # a second signal must not cut the cleanup short
         signal.signal(sig, signal.SIG_IGN)
     _end_servers()
-    raise Terminated(f"terminated by {signal.Signals(signum).name}; nothing written")
+    raise Terminated(f"terminated by {signal.Signals(signum).name}; no partial file written")
 
 
 class Interrupted(CatalogauditError):
