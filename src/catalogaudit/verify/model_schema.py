@@ -34,6 +34,8 @@ from typing import Any
 _TYPES = ("string", "number", "boolean", "integer", "object", "array", "null")
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
+#: What `_project` adds to an object or array subschema that has none.
+_ADDED = ("properties", "items")
 
 
 def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
@@ -69,24 +71,26 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
 
 
 def _refused(schema: Any, refuse: list[str], root: bool) -> str:
-    """Why a client that projects schemas leaves this one out ("" when it does not)."""
-    if not isinstance(schema, dict):
-        return ""
-    if root and "null-root" in refuse and schema.get("type") == "null":
-        return "a root of type null"
-    if "tuple-items" in refuse and isinstance(schema.get("items"), list):
-        return "items is an array"
-    extra = schema.get("additionalProperties")
-    if "bad-additional" in refuse and "additionalProperties" in schema:
-        if not isinstance(extra, (bool, dict)):
-            return "additionalProperties is neither a boolean nor a schema"
-    for key in _SUBSCHEMA_LISTS:
-        if "bad-combinator" in refuse and key in schema and not isinstance(schema[key], list):
-            return f"{key} is not an array"
-    for child in _children(schema):
-        why = _refused(child, refuse, root=False)
-        if why:
-            return why
+    """Why a client that projects schemas leaves this one out ("" when it does not): the
+    first subschema that refuses, each before its children (`_children`), in their order."""
+    null_root, tuple_items = "null-root" in refuse, "tuple-items" in refuse
+    bad_additional, bad_combinator = "bad-additional" in refuse, "bad-combinator" in refuse
+    todo: list[tuple[Any, bool]] = [(schema, root)]
+    while todo:
+        node, top = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        if top and null_root and node.get("type") == "null":
+            return "a root of type null"
+        if tuple_items and isinstance(node.get("items"), list):
+            return "items is an array"
+        if bad_additional and "additionalProperties" in node:
+            if not isinstance(node["additionalProperties"], (bool, dict)):
+                return "additionalProperties is neither a boolean nor a schema"
+        for key in _SUBSCHEMA_LISTS if bad_combinator else ():
+            if key in node and not isinstance(node[key], list):
+                return f"{key} is not an array"
+        todo.extend((child, False) for child in reversed(_children(node)))
     return ""
 
 
@@ -111,11 +115,10 @@ class _Plan:
         self.keep = frozenset(spec["keep"]) - {"type"}
         self.infer: list[tuple[str, str]] = list(spec.get("infer", {}).items())
         self.bool_schema = spec.get("bool_schema", {})
-        self.order = {k: n for n, k in enumerate(spec.get("order", ()))}
+        order = {k: n for n, k in enumerate(spec.get("order", ()))}
+        # NOTE: every key `_project` writes: kept ones, `type`, and `properties`/`items` it adds
+        self.rank = {k: order.get(k, len(order)) for k in (*self.keep, "type", *_ADDED)}
         self.sorted = tuple(spec.get("sorted", ()))
-
-    def rank(self, key: str) -> int:
-        return self.order.get(key, len(self.order))
 
 
 def _project(schema: Any, plan: _Plan, root: bool = False) -> Any:
@@ -158,7 +161,7 @@ def _ordered(schema: dict[str, Any], plan: _Plan) -> dict[str, Any]:
     """`schema` with its keys in the spec's `order` (others after, as they were) and the maps
     it names in `sorted` sorted by member name: the bytes a client that rebuilds the schema
     writes. `schema` is the caller's own new dict, so it is handed back when in order."""
-    keys = sorted(schema, key=plan.rank)
+    keys = sorted(schema, key=plan.rank.__getitem__)
     out = schema if keys == list(schema) else {k: schema[k] for k in keys}
     for key in plan.sorted:
         if isinstance(out.get(key), dict):
