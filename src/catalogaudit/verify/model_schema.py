@@ -34,6 +34,8 @@ from typing import Any
 _TYPES = ("string", "number", "boolean", "integer", "object", "array", "null")
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
+#: The keys that hold `_project`'s subschemas.
+_NESTED = frozenset((*_SUBSCHEMA_MAPS, *_SUBSCHEMA_LISTS, "items", "additionalProperties"))
 #: What `_project` adds to an object or array subschema that has none.
 _ADDED = ("properties", "items")
 
@@ -140,16 +142,17 @@ def _project(schema: Any, plan: _Plan, root: bool = False) -> Any:
     out: dict[str, Any] = {k: v for k, v in src.items() if k in keep}
     if types:
         out["type"] = types[0] if len(types) == 1 else types
-    for key in _SUBSCHEMA_MAPS:
-        if isinstance(out.get(key), dict):
-            out[key] = {k: _project(v, plan) for k, v in out[key].items()}
-    for key in _SUBSCHEMA_LISTS:
-        if isinstance(out.get(key), list):
-            out[key] = [_project(v, plan) for v in out[key]]
-    if "items" in out:
-        out["items"] = _project(out["items"], plan)
-    if isinstance(out.get("additionalProperties"), dict):
-        out["additionalProperties"] = _project(out["additionalProperties"], plan)
+    if out.keys() & _NESTED:  # NOTE: most subschemas are leaves
+        for key in _SUBSCHEMA_MAPS:
+            if isinstance(out.get(key), dict):
+                out[key] = {k: _project(v, plan) for k, v in out[key].items()}
+        for key in _SUBSCHEMA_LISTS:
+            if isinstance(out.get(key), list):
+                out[key] = [_project(v, plan) for v in out[key]]
+        if "items" in out:
+            out["items"] = _project(out["items"], plan)
+        if isinstance(out.get("additionalProperties"), dict):
+            out["additionalProperties"] = _project(out["additionalProperties"], plan)
     if "object" in types and "properties" not in out:
         out["properties"] = {}
     if "array" in types and "items" not in out:

@@ -139,6 +139,29 @@ def paths(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     return [(tokens, node)]
 
 
+class Fields:
+    """The fields a check reads, looked up item by item: each item is walked once for all of
+    them, and of an object only the fields whose first member it has are looked up (most
+    fields are absent from most items)."""
+
+    def __init__(self, pointers: Iterable[str]) -> None:
+        self.tokens = [pointer_tokens(pointer) for pointer in pointers]
+        self._first: dict[str, list[int]] = {}
+        self._always: list[int] = []
+        for n, tokens in enumerate(self.tokens):
+            if tokens and tokens[0] != "*":
+                self._first.setdefault(tokens[0], []).append(n)
+            else:
+                self._always.append(n)
+
+    def asked(self, value: Any) -> list[int]:
+        """The numbers of the fields that may be found in `value` (unordered)."""
+        if not isinstance(value, dict):
+            return list(range(len(self.tokens)))
+        first = self._first
+        return [*self._always, *(n for key in value.keys() & first.keys() for n in first[key])]
+
+
 def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     """`paths` one level of the pointer at a time: every match sits at the same depth, so
     each level's nodes stay in document order."""

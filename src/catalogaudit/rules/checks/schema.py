@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.model import Catalog, compact, pointer_of, pointer_tokens, surely_valid
+from catalogaudit.model import Catalog, Item, compact, pointer_of, pointer_tokens, surely_valid
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
     LISTINGS_PARAM,
+    Fields,
+    Path,
     check,
     field_targets,
     is_date_time,
@@ -170,37 +172,36 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     # the tests below; every other value takes them as before.
     passes = {wanted, "integer"} if wanted == "number" else {wanted}
     fast = bool(wanted) and allowed is None and least is None and not date_time
-    chosen = list(items(catalog, params))
-    for field in params.get("fields") or [params["field"]]:
-        tokens = pointer_tokens(field)
-        for item in chosen:
-            for path, value in paths(item.value, tokens):
-                if fast and json_type(value) in passes or value is None and nullable:
-                    continue
-                at = pointer_at(path)
-                if wanted and not typed(value, wanted):
-                    yield Hit(
-                        item,
-                        at,
-                        f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
-                        excerpt=json_type(value),
-                    )
-                elif date_time and isinstance(value, str) and not is_date_time(value):
-                    shown = compact(value)
-                    yield Hit(
-                        item,
-                        at,
-                        f"{item.label}: {at[1:]} {quote(shown)} is not a date-time",
-                        excerpt=shown,
-                    )
-                elif allowed is not None and value not in allowed:
-                    shown = compact(value)
-                    yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
-                elif least is not None and is_type(value, "number") and value < least:
-                    shown = compact(value)
-                    yield Hit(
-                        item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown
-                    )
+    fields = Fields(params.get("fields") or [params["field"]])
+    # NOTE: what the tests below read is kept per field, so the hits come field by field,
+    # each field's in item order, as when the items were read once per field
+    tested: list[list[tuple[Item, Path, Any]]] = [[] for _ in fields.tokens]
+    for item in items(catalog, params):
+        value = item.value
+        for n in fields.asked(value):
+            for path, found in paths(value, fields.tokens[n]):
+                if not (fast and json_type(found) in passes or found is None and nullable):
+                    tested[n].append((item, path, found))
+    for item, path, value in (one for kept in tested for one in kept):
+        at = pointer_at(path)
+        if wanted and not typed(value, wanted):
+            yield Hit(
+                item,
+                at,
+                f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
+                excerpt=json_type(value),
+            )
+        elif date_time and isinstance(value, str) and not is_date_time(value):
+            shown = compact(value)
+            yield Hit(
+                item, at, f"{item.label}: {at[1:]} {quote(shown)} is not a date-time", excerpt=shown
+            )
+        elif allowed is not None and value not in allowed:
+            shown = compact(value)
+            yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
+        elif least is not None and is_type(value, "number") and value < least:
+            shown = compact(value)
+            yield Hit(item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown)
 
 
 def depth(value: Any) -> int:
