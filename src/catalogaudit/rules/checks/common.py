@@ -159,7 +159,8 @@ class Fields:
         if not isinstance(value, dict):
             return list(range(len(self.tokens)))
         first = self._first
-        return [*self._always, *(n for key in value.keys() & first.keys() for n in first[key])]
+        found = [n for key in value.keys() & first.keys() for n in first[key]]
+        return [*self._always, *found] if self._always else found
 
 
 def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
@@ -258,6 +259,11 @@ _JSON_TYPES: dict[type, str] = {
     float: "number",
     type(None): "null",
 }
+
+
+def exact_types(names: Iterable[str]) -> frozenset[type]:
+    """The exact Python types whose values `json_type` names one of `names` (no subclass)."""
+    return frozenset(kind for kind, name in _JSON_TYPES.items() if name in names)
 
 
 def json_type(value: Any) -> str:

@@ -14,6 +14,7 @@ from catalogaudit.rules.checks.common import (
     Fields,
     Path,
     check,
+    exact_types,
     field_targets,
     is_date_time,
     is_type,
@@ -169,9 +170,10 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     typed = lax_is_type if params.get("lax") else is_type
     nullable, date_time = params.get("nullable"), params.get("format")
     # NOTE: with a type alone, a value of that type (or a number for "number") passes without
-    # the tests below; every other value takes them as before.
-    passes = {wanted, "integer"} if wanted == "number" else {wanted}
+    # the tests below; every other value (a subclass too) takes them as before.
     fast = bool(wanted) and allowed is None and least is None and not date_time
+    named = (str(wanted), "integer") if wanted == "number" else (str(wanted),)
+    passes = exact_types(named) if fast else frozenset()
     fields = Fields(params.get("fields") or [params["field"]])
     # NOTE: what the tests below read is kept per field, so the hits come field by field,
     # each field's in item order, as when the items were read once per field
@@ -180,7 +182,7 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         value = item.value
         for n in fields.asked(value):
             for path, found in paths(value, fields.tokens[n]):
-                if not (fast and json_type(found) in passes or found is None and nullable):
+                if not (type(found) in passes or found is None and nullable):
                     tested[n].append((item, path, found))
     for item, path, value in (one for kept in tested for one in kept):
         at = pointer_at(path)
