@@ -65,18 +65,19 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
         return
     field = params.get("field", "/inputSchema")
     missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
-    tokens = pointer_tokens(field)
+    tokens, nullable = pointer_tokens(field), params.get("nullable")
     for item in catalog.items("tools"):
-        found = select_tokens(item.value, tokens)
-        if params.get("nullable"):
-            found = [(at, schema) for at, schema in found if schema is not None]
+        found = paths(item.value, tokens)
+        if nullable:
+            found = [(path, schema) for path, schema in found if schema is not None]
         if not found:
             if missing == "hit":
                 yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=field[1:])
             continue
-        at, schema = found[0]
+        path, schema = found[0]
         kind = schema.get("type") if isinstance(schema, dict) else None
         if kind != "object":
+            at = pointer_at(path)
             shown = compact(kind) if isinstance(schema, dict) else json_type(schema)
             yield Hit(
                 item,
@@ -107,10 +108,13 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
     field = params["field"]
     parent, _, name = field.rpartition("/")
     tokens, above = pointer_tokens(field), pointer_tokens(parent)
+    optional, each = params.get("parent_optional"), parent.endswith("/*")
+    wanted = params.get("type")
+    passes = exact_types(_named(wanted)) if wanted else frozenset()
     for item in items(catalog, params):
-        if params.get("parent_optional") and not paths(item.value, above):
+        if optional and not paths(item.value, above):
             continue
-        if parent.endswith("/*"):
+        if each:
             # Every element of an array (a non-array there is another check's business).
             for at, array in select_tokens(item.value, above[:-1]):
                 for i, element in enumerate(array if isinstance(array, list) else []):
@@ -121,9 +125,8 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
         if not found and "*" not in parent:
             yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=name)
             continue
-        wanted = params.get("type")
         for path, value in found:
-            if wanted and not is_type(value, wanted):
+            if wanted and type(value) not in passes and not is_type(value, wanted):
                 at = pointer_at(path)
                 yield Hit(
                     item,
@@ -172,8 +175,7 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     # NOTE: with a type alone, a value of that type (or a number for "number") passes without
     # the tests below; every other value (a subclass too) takes them as before.
     fast = bool(wanted) and allowed is None and least is None and not date_time
-    named = (str(wanted), "integer") if wanted == "number" else (str(wanted),)
-    passes = exact_types(named) if fast else frozenset()
+    passes = exact_types(_named(wanted)) if fast else frozenset()
     fields = Fields(params.get("fields") or [params["field"]])
     # NOTE: what the tests below read is kept per field, so the hits come field by field,
     # each field's in item order, as when the items were read once per field
@@ -204,6 +206,11 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         elif least is not None and is_type(value, "number") and value < least:
             shown = compact(value)
             yield Hit(item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown)
+
+
+def _named(wanted: Any) -> tuple[str, ...]:
+    """The JSON type names `is_type(value, wanted)` accepts."""
+    return (str(wanted), "integer") if wanted == "number" else (str(wanted),)
 
 
 def depth(value: Any) -> int:
