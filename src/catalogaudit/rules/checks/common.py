@@ -139,31 +139,6 @@ def paths(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     return [(tokens, node)]
 
 
-class Fields:
-    """The fields a check reads, looked up item by item: each item is walked once for all of
-    them, and of an object only the fields whose first member it has are looked up (most
-    fields are absent from most items)."""
-
-    def __init__(self, pointers: Iterable[str]) -> None:
-        self.tokens = [pointer_tokens(pointer) for pointer in pointers]
-        self._first: dict[str, list[int]] = {}
-        self._always: list[int] = []
-        self._every = list(range(len(self.tokens)))
-        for n, tokens in enumerate(self.tokens):
-            if tokens and tokens[0] != "*":
-                self._first.setdefault(tokens[0], []).append(n)
-            else:
-                self._always.append(n)
-
-    def asked(self, value: Any) -> list[int]:
-        """The numbers of the fields that may be found in `value` (unordered)."""
-        if len(self.tokens) < 3 or not isinstance(value, dict):
-            return self._every  # NOTE: for a field or two, `paths` finds one absent as fast
-        first = self._first
-        found = [n for key in value.keys() & first.keys() for n in first[key]]
-        return [*self._always, *found] if self._always else found
-
-
 def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     """`paths` one level of the pointer at a time: every match sits at the same depth, so
     each level's nodes stay in document order."""

@@ -11,7 +11,6 @@ from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
     LISTINGS_PARAM,
-    Fields,
     Path,
     check,
     exact_types,
@@ -176,14 +175,16 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     # the tests below; every other value (a subclass too) takes them as before.
     fast = bool(wanted) and allowed is None and least is None and not date_time
     passes = exact_types(_named(wanted)) if fast else frozenset()
-    fields = Fields(params.get("fields") or [params["field"]])
-    # NOTE: what the tests below read is kept per field, so the hits come field by field,
-    # each field's in item order, as when the items were read once per field
-    tested: list[list[tuple[Item, Path, Any]]] = [[] for _ in fields.tokens]
+    fields = [pointer_tokens(field) for field in params.get("fields") or [params["field"]]]
+    # NOTE: each item is walked once for all the fields (its members are read while near in
+    # memory, not once per field over every item); what the tests below read is kept per
+    # field, so the hits come field by field, each field's in item order, as before
+    tested: list[list[tuple[Item, Path, Any]]] = [[] for _ in fields]
+    every = range(len(fields))
     for item in items(catalog, params):
         value = item.value
-        for n in fields.asked(value):
-            for path, found in paths(value, fields.tokens[n]):
+        for n in every:
+            for path, found in paths(value, fields[n]):
                 if not (type(found) in passes or found is None and nullable):
                     tested[n].append((item, path, found))
     for item, path, value in (one for kept in tested for one in kept):
