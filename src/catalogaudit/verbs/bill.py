@@ -41,6 +41,10 @@ def bill_of(
 
     if changed_only and not any(model_visible(sides[0], s) for s in sides[1:]):
         return None
+    from catalogaudit.canonical import gc_paused
     from catalogaudit.verify import client_prompts  # NOTE: loads the profiles and jsonschema
 
-    return prompt_bill(sides, client_prompts(sides), load_prices(prices))
+    # NOTE: the wire pages parsed, the prompts written and the profiles' audits make no cycles,
+    # and the collector ran over and over for nothing (as `audit` pauses it for the rules)
+    with gc_paused():
+        return prompt_bill(sides, client_prompts(sides), load_prices(prices))

@@ -7,6 +7,7 @@ Exit codes: `diff` 0 nothing at or above `--fail-on`, 1 something is; `stability
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -233,6 +234,9 @@ def _read_inputs(
         del got  # NOTE: else it lives on while the next input is read and parsed
         groups.append(sides)
         notes.extend(more)
+    # NOTE: the sides live until the command ends and hold no cycles (parsed JSON), yet every
+    # full collection of the classification and the bill walked all of them (as `files.settled`)
+    gc.freeze()
     return groups, notes, data
 
 

@@ -34,6 +34,10 @@ from typing import Any
 _TYPES = ("string", "number", "boolean", "integer", "object", "array", "null")
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
+#: The keys that hold `_project`'s subschemas.
+_NESTED = frozenset((*_SUBSCHEMA_MAPS, *_SUBSCHEMA_LISTS, "items", "additionalProperties"))
+#: What `_project` adds to an object or array subschema that has none.
+_ADDED = ("properties", "items")
 
 
 def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
@@ -45,7 +49,7 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
         why = _refused(out, spec.get("refuse", []), root=True)
         if why:
             return None, why
-        out = _project(out, spec, root=True)
+        out = _project(out, _Plan(spec), root=True)
         refs = _reachable(out)
         for key in ("$defs", "definitions"):
             if isinstance(out.get(key), dict):
@@ -69,24 +73,26 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
 
 
 def _refused(schema: Any, refuse: list[str], root: bool) -> str:
-    """Why a client that projects schemas leaves this one out ("" when it does not)."""
-    if not isinstance(schema, dict):
-        return ""
-    if root and "null-root" in refuse and schema.get("type") == "null":
-        return "a root of type null"
-    if "tuple-items" in refuse and isinstance(schema.get("items"), list):
-        return "items is an array"
-    extra = schema.get("additionalProperties")
-    if "bad-additional" in refuse and "additionalProperties" in schema:
-        if not isinstance(extra, (bool, dict)):
-            return "additionalProperties is neither a boolean nor a schema"
-    for key in _SUBSCHEMA_LISTS:
-        if "bad-combinator" in refuse and key in schema and not isinstance(schema[key], list):
-            return f"{key} is not an array"
-    for child in _children(schema):
-        why = _refused(child, refuse, root=False)
-        if why:
-            return why
+    """Why a client that projects schemas leaves this one out ("" when it does not): the
+    first subschema that refuses, each before its children (`_children`), in their order."""
+    null_root, tuple_items = "null-root" in refuse, "tuple-items" in refuse
+    bad_additional, bad_combinator = "bad-additional" in refuse, "bad-combinator" in refuse
+    todo: list[tuple[Any, bool]] = [(schema, root)]
+    while todo:
+        node, top = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        if top and null_root and node.get("type") == "null":
+            return "a root of type null"
+        if tuple_items and isinstance(node.get("items"), list):
+            return "items is an array"
+        if bad_additional and "additionalProperties" in node:
+            if not isinstance(node["additionalProperties"], (bool, dict)):
+                return "additionalProperties is neither a boolean nor a schema"
+        for key in _SUBSCHEMA_LISTS if bad_combinator else ():
+            if key in node and not isinstance(node[key], list):
+                return f"{key} is not an array"
+        todo.extend((child, False) for child in reversed(_children(node)))
     return ""
 
 
@@ -104,49 +110,63 @@ def _children(schema: dict[str, Any]) -> list[Any]:
     return out
 
 
-def _project(schema: Any, spec: Mapping[str, Any], root: bool = False) -> Any:
+class _Plan:
+    """A `keep` spec read once per schema, not once per subschema."""
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.keep = frozenset(spec["keep"]) - {"type"}
+        self.infer: list[tuple[str, str]] = list(spec.get("infer", {}).items())
+        self.bool_schema = spec.get("bool_schema", {})
+        order = {k: n for n, k in enumerate(spec.get("order", ()))}
+        # NOTE: every key `_project` writes: kept ones, `type`, and `properties`/`items` it adds
+        self.rank = {k: order.get(k, len(order)) for k in (*self.keep, "type", *_ADDED)}
+        self.sorted = tuple(spec.get("sorted", ()))
+
+
+def _project(schema: Any, plan: _Plan, root: bool = False) -> Any:
     """One subschema as Codex keeps it."""
     if isinstance(schema, bool):
-        return copy.deepcopy(spec.get("bool_schema", {}))
+        return copy.deepcopy(plan.bool_schema)
     if not isinstance(schema, dict):
         return schema
-    src = dict(schema)
+    src = schema
     if "const" in src:
+        src = dict(schema)
         src["enum"] = [src.pop("const")]
     types = _valid_types(src.get("type"))
     if not types and not root:
-        types = next(([t] for k, t in spec.get("infer", {}).items() if k in src), [])
+        types = next(([t] for k, t in plan.infer if k in src), [])
     if not types and root:
         types = ["object"]
-    keep = set(spec["keep"])
-    out: dict[str, Any] = {k: v for k, v in src.items() if k in keep and k != "type"}
+    keep = plan.keep
+    out: dict[str, Any] = {k: v for k, v in src.items() if k in keep}
     if types:
         out["type"] = types[0] if len(types) == 1 else types
-    for key in _SUBSCHEMA_MAPS:
-        if isinstance(out.get(key), dict):
-            out[key] = {k: _project(v, spec) for k, v in out[key].items()}
-    for key in _SUBSCHEMA_LISTS:
-        if isinstance(out.get(key), list):
-            out[key] = [_project(v, spec) for v in out[key]]
-    if "items" in out:
-        out["items"] = _project(out["items"], spec)
-    if isinstance(out.get("additionalProperties"), dict):
-        out["additionalProperties"] = _project(out["additionalProperties"], spec)
+    if out.keys() & _NESTED:  # NOTE: most subschemas are leaves
+        for key in _SUBSCHEMA_MAPS:
+            if isinstance(out.get(key), dict):
+                out[key] = {k: _project(v, plan) for k, v in out[key].items()}
+        for key in _SUBSCHEMA_LISTS:
+            if isinstance(out.get(key), list):
+                out[key] = [_project(v, plan) for v in out[key]]
+        if "items" in out:
+            out["items"] = _project(out["items"], plan)
+        if isinstance(out.get("additionalProperties"), dict):
+            out["additionalProperties"] = _project(out["additionalProperties"], plan)
     if "object" in types and "properties" not in out:
         out["properties"] = {}
     if "array" in types and "items" not in out:
-        out["items"] = copy.deepcopy(spec.get("bool_schema", {}))
-    return _ordered(out, spec)
+        out["items"] = copy.deepcopy(plan.bool_schema)
+    return _ordered(out, plan)
 
 
-def _ordered(schema: dict[str, Any], spec: Mapping[str, Any]) -> dict[str, Any]:
+def _ordered(schema: dict[str, Any], plan: _Plan) -> dict[str, Any]:
     """`schema` with its keys in the spec's `order` (others after, as they were) and the maps
     it names in `sorted` sorted by member name: the bytes a client that rebuilds the schema
-    writes."""
-    order = {k: n for n, k in enumerate(spec.get("order", ()))}
-    keys = sorted(schema, key=lambda k: order.get(k, len(order)))
-    out = {k: schema[k] for k in keys}
-    for key in spec.get("sorted", ()):
+    writes. `schema` is the caller's own new dict, so it is handed back when in order."""
+    keys = sorted(schema, key=plan.rank.__getitem__)
+    out = schema if keys == list(schema) else {k: schema[k] for k in keys}
+    for key in plan.sorted:
         if isinstance(out.get(key), dict):
             out[key] = dict(sorted(out[key].items()))
     return out
@@ -187,18 +207,31 @@ def _reachable(schema: dict[str, Any]) -> set[tuple[str, str]]:
 
 def _nullable(schema: Any) -> Any:
     """`type: [X, "null"]` as `type: X, nullable: true`, in every subschema; a value with
-    nothing to change is handed back itself (as `rewrite` leaves served subschemas)."""
+    nothing to change is handed back itself (as `rewrite` leaves served subschemas), and a
+    container is copied only from its first changed member on."""
     if isinstance(schema, list):
-        items = [_nullable(v) for v in schema]
-        return schema if all(a is b for a, b in zip(items, schema, strict=True)) else items
+        items: list[Any] | None = None
+        for n, value in enumerate(schema):
+            new = _nullable(value) if isinstance(value, (dict, list)) else value
+            if new is not value and items is None:
+                items = schema[:n]
+            if items is not None:
+                items.append(new)
+        return schema if items is None else items
     if not isinstance(schema, dict):
         return schema
-    out = {k: _nullable(v) for k, v in schema.items()}
-    kind = out.get("type")
+    out: dict[str, Any] | None = None
+    for key, value in schema.items():
+        if isinstance(value, (dict, list)):
+            new = _nullable(value)
+            if new is not value:
+                if out is None:
+                    out = dict(schema)
+                out[key] = new
+    kind = (schema if out is None else out).get("type")
     if isinstance(kind, list) and len(kind) == 2 and "null" in kind:
         (other,) = [t for t in kind if t != "null"] or ["null"]
+        out = dict(schema) if out is None else out
         out["type"] = other
         out["nullable"] = True
-    elif all(out[k] is v for k, v in schema.items()):
-        return schema
-    return out
+    return schema if out is None else out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,29 +111,62 @@ def items(
         yield from catalog.items(name)
 
 
-def select(value: Any, pointer: str, at: str = "") -> Iterator[tuple[str, Any]]:
-    """Values at a JSON Pointer (with `*` wildcards) inside `value`, with their pointers."""
-    tokens = pointer_tokens(pointer)
-    yield from _select(value, tokens, at)
+def select_tokens(value: Any, tokens: list[str], at: str = "") -> list[tuple[str, Any]]:
+    """Values at a JSON Pointer's tokens (`pointer_tokens`; a `*` token matches every array
+    element or object member) inside `value`, with their pointers."""
+    return [(pointer_at(path, at), node) for path, node in paths(value, tokens)]
 
 
-def _select(value: Any, tokens: list[str], at: str) -> Iterator[tuple[str, Any]]:
-    if not tokens:
-        yield at, value
-        return
-    token, rest = tokens[0], tokens[1:]
-    if token == "*":
-        if isinstance(value, dict):
-            for key, sub in value.items():
-                yield from _select(sub, rest, pointer_join(at, key))
-        elif isinstance(value, list):
-            for i, sub in enumerate(value):
-                yield from _select(sub, rest, pointer_join(at, i))
-        return
-    if isinstance(value, dict) and token in value:
-        yield from _select(value[token], rest, pointer_join(at, token))
-    elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-        yield from _select(value[int(token)], rest, pointer_join(at, int(token)))
+Path = Sequence[str | int]
+
+
+def paths(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
+    """The values `select_tokens` finds, each with its path of keys and indexes: a check
+    writes the pointer (`pointer_at`) of a value it reports only. Without a frame per level,
+    and a field's path is its tokens (most fields are absent from most items, or plain)."""
+    node = value
+    for token in tokens:
+        if token == "*":
+            return _wildcard(value, tokens)
+        if isinstance(node, dict):
+            if token not in node:
+                return []
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            return _wildcard(value, tokens)  # NOTE: its path holds the index as an int
+        else:
+            return []
+    return [(tokens, node)]
+
+
+def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
+    """`paths` one level of the pointer at a time: every match sits at the same depth, so
+    each level's nodes stay in document order."""
+    found: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    for token in tokens:
+        deeper: list[tuple[tuple[str | int, ...], Any]] = []
+        for path, node in found:
+            if token == "*":
+                if isinstance(node, dict):
+                    deeper.extend(((*path, key), sub) for key, sub in node.items())
+                elif isinstance(node, list):
+                    deeper.extend(((*path, i), sub) for i, sub in enumerate(node))
+            elif isinstance(node, dict):
+                if token in node:
+                    deeper.append(((*path, token), node[token]))
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                deeper.append(((*path, int(token)), node[int(token)]))
+        if not deeper:
+            return []
+        found = deeper
+    return list(found)
+
+
+def pointer_at(path: Path, at: str = "") -> str:
+    """The JSON Pointer of a path of `paths`, below `at`."""
+    for token in path:
+        at = pointer_join(at, token)
+    return at
 
 
 def field_targets(
@@ -142,7 +175,7 @@ def field_targets(
     """(item, pointer, value) for every value at `params["field"]` in the chosen listings."""
     tokens = pointer_tokens(params["field"])
     for item in items(catalog, params, default):
-        for at, value in _select(item.value, tokens, ""):
+        for at, value in select_tokens(item.value, tokens):
             yield item, at, value
 
 
@@ -192,8 +225,28 @@ def around(text: str, start: int, end: int, width: int = 24) -> str:
     return ("\u2026" if lo else "") + text[lo:hi] + ("\u2026" if hi < len(text) else "")
 
 
+#: The JSON type name of each exact type the parsers give (subclasses: `json_type`'s tests).
+_JSON_TYPES: dict[type, str] = {
+    str: "string",
+    dict: "object",
+    list: "array",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+
+def exact_types(names: Iterable[str]) -> frozenset[type]:
+    """The exact Python types whose values `json_type` names one of `names` (no subclass)."""
+    return frozenset(kind for kind, name in _JSON_TYPES.items() if name in names)
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a parsed value."""
+    known = _JSON_TYPES.get(type(value))
+    if known is not None:
+        return known
     if value is None:
         return "null"
     if isinstance(value, bool):

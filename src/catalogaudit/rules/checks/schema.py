@@ -6,19 +6,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.model import Catalog, compact, pointer_of, surely_valid
+from catalogaudit.model import Catalog, Item, compact, pointer_of, pointer_tokens, surely_valid
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
     LISTINGS_PARAM,
+    Path,
     check,
+    exact_types,
     field_targets,
     is_date_time,
     is_type,
     items,
     json_type,
     lax_is_type,
-    select,
+    paths,
+    pointer_at,
+    select_tokens,
 )
 
 JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
@@ -60,17 +64,19 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
         return
     field = params.get("field", "/inputSchema")
     missing = params.get("missing", "hit" if field == "/inputSchema" else "skip")
+    tokens, nullable = pointer_tokens(field), params.get("nullable")
     for item in catalog.items("tools"):
-        found = list(select(item.value, field))
-        if params.get("nullable"):
-            found = [(at, schema) for at, schema in found if schema is not None]
+        found = paths(item.value, tokens)
+        if nullable:
+            found = [(path, schema) for path, schema in found if schema is not None]
         if not found:
             if missing == "hit":
                 yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=field[1:])
             continue
-        at, schema = found[0]
+        path, schema = found[0]
         kind = schema.get("type") if isinstance(schema, dict) else None
         if kind != "object":
+            at = pointer_at(path)
             shown = compact(kind) if isinstance(schema, dict) else json_type(schema)
             yield Hit(
                 item,
@@ -100,23 +106,27 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
     required in every element of that array."""
     field = params["field"]
     parent, _, name = field.rpartition("/")
+    tokens, above = pointer_tokens(field), pointer_tokens(parent)
+    optional, each = params.get("parent_optional"), parent.endswith("/*")
+    wanted = params.get("type")
+    passes = exact_types(_named(wanted)) if wanted else frozenset()
     for item in items(catalog, params):
-        if params.get("parent_optional") and not list(select(item.value, parent or "")):
+        if optional and not paths(item.value, above):
             continue
-        if parent.endswith("/*"):
+        if each:
             # Every element of an array (a non-array there is another check's business).
-            for at, array in select(item.value, parent[:-2]):
+            for at, array in select_tokens(item.value, above[:-1]):
                 for i, element in enumerate(array if isinstance(array, list) else []):
                     if not isinstance(element, dict) or name not in element:
                         where = f"{at}/{i}/{name}"
                         yield Hit(item, where, f"{item.label} has no {where[1:]}", excerpt=name)
-        found = list(select(item.value, field))
+        found = paths(item.value, tokens)
         if not found and "*" not in parent:
             yield Hit(item, field, f"{item.label} has no {field[1:]}", excerpt=name)
             continue
-        wanted = params.get("type")
-        for at, value in found:
-            if wanted and not is_type(value, wanted):
+        for path, value in found:
+            if wanted and type(value) not in passes and not is_type(value, wanted):
+                at = pointer_at(path)
                 yield Hit(
                     item,
                     at,
@@ -160,33 +170,48 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
         return
     wanted, allowed, least = params.get("type"), params.get("enum"), params.get("minimum")
     typed = lax_is_type if params.get("lax") else is_type
-    for field in params.get("fields") or [params["field"]]:
-        for item, at, value in field_targets(catalog, {**params, "field": field}):
-            if value is None and params.get("nullable"):
-                continue
-            if wanted and not typed(value, wanted):
-                yield Hit(
-                    item,
-                    at,
-                    f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
-                    excerpt=json_type(value),
-                )
-            elif params.get("format") and isinstance(value, str) and not is_date_time(value):
-                shown = compact(value)
-                yield Hit(
-                    item,
-                    at,
-                    f"{item.label}: {at[1:]} {quote(shown)} is not a date-time",
-                    excerpt=shown,
-                )
-            elif allowed is not None and value not in allowed:
-                shown = compact(value)
-                yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
-            elif least is not None and is_type(value, "number") and value < least:
-                shown = compact(value)
-                yield Hit(
-                    item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown
-                )
+    nullable, date_time = params.get("nullable"), params.get("format")
+    # NOTE: with a type alone, a value of that type (or a number for "number") passes without
+    # the tests below; every other value (a subclass too) takes them as before.
+    fast = bool(wanted) and allowed is None and least is None and not date_time
+    passes = exact_types(_named(wanted)) if fast else frozenset()
+    fields = [pointer_tokens(field) for field in params.get("fields") or [params["field"]]]
+    # NOTE: each item is walked once for all the fields (its members are read while near in
+    # memory, not once per field over every item); what the tests below read is kept per
+    # field, so the hits come field by field, each field's in item order, as before
+    tested: list[list[tuple[Item, Path, Any]]] = [[] for _ in fields]
+    every = range(len(fields))
+    for item in items(catalog, params):
+        value = item.value
+        for n in every:
+            for path, found in paths(value, fields[n]):
+                if not (type(found) in passes or found is None and nullable):
+                    tested[n].append((item, path, found))
+    for item, path, value in (one for kept in tested for one in kept):
+        at = pointer_at(path)
+        if wanted and not typed(value, wanted):
+            yield Hit(
+                item,
+                at,
+                f"{item.label}: {at[1:]} is {json_type(value)}, not {wanted}",
+                excerpt=json_type(value),
+            )
+        elif date_time and isinstance(value, str) and not is_date_time(value):
+            shown = compact(value)
+            yield Hit(
+                item, at, f"{item.label}: {at[1:]} {quote(shown)} is not a date-time", excerpt=shown
+            )
+        elif allowed is not None and value not in allowed:
+            shown = compact(value)
+            yield Hit(item, at, f"{item.label}: {at[1:]} is {quote(shown)}", excerpt=shown)
+        elif least is not None and is_type(value, "number") and value < least:
+            shown = compact(value)
+            yield Hit(item, at, f"{item.label}: {at[1:]} is {shown}, below {least}", excerpt=shown)
+
+
+def _named(wanted: Any) -> tuple[str, ...]:
+    """The JSON type names `is_type(value, wanted)` accepts."""
+    return (str(wanted), "integer") if wanted == "number" else (str(wanted),)
 
 
 def depth(value: Any) -> int:
@@ -211,9 +236,10 @@ def json_depth(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
     """Nested dict/list containers of each field, root = 1 (ContextForge's
     `validate_json_depth`): every nested object property costs two levels."""
     limit = int(params["max"])
+    fields = [pointer_tokens(field) for field in params["fields"]]
     for item in items(catalog, params):
-        for field in params["fields"]:
-            for at, value in select(item.value, field):
+        for tokens in fields:
+            for at, value in select_tokens(item.value, tokens):
                 n = depth(value)
                 if n > limit:
                     yield Hit(
