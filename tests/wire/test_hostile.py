@@ -361,7 +361,9 @@ def _sigterm_catalogaudit(tmp_path: Path, flags: list[str], ready: Callable[[], 
             proc.communicate()
     assert time.monotonic() - started < 6
     assert proc.returncode == 2
-    assert stderr.strip().splitlines() == ["error: terminated by SIGTERM; no partial file written"], stderr
+    assert stderr.strip().splitlines() == [
+        "error: terminated by SIGTERM; no partial file written"
+    ], stderr
     assert out.read_text() == SENTINEL
     assert_gone(pids)
 

@@ -292,7 +292,9 @@ def test_a_signal_ends_the_capture_and_every_server(tmp_path: Path, sig: signal.
     """SIGHUP and SIGQUIT killed us without cleanup; the server (and its setsid child) lived."""
     code, stderr, took, pids = _signal_during_capture(tmp_path, sig, [])
     assert code == 2, stderr
-    assert stderr.splitlines() == [f"error: terminated by {sig.name}; no partial file written"], stderr
+    assert stderr.splitlines() == [f"error: terminated by {sig.name}; no partial file written"], (
+        stderr
+    )
     assert took < 3, took
     assert_gone(pids)
 
@@ -311,7 +313,9 @@ def test_a_signal_with_jobs_ends_every_run_at_once(tmp_path: Path, sig: signal.S
         tmp_path, sig, [], ("--runs", "6", "--jobs", "3")
     )
     assert code == 2, stderr
-    assert stderr.splitlines() == [f"error: terminated by {sig.name}; no partial file written"], stderr
+    assert stderr.splitlines() == [f"error: terminated by {sig.name}; no partial file written"], (
+        stderr
+    )
     assert took < 3, took
     assert_gone(pids)
     time.sleep(1.0)  # no queued run may start a server after the signal
