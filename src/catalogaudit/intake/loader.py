@@ -124,7 +124,7 @@ def _git_blob(spec: str) -> bytes:
 
 def load(spec: str) -> Loaded:
     """Load one input and classify it."""
-    return parse(spec, read_bytes(spec))
+    return parse(spec)
 
 
 def parse_written_snapshot(spec: str, data: bytes, *, packed: bool = False) -> Loaded | None:
@@ -198,15 +198,26 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _RELEASED_AT_ONCE = 1 << 20
 
 
-def parse(spec: str, data: bytes) -> Loaded:
-    """Classify the bytes read from `spec` (which names the input in messages)."""
+def parse(spec: str, data: bytes | None = None) -> Loaded:
+    """Classify the bytes read from `spec` (which names the input in messages); without
+    `data`, read them (`read_bytes`) and let them go once decoded, before the text is parsed
+    (a caller's bytes live as long as the caller holds them)."""
+    if data is None:
+        data = read_bytes(spec)
+    # NOTE: asked of the bytes before they are decoded, for every page in them (a page's text
+    # is in them): its copies of the bytes are gone before the text and its parse are made.
+    # A snapshot asks nothing of its digits; one that is not read as a whole (below) is
+    # read as a raw input that may hold any.
+    like_snapshot = _SNAPSHOT_START.match(data) is not None
+    digits = like_snapshot or has_unsafe_integer(data)
     text, bad_utf8 = decode_utf8(data)
+    del data
     if text.startswith("\ufeff"):
         text = text[1:]
     name = input_name(spec)
     if not text or text.isspace():  # NOTE: not `strip()`, a copy of the whole text
         raise InputError(f"{name}: empty input")
-    whole = _whole_snapshot(spec, data, text)
+    whole = _whole_snapshot(spec, text) if like_snapshot else None
     if whole is not None:
         return whole
     duplicates: list[str] = []
@@ -223,8 +234,7 @@ def parse(spec: str, data: bytes) -> Loaded:
         # NOTE: out of the handler, whose traceback holds the text: the lines hold it now,
         # one copy of it, not two
         line1 = _line_one(text, lines[0], first)
-        digits = has_unsafe_integer(data)
-        del text, data
+        del text
         return _jsonl(name, lines, bad_utf8, digits, line1)
     value = {k: m.value for k, m in members.items()}
     # NOTE: a duplicate top-level key: the document is not the text read member by member
@@ -233,8 +243,7 @@ def parse(spec: str, data: bytes) -> Loaded:
     if snapshot is not None:
         return snapshot
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
-    # NOTE: asked once of the bytes read, for every page in them (a page's text is in them)
-    _take(loaded, text, members, bad_utf8, 1, has_unsafe_integer(data))
+    _take(loaded, text, members, bad_utf8, 1, digits)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(
             f"{name}: not a snapshot, list result or JSON-RPC response "
@@ -251,7 +260,7 @@ _SNAPSHOT_START = re.compile(
 )
 
 
-def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
+def _whole_snapshot(spec: str, text: str) -> Loaded | None:
     """`parse` of a snapshot file in one scan of the wire decoder (`jsonwire.loads`), not
     member by member with `raw_decode_plain`; None for anything else, or when that scan fails
     (`parse` then says why, as before). The same document: the same decoder, and a duplicate
@@ -260,8 +269,6 @@ def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
     Why: `parse_members` parses each member with `raw_decode_plain`, whose verdict (a closure
     around each object and number) a snapshot never uses: a sixth of reading one.
     """
-    if not _SNAPSHOT_START.match(data):
-        return None  # NOTE: a raw result is parsed once, member by member
     try:
         value = loads(text)
     except WireDecodeError:
