@@ -119,7 +119,7 @@ def read_catalogs(
     others: list[tuple[str, Loaded]] = []
     first_raw = b""  # one raw list keeps its bytes (its findings' regions); more merge
     for spec in specs:
-        got, loaded, data = _read(spec, protocol, raw and not others)
+        got, loaded, data = _read(spec, protocol, raw and not others, hashed)
         if got is not None:
             yield got
         else:
@@ -142,12 +142,14 @@ def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
     return _read(spec, protocol, False)[0]
 
 
-def _read(spec: str, protocol: str, keep: bool = True) -> tuple[Intake | None, Loaded, bytes]:
+def _read(
+    spec: str, protocol: str, keep: bool = True, texts: bool = True
+) -> tuple[Intake | None, Loaded, bytes]:
     """One input read and parsed: its intake when it is a snapshot, and what was read (`keep`:
-    the bytes too, else let go before the parse)."""
+    the bytes too, else let go before the parse; `texts`: see `loader.parse`)."""
     with gc_paused():
         data = loader.read_bytes(spec) if keep else b""
-        loaded = loader.parse(spec, data) if keep else loader.parse(spec)
+        loaded = loader.parse(spec, data if keep else None, texts=texts)
         if loaded.snapshot is None:
             return None, loaded, data
         return _intake(spec, data, loaded, protocol, False), loaded, data
@@ -180,7 +182,7 @@ def _merged(
 
     for _, item in loaded:
         _refuse_invalid(item)
-    capture = static.merge(loaded, parse_protocol(protocol))
+    capture = static.merge(loaded, parse_protocol(protocol), wire)
     doc = build_snapshot(capture, wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)

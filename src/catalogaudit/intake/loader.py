@@ -37,6 +37,8 @@ from catalogaudit.model import (
 class StaticPage:
     """One page read from a file: its exact result text and parsed value."""
 
+    #: The page's exact result text; read with `parse(texts=False)`, the text holding it (the
+    #: file or JSON Lines line), enough for what only rules out a walk of the page.
     text: str
     result: Any
     invalid_utf8: bool
@@ -198,10 +200,12 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _RELEASED_AT_ONCE = 1 << 20
 
 
-def parse(spec: str, data: bytes | None = None) -> Loaded:
+def parse(spec: str, data: bytes | None = None, *, texts: bool = True) -> Loaded:
     """Classify the bytes read from `spec` (which names the input in messages); without
     `data`, read them (`read_bytes`) and let them go once decoded, before the text is parsed
-    (a caller's bytes live as long as the caller holds them)."""
+    (a caller's bytes live as long as the caller holds them). `texts=False`: no copy of a
+    page's own text is cut out of the text holding it, for a caller that keeps no page text
+    (`StaticPage.text`): each copy beside its JSON Lines line was the peak of reading them."""
     if data is None:
         data = read_bytes(spec)
     # NOTE: asked of the bytes before they are decoded, for every page in them (a page's text
@@ -235,7 +239,7 @@ def parse(spec: str, data: bytes | None = None) -> Loaded:
         # one copy of it, not two
         line1 = _line_one(text, lines[0], first)
         del text
-        return _jsonl(name, lines, bad_utf8, digits, line1)
+        return _jsonl(name, lines, bad_utf8, digits, line1, texts)
     value = {k: m.value for k, m in members.items()}
     # NOTE: a duplicate top-level key: the document is not the text read member by member
     # (`model.positions.Finder`), so no line and column.
@@ -243,7 +247,7 @@ def parse(spec: str, data: bytes | None = None) -> Loaded:
     if snapshot is not None:
         return snapshot
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
-    _take(loaded, text, members, bad_utf8, 1, digits)
+    _take(loaded, text, members, bad_utf8, 1, digits, texts)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(
             f"{name}: not a snapshot, list result or JSON-RPC response "
@@ -291,17 +295,23 @@ def _line_one(
 
 
 def _jsonl(
-    name: str, lines: list[str], bad_utf8: bool, digits: bool, line1: dict[str, Member] | None
+    name: str,
+    lines: list[str],
+    bad_utf8: bool,
+    digits: bool,
+    line1: dict[str, Member] | None,
+    texts: bool,
 ) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number in range(1, len(lines) + 1):
-        # NOTE: each line let go once read: a page keeps its result's text, not the line's too
+        # NOTE: each line let go once read: a page keeps its result's text (`texts=False`: the
+        # line), not both
         line, lines[number - 1] = lines[number - 1], ""
         try:
             members = line1 if number == 1 and line1 is not None else parse_members(line)
         except WireDecodeError as exc:
             raise InputError(f"{name}:{number}: not JSON ({exc})") from None
-        _take(loaded, line, members, bad_utf8, number, digits)
+        _take(loaded, line, members, bad_utf8, number, digits, texts)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(f"{name}: no list results in {len(lines)} lines")
     return loaded
@@ -314,17 +324,18 @@ def _take(
     bad_utf8: bool,
     line: int,
     digits: bool = True,
+    texts: bool = True,
 ) -> None:
     where = f"line {line}" if loaded.form == "jsonl" else "input"
+    span: Member | None = None  # NOTE: where the result's text is; None: `text` stripped
     if "jsonrpc" in members or "result" in members or "error" in members or "method" in members:
         skip = "a request or notification" if "method" in members else "an error response"
         if "method" in members or "result" not in members:
             loaded.inferred.append(f"{where}: skipped {skip}")
             return
         span = members["result"]
-        result_text, result, plain = text[span.start : span.end], span.value, span.plain
+        result, plain = span.value, span.plain
     else:
-        result_text = text.strip()
         result = {k: m.value for k, m in members.items()}
         plain = all(m.plain for m in members.values())
     if not isinstance(result, dict):
@@ -334,16 +345,22 @@ def _take(
         raise InputError(f"{loaded.name}: {where}: holds several listings ({', '.join(arrays)})")
     if arrays:
         listing = arrays[0]
+        page = _cut(text, span) if texts else text
         loaded.pages.setdefault(listing, []).append(
-            StaticPage(result_text, result, bad_utf8, plain, digits)
+            StaticPage(page, result, bad_utf8, plain, digits)
         )
         loaded.inferred.append(f"{where}: {result_note(listing)}")
     elif "protocolVersion" in result or "supportedVersions" in result:
-        loaded.handshake, loaded.handshake_text = result, result_text
+        loaded.handshake, loaded.handshake_text = result, _cut(text, span)
         kind = "an initialize" if "protocolVersion" in result else "a server/discover"
         loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def _cut(text: str, span: Member | None) -> str:
+    """A result's text: where `span` says in `text`, or (no span) `text` stripped."""
+    return text.strip() if span is None else text[span.start : span.end]
 
 
 def is_fleet(spec: str) -> bool:
