@@ -37,8 +37,7 @@ from catalogaudit.model import (
 class StaticPage:
     """One page read from a file: its exact result text and parsed value."""
 
-    #: The page's exact result text; read with `parse(texts=False)`, the text holding it (the
-    #: file or JSON Lines line), enough for what only rules out a walk of the page.
+    #: The page's exact result text, or (`parse(texts=False)`) the file or line holding it.
     text: str
     result: Any
     invalid_utf8: bool
@@ -203,15 +202,13 @@ _RELEASED_AT_ONCE = 1 << 20
 def parse(spec: str, data: bytes | None = None, *, texts: bool = True) -> Loaded:
     """Classify the bytes read from `spec` (which names the input in messages); without
     `data`, read them (`read_bytes`) and let them go once decoded, before the text is parsed
-    (a caller's bytes live as long as the caller holds them). `texts=False`: no copy of a
-    page's own text is cut out of the text holding it, for a caller that keeps no page text
-    (`StaticPage.text`): each copy beside its JSON Lines line was the peak of reading them."""
+    (a caller's bytes live as long as it holds them). `texts=False`: no copy of a page's text
+    is cut out of the text holding it (`StaticPage.text`), for a caller that keeps no page
+    text: each copy beside its JSON Lines line was the peak of reading them."""
     if data is None:
         data = read_bytes(spec)
-    # NOTE: asked of the bytes before they are decoded, for every page in them (a page's text
-    # is in them): its copies of the bytes are gone before the text and its parse are made.
-    # A snapshot asks nothing of its digits; one that is not read as a whole (below) is
-    # read as a raw input that may hold any.
+    # NOTE: asked of the bytes for every page in them, before the text and its parse exist; a
+    # snapshot asks nothing of its digits (one not read whole is read as raw input: any).
     like_snapshot = _SNAPSHOT_START.match(data) is not None
     digits = like_snapshot or has_unsafe_integer(data)
     text, bad_utf8 = decode_utf8(data)
@@ -304,8 +301,7 @@ def _jsonl(
 ) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number in range(1, len(lines) + 1):
-        # NOTE: each line let go once read: a page keeps its result's text (`texts=False`: the
-        # line), not both
+        # NOTE: each line let go once read: a page keeps its result's text or the line, not both
         line, lines[number - 1] = lines[number - 1], ""
         try:
             members = line1 if number == 1 and line1 is not None else parse_members(line)

@@ -279,11 +279,9 @@ def _pieces(
 
 
 def _string_pieces(text: str, number: NumberText) -> Iterator[bytes]:
-    """A long string's JSON text (a page text) written `_SLICE` characters at a time, as
-    `_pieces` writes a string: each escape is one character's, so the slices' texts make the
-    whole one. Why: orjson reads a `str` through its UTF-8 form, which CPython then keeps on
-    the string for its life (a 10 MB page text: 10 MB more), and the text written whole was
-    as much again."""
+    """A long string's JSON text (a page text), `_SLICE` characters at a time (an escape is one
+    character's). Why: orjson reads a `str` through its UTF-8 form, which CPython keeps on the
+    string for its life (a 10 MB page text: 10 MB more), and the whole text was as much."""
     yield b'"'
     for start in range(0, len(text), _SLICE):
         part = text[start : start + _SLICE]
