@@ -242,6 +242,10 @@ def _collect(listing: str, item: Any) -> list[Visit]:
                         text = sub.get(prose)
                         if isinstance(text, str):
                             add(_new(Visit, (listing, at + "/" + prose, prose, text, "schema")))
+                # NOTE: the kept descent goes: in an audit this walk is the last to ask for it
+                # (the schema rules run first, and the visits are kept), and kept to the end
+                # it was as big as the visits.
+                _NODES.pop((id(item[key]), "/" + key), None)
     elif listing == "prompts":
         args = item.get("arguments")
         if isinstance(args, list):

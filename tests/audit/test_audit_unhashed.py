@@ -1,5 +1,6 @@
-"""A plain audit of raw results builds its snapshot without hashes; no finding may change:
-every rule case of the fixtures, audited both ways with the spec rules and every profile."""
+"""A plain audit of raw results builds its snapshot without hashes and without the wire copy
+of its pages; no finding may change: every rule case of the fixtures, audited both ways with
+the spec rules and every profile."""
 
 from __future__ import annotations
 

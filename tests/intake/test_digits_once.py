@@ -1,6 +1,7 @@
 """Digit runs that may be integers beyond 2^53-1 are asked once of the bytes read
 (`intake.loader`), and a page said to have none is not asked again
-(`model.capture.page_anomalies`): the findings are those of asking each page's text."""
+(`model.capture.page_anomalies`); a page read without its own text is asked along the text
+holding it: the findings are those of asking each page's text."""
 
 from __future__ import annotations
 
@@ -48,5 +49,12 @@ def test_a_page_said_to_have_no_unsafe_integer_has_none_and_gives_the_same_resul
     once = static.merge([("in.json", loaded)], parse_protocol("auto"))
     each = static.merge(asked, parse_protocol("auto"))
     assert [f.as_dict() for f in once.listings["tools"].findings] == [
+        f.as_dict() for f in each.listings["tools"].findings
+    ]
+    # NOTE: read without page texts, a page is asked along the whole text holding it (the
+    # JSON-RPC envelope's id included): the same findings
+    whole = [("in.json", loader.parse("in.json", text.encode(), texts=False))]
+    bare = static.merge(whole, parse_protocol("auto"), texts=False)
+    assert [f.as_dict() for f in bare.listings["tools"].findings] == [
         f.as_dict() for f in each.listings["tools"].findings
     ]

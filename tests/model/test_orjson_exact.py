@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import orjson
+import pytest
 from helpers.exact_writer import exact_dumps
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -94,6 +95,26 @@ def test_escaped_text_and_deep_nesting_write_as_the_exact_writer(value: Any, asc
     assert snap.render(wire).encode() == _written(wire)
     for kind in ALL_KINDS:
         assert jsonwrite.dumps(wire, **kind) == exact_dumps(wire, **kind)  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(min_size=4, max_size=40) | st.sampled_from(['a\ud800b\udcff\U0001f600"\\\n' * 3]),
+    VALUES,
+)
+def test_a_long_string_is_written_in_slices_as_the_exact_writer(text: str, value: Any) -> None:
+    # NOTE: slices of 3 characters: every string longer than that is written in pieces
+    doc = {"tools": [value, text], "wire": {"pages": {"tools": [text, json.dumps(value)]}}}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonwrite, "_SLICE", 3)
+        fh = io.BytesIO()
+        snap.write(doc, fh)
+        assert fh.getvalue() == _written(doc)
+        for kind in ALL_KINDS:
+            assert jsonwrite.dumps(doc, **kind) == exact_dumps(doc, **kind)  # type: ignore[arg-type]
+        assert jcs.jcs_bytes(doc) == exact_dumps(
+            doc, sort_keys=True, indent=None, number=jsonwrite.jcs_number
+        ).encode("utf-8", "surrogatepass")
 
 
 def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:

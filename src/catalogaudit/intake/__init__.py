@@ -74,6 +74,7 @@ def read_catalog(
     rehash: bool = False,
     data: bytes | None = None,
     lean: bool = False,
+    raw: bool = True,
 ) -> Intake:
     """Read one input into one snapshot document.
 
@@ -84,10 +85,13 @@ def read_catalog(
     the intake keeps neither the bytes nor the text (several times the file as a Python
     string), let go once parsed, for a caller that needs only the document (`diff`); and a
     written-form snapshot's run-1 wire page texts may be UTF-8 bytes (`diffing.sides` packs them
-    so anyway; not with `rehash`).
+    so anyway; not with `rehash`). `raw=False`: the intake keeps no bytes (`Intake.data`);
+    read here, they are let go before the parse.
     """
     with gc_paused():  # parsed JSON holds no cycles; the cyclic GC would only cost time
         loaded = lean and data is None and loader.parse_mapped_snapshot(spec, packed=not rehash)
+        if not loaded and not lean and not raw and data is None:
+            loaded = loader.parse(spec)
         if not loaded:
             data = loader.read_bytes(spec) if data is None else data
             written = lean and loader.parse_written_snapshot(spec, data, packed=not rehash)
@@ -99,11 +103,15 @@ def read_catalog(
 
 
 def read_catalogs(
-    specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True
+    specs: Sequence[str], *, protocol: str = "auto", hashed: bool = True, raw: bool = True
 ) -> Iterator[Intake]:
     """What `audit` reads: each snapshot file on its own, every other input (one per listing)
     merged into one static snapshot, last; each input is read once (stdin can be read once).
-    `hashed=False`: the merged snapshot has no hashes (`snapshots.build`; a plain audit).
+    `raw=False`: no input keeps its bytes (`Intake.data`: the audit needs them for one raw
+    input's regions only); they are let go before the parse. `hashed=False`: the merged
+    snapshot has no hashes (`snapshots.build`; a plain audit) and no wire copy: no rule reads
+    the page texts of one capture (only `--runs` captures', which are snapshots), and they are
+    each input's whole text, as big as its parse in memory.
     Each snapshot is yielded as soon as it is read, so a caller that drops it before the next
     holds one file, not all (500 files: 2.8 GiB)."""
     if sum(1 for s in specs if s == "-") > 1:
@@ -111,7 +119,7 @@ def read_catalogs(
     others: list[tuple[str, Loaded]] = []
     first_raw = b""  # one raw list keeps its bytes (its findings' regions); more merge
     for spec in specs:
-        got, loaded, data = _read(spec, protocol)
+        got, loaded, data = _read(spec, protocol, raw and not others, hashed)
         if got is not None:
             yield got
         else:
@@ -120,23 +128,28 @@ def read_catalogs(
         del got, loaded, data
     if others:
         with gc_paused():
-            merged = _merged(others, protocol, True, hashed)
+            merged = _merged(others, protocol, hashed, hashed)
         if len(others) == 1:
             merged = replace(merged, data=first_raw)
+        del others  # NOTE: their texts, while the caller audits what is yielded
         yield merged
 
 
 def read_snapshot(spec: str, *, protocol: str = "auto") -> Intake | None:
     """One input as `read_catalogs` reads it when it is a snapshot file; None when it is not
-    (a raw input, which `read_catalogs` merges with the others: `verbs.files`)."""
-    return _read(spec, protocol)[0]
+    (a raw input, which `read_catalogs` merges with the others: `verbs.files`). Its bytes are
+    not kept (`read_catalogs(raw=False)`)."""
+    return _read(spec, protocol, False)[0]
 
 
-def _read(spec: str, protocol: str) -> tuple[Intake | None, Loaded, bytes]:
-    """One input read and parsed: its intake when it is a snapshot, and what was read."""
+def _read(
+    spec: str, protocol: str, keep: bool = True, texts: bool = True
+) -> tuple[Intake | None, Loaded, bytes]:
+    """One input read and parsed: its intake when it is a snapshot, and what was read (`keep`:
+    the bytes too, else let go before the parse; `texts`: see `loader.parse`)."""
     with gc_paused():
-        data = loader.read_bytes(spec)
-        loaded = loader.parse(spec, data)
+        data = loader.read_bytes(spec) if keep else b""
+        loaded = loader.parse(spec, data if keep else None, texts=texts)
         if loaded.snapshot is None:
             return None, loaded, data
         return _intake(spec, data, loaded, protocol, False), loaded, data
@@ -169,7 +182,7 @@ def _merged(
 
     for _, item in loaded:
         _refuse_invalid(item)
-    capture = static.merge(loaded, parse_protocol(protocol))
+    capture = static.merge(loaded, parse_protocol(protocol), wire)
     doc = build_snapshot(capture, wire=wire, hashed=hashed)
     inferred = tuple((item.name, note) for _, item in loaded for note in item.inferred)
     names = ", ".join(display_name(s) for s, _ in loaded)

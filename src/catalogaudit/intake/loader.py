@@ -37,6 +37,7 @@ from catalogaudit.model import (
 class StaticPage:
     """One page read from a file: its exact result text and parsed value."""
 
+    #: The page's exact result text, or (`parse(texts=False)`) the file or line holding it.
     text: str
     result: Any
     invalid_utf8: bool
@@ -124,7 +125,7 @@ def _git_blob(spec: str) -> bytes:
 
 def load(spec: str) -> Loaded:
     """Load one input and classify it."""
-    return parse(spec, read_bytes(spec))
+    return parse(spec)
 
 
 def parse_written_snapshot(spec: str, data: bytes, *, packed: bool = False) -> Loaded | None:
@@ -198,15 +199,26 @@ _JSON_WS = re.compile(r"[ \t\n\r]*")
 _RELEASED_AT_ONCE = 1 << 20
 
 
-def parse(spec: str, data: bytes) -> Loaded:
-    """Classify the bytes read from `spec` (which names the input in messages)."""
+def parse(spec: str, data: bytes | None = None, *, texts: bool = True) -> Loaded:
+    """Classify the bytes read from `spec` (which names the input in messages); without
+    `data`, read them (`read_bytes`) and let them go once decoded, before the text is parsed
+    (a caller's bytes live as long as it holds them). `texts=False`: no copy of a page's text
+    is cut out of the text holding it (`StaticPage.text`), for a caller that keeps no page
+    text: each copy beside its JSON Lines line was the peak of reading them."""
+    if data is None:
+        data = read_bytes(spec)
+    # NOTE: asked of the bytes for every page in them, before the text and its parse exist; a
+    # snapshot asks nothing of its digits (one not read whole is read as raw input: any).
+    like_snapshot = _SNAPSHOT_START.match(data) is not None
+    digits = like_snapshot or has_unsafe_integer(data)
     text, bad_utf8 = decode_utf8(data)
+    del data
     if text.startswith("\ufeff"):
         text = text[1:]
     name = input_name(spec)
     if not text or text.isspace():  # NOTE: not `strip()`, a copy of the whole text
         raise InputError(f"{name}: empty input")
-    whole = _whole_snapshot(spec, data, text)
+    whole = _whole_snapshot(spec, text) if like_snapshot else None
     if whole is not None:
         return whole
     duplicates: list[str] = []
@@ -223,9 +235,8 @@ def parse(spec: str, data: bytes) -> Loaded:
         # NOTE: out of the handler, whose traceback holds the text: the lines hold it now,
         # one copy of it, not two
         line1 = _line_one(text, lines[0], first)
-        digits = has_unsafe_integer(data)
-        del text, data
-        return _jsonl(name, lines, bad_utf8, digits, line1)
+        del text
+        return _jsonl(name, lines, bad_utf8, digits, line1, texts)
     value = {k: m.value for k, m in members.items()}
     # NOTE: a duplicate top-level key: the document is not the text read member by member
     # (`model.positions.Finder`), so no line and column.
@@ -233,8 +244,7 @@ def parse(spec: str, data: bytes) -> Loaded:
     if snapshot is not None:
         return snapshot
     loaded = Loaded(name, "jsonrpc-response" if "jsonrpc" in value else "list-result")
-    # NOTE: asked once of the bytes read, for every page in them (a page's text is in them)
-    _take(loaded, text, members, bad_utf8, 1, has_unsafe_integer(data))
+    _take(loaded, text, members, bad_utf8, 1, digits, texts)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(
             f"{name}: not a snapshot, list result or JSON-RPC response "
@@ -251,7 +261,7 @@ _SNAPSHOT_START = re.compile(
 )
 
 
-def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
+def _whole_snapshot(spec: str, text: str) -> Loaded | None:
     """`parse` of a snapshot file in one scan of the wire decoder (`jsonwire.loads`), not
     member by member with `raw_decode_plain`; None for anything else, or when that scan fails
     (`parse` then says why, as before). The same document: the same decoder, and a duplicate
@@ -260,8 +270,6 @@ def _whole_snapshot(spec: str, data: bytes, text: str) -> Loaded | None:
     Why: `parse_members` parses each member with `raw_decode_plain`, whose verdict (a closure
     around each object and number) a snapshot never uses: a sixth of reading one.
     """
-    if not _SNAPSHOT_START.match(data):
-        return None  # NOTE: a raw result is parsed once, member by member
     try:
         value = loads(text)
     except WireDecodeError:
@@ -284,17 +292,22 @@ def _line_one(
 
 
 def _jsonl(
-    name: str, lines: list[str], bad_utf8: bool, digits: bool, line1: dict[str, Member] | None
+    name: str,
+    lines: list[str],
+    bad_utf8: bool,
+    digits: bool,
+    line1: dict[str, Member] | None,
+    texts: bool,
 ) -> Loaded:
     loaded = Loaded(name, "jsonl")
     for number in range(1, len(lines) + 1):
-        # NOTE: each line let go once read: a page keeps its result's text, not the line's too
+        # NOTE: each line let go once read: a page keeps its result's text or the line, not both
         line, lines[number - 1] = lines[number - 1], ""
         try:
             members = line1 if number == 1 and line1 is not None else parse_members(line)
         except WireDecodeError as exc:
             raise InputError(f"{name}:{number}: not JSON ({exc})") from None
-        _take(loaded, line, members, bad_utf8, number, digits)
+        _take(loaded, line, members, bad_utf8, number, digits, texts)
     if not loaded.pages and loaded.handshake is None:
         raise InputError(f"{name}: no list results in {len(lines)} lines")
     return loaded
@@ -307,17 +320,18 @@ def _take(
     bad_utf8: bool,
     line: int,
     digits: bool = True,
+    texts: bool = True,
 ) -> None:
     where = f"line {line}" if loaded.form == "jsonl" else "input"
+    span: Member | None = None  # NOTE: where the result's text is; None: `text` stripped
     if "jsonrpc" in members or "result" in members or "error" in members or "method" in members:
         skip = "a request or notification" if "method" in members else "an error response"
         if "method" in members or "result" not in members:
             loaded.inferred.append(f"{where}: skipped {skip}")
             return
         span = members["result"]
-        result_text, result, plain = text[span.start : span.end], span.value, span.plain
+        result, plain = span.value, span.plain
     else:
-        result_text = text.strip()
         result = {k: m.value for k, m in members.items()}
         plain = all(m.plain for m in members.values())
     if not isinstance(result, dict):
@@ -327,16 +341,22 @@ def _take(
         raise InputError(f"{loaded.name}: {where}: holds several listings ({', '.join(arrays)})")
     if arrays:
         listing = arrays[0]
+        page = _cut(text, span) if texts else text
         loaded.pages.setdefault(listing, []).append(
-            StaticPage(result_text, result, bad_utf8, plain, digits)
+            StaticPage(page, result, bad_utf8, plain, digits)
         )
         loaded.inferred.append(f"{where}: {result_note(listing)}")
     elif "protocolVersion" in result or "supportedVersions" in result:
-        loaded.handshake, loaded.handshake_text = result, result_text
+        loaded.handshake, loaded.handshake_text = result, _cut(text, span)
         kind = "an initialize" if "protocolVersion" in result else "a server/discover"
         loaded.inferred.append(f"{where}: {kind} result")
     else:
         loaded.inferred.append(f"{where}: skipped a result that is not a listing")
+
+
+def _cut(text: str, span: Member | None) -> str:
+    """A result's text: where `span` says in `text`, or (no span) `text` stripped."""
+    return text.strip() if span is None else text[span.start : span.end]
 
 
 def is_fleet(spec: str) -> bool:

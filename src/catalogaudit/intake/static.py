@@ -27,8 +27,12 @@ from catalogaudit.model import (
 )
 
 
-def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Capture:
-    """One capture from several static inputs; two inputs for one listing is an error."""
+def merge(
+    inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice, texts: bool = True
+) -> Capture:
+    """One capture from several static inputs; two inputs for one listing is an error.
+    `texts=False`: its pages keep no text (inputs read with `loader.parse(texts=False)`, for a
+    snapshot without a wire copy)."""
     pages: dict[str, list[StaticPage]] = {}
     owner: dict[str, str] = {}
     handshake: dict[str, Any] | None = None
@@ -52,7 +56,7 @@ def merge(inputs: Sequence[tuple[str, Loaded]], choice: ProtocolChoice) -> Captu
         if loaded.handshake is not None:
             handshake, handshake_text = loaded.handshake, loaded.handshake_text
     session = _session(choice, handshake, handshake_text, snapshot_capture)
-    listings = {name: _listing(name, pages.get(name)) for name in LISTINGS}
+    listings = {name: _listing(name, pages.get(name), texts) for name in LISTINGS}
     return Capture(None, None, session, listings, [], inputs=[display_name(s) for s, _ in inputs])
 
 
@@ -140,7 +144,7 @@ def _session(
     )
 
 
-def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
+def _listing(name: str, pages: list[StaticPage] | None, texts: bool) -> Listing:
     if pages is None:
         return Listing(name, False, "absent", answer={"reason": "not in the inputs"})
     listing = Listing(name, True, "ok")
@@ -149,8 +153,10 @@ def _listing(name: str, pages: list[StaticPage] | None) -> Listing:
         items = result.get(name) if isinstance(result, dict) else None
         items = items if isinstance(items, list) else []
         fields = {k: v for k, v in result.items() if k != name} if isinstance(result, dict) else {}
+        # NOTE: `page.text` may hold more than the page (`loader.parse(texts=False)`): what it
+        # is asked only rules out a walk of the page, which finds the page's anomalies alone
         found = page_anomalies(result, page.text, page.invalid_utf8, page.plain, page.digits)
         for anomaly in found:
             listing.findings.append(anomaly_finding(name, anomaly, items, index))
-        listing.pages.append(Page(page.text, fields, list(items)))
+        listing.pages.append(Page(page.text if texts else "", fields, list(items)))
     return listing

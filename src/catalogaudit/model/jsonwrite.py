@@ -238,6 +238,9 @@ def _pieces(
     """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
     for each value it writes exactly (`_orjson`), else member by member, each tried again;
     the first `split` levels member by member anyway (pieces of a big document)."""
+    if isinstance(value, str) and len(value) > _SLICE:
+        yield from _string_pieces(value, number)
+        return
     container = isinstance(value, (dict, list, tuple)) and bool(value)
     if not ((split > 0 and container) or _members_first(value)):
         data = _orjson(value, sort_keys, indent, number)
@@ -273,6 +276,22 @@ def _pieces(
                 yield sep
             yield from _pieces(value[i], sort_keys, indent, number, depth + 1, split - 1)
         yield close + b"]"
+
+
+def _string_pieces(text: str, number: NumberText) -> Iterator[bytes]:
+    """A long string's JSON text (a page text), `_SLICE` characters at a time (an escape is one
+    character's). Why: orjson reads a `str` through its UTF-8 form, which CPython keeps on the
+    string for its life (a 10 MB page text: 10 MB more), and the whole text was as much."""
+    yield b'"'
+    for start in range(0, len(text), _SLICE):
+        part = text[start : start + _SLICE]
+        data = _orjson(part, False, None, number) or _scalar(part, number).encode()
+        yield data[1:-1]
+    yield b'"'
+
+
+#: Characters of a string written at a time (`_string_pieces`).
+_SLICE = 1 << 18
 
 
 #: A container with more members than this, most of them containers (a listing's items), is

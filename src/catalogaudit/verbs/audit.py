@@ -75,7 +75,9 @@ def catalogs(o: AuditRunOptions, revision: str | None, *, regions: bool = False)
         raise UsageError("give snapshot files to audit, or --live -- CMD, or --url URL")
     # NOTE: a plain audit reads no hash; --matrix runs profiles, --suggest rewrites.
     plain = not (o.show_matrix or o.suggest or o.substitutions or o.substitutions_from_env)
-    found = list(intake.read_catalogs(o.inputs, protocol=revision or "auto", hashed=not plain))
+    found = list(
+        intake.read_catalogs(o.inputs, protocol=revision or "auto", hashed=not plain, raw=regions)
+    )
     output.say(w for got in found for w in got.warnings)
     # NOTE: two snapshots outside the current directory may share a file name; their
     # findings must not merge under one heading.

@@ -81,12 +81,15 @@ def _lines(text: str) -> list[str]:
     return [*out, parts[-1]] if parts[-1] else out
 
 
-def canonicalize(spec: str, protocol: str = "auto", data: bytes | None = None) -> Result:
+def canonicalize(
+    spec: str, protocol: str = "auto", data: bytes | None = None, *, original: bool = True
+) -> Result:
     """Any input the intake reads, in the written form `snapshot` writes (`data`: its bytes,
-    when already read)."""
+    when already read; `original=False`: the bytes are not kept, `Result.original` is empty:
+    for a caller that only writes the written form)."""
     from catalogaudit import intake
 
-    got = intake.read_catalog(spec, protocol=protocol, rehash=True, data=data)
+    got = intake.read_catalog(spec, protocol=protocol, rehash=True, data=data, raw=original)
     added = got.added if got.is_snapshot else tuple(got.doc["findings"])
     _validate(got.name, got.doc)
     precision = precision_notes(got.name, added)
@@ -152,7 +155,10 @@ def run(o: Options) -> int:
         jcs = strict_jcs(read_bytes(spec), name)
         output.emit(o.output, jcs)
         return EXIT_OK
-    results = [canonicalize(spec, o.protocol) for spec in o.inputs]  # all read before any write
+    # NOTE: all read before any write; the bytes read are compared only by --check and
+    # --in-place
+    compared = o.check or o.in_place
+    results = [canonicalize(spec, o.protocol, original=compared) for spec in o.inputs]
     notes = "".join(f"{note}\n" for r in results for note in (*r.notes, *r.precision))
     if not (o.check or o.in_place):
         from catalogaudit.snapshots import write

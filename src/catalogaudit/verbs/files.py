@@ -68,7 +68,8 @@ def audit_files(
             if where:
                 specs[source] = where
             reports.append(report)
-    for got in intake.read_catalogs(rest, protocol=revision or "auto", hashed=False):
+    read = intake.read_catalogs(rest, protocol=revision or "auto", hashed=False, raw=regions)
+    for got in read:
         warnings.extend(got.warnings)
         source = intake.display_name(got.spec) if got.is_snapshot else got.name
         raw_spec = None

@@ -74,9 +74,12 @@ def _valid(revision: str, listing: str) -> Any:
 
 def _plain_page(fields: dict[str, Any], listing: str, chunk: list[Item]) -> Any:
     """`validation_plain` of the page `{**fields, listing: items}`, from each item's own copy
-    (`Item.plain`, which CA403 reads too)."""
+    (`Item.plain`, which CA403 reads too), which the items then let go: no rule reads it
+    after this one."""
     shell = validation_plain({**fields, listing: []})
     items = [i.plain for i in chunk]
+    for item in chunk:
+        item.forget_plain()
     if shell is NOT_PLAIN or any(i is NOT_PLAIN for i in items):
         return NOT_PLAIN
     return {**shell, listing: items}
