@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from catalogaudit.model import LISTINGS, Catalog, Item, pointer_join, pointer_tokens
+from catalogaudit.model import LISTINGS, Catalog, Item, pointer_of, pointer_tokens
 from catalogaudit.rules.base import Context, Hit
 from catalogaudit.walker import visits
 
@@ -114,7 +114,7 @@ def items(
 def select_tokens(value: Any, tokens: list[str], at: str = "") -> list[tuple[str, Any]]:
     """Values at a JSON Pointer's tokens (`pointer_tokens`; a `*` token matches every array
     element or object member) inside `value`, with their pointers."""
-    return [(pointer_at(path, at), node) for path, node in paths(value, tokens)]
+    return [(pointer_of(path, at), node) for path, node in paths(value, tokens)]
 
 
 Path = Sequence[str | int]
@@ -122,7 +122,7 @@ Path = Sequence[str | int]
 
 def paths(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     """The values `select_tokens` finds, each with its path of keys and indexes: a check
-    writes the pointer (`pointer_at`) of a value it reports only. Without a frame per level,
+    writes the pointer (`model.pointer_of`) of a value it reports only. Without a frame per level,
     and a field's path is its tokens (most fields are absent from most items, or plain)."""
     node = value
     for token in tokens:
@@ -142,9 +142,9 @@ def paths(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
 def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
     """`paths` one level of the pointer at a time: every match sits at the same depth, so
     each level's nodes stay in document order."""
-    found: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    found: list[tuple[Path, Any]] = [((), value)]
     for token in tokens:
-        deeper: list[tuple[tuple[str | int, ...], Any]] = []
+        deeper: list[tuple[Path, Any]] = []
         for path, node in found:
             if token == "*":
                 if isinstance(node, dict):
@@ -159,14 +159,7 @@ def _wildcard(value: Any, tokens: list[str]) -> list[tuple[Path, Any]]:
         if not deeper:
             return []
         found = deeper
-    return list(found)
-
-
-def pointer_at(path: Path, at: str = "") -> str:
-    """The JSON Pointer of a path of `paths`, below `at`."""
-    for token in path:
-        at = pointer_join(at, token)
-    return at
+    return found
 
 
 def field_targets(

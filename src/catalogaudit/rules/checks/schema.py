@@ -21,7 +21,6 @@ from catalogaudit.rules.checks.common import (
     json_type,
     lax_is_type,
     paths,
-    pointer_at,
     select_tokens,
 )
 
@@ -76,7 +75,7 @@ def input_schema_object(catalog: Catalog, params: Mapping[str, Any], ctx: Contex
         path, schema = found[0]
         kind = schema.get("type") if isinstance(schema, dict) else None
         if kind != "object":
-            at = pointer_at(path)
+            at = pointer_of(path)
             shown = compact(kind) if isinstance(schema, dict) else json_type(schema)
             yield Hit(
                 item,
@@ -126,7 +125,7 @@ def required_field(catalog: Catalog, params: Mapping[str, Any], ctx: Context) ->
             continue
         for path, value in found:
             if wanted and type(value) not in passes and not is_type(value, wanted):
-                at = pointer_at(path)
+                at = pointer_of(path)
                 yield Hit(
                     item,
                     at,
@@ -188,7 +187,7 @@ def field_type(catalog: Catalog, params: Mapping[str, Any], ctx: Context) -> Ite
                 if not (type(found) in passes or found is None and nullable):
                     tested[n].append((item, path, found))
     for item, path, value in (one for kept in tested for one in kept):
-        at = pointer_at(path)
+        at = pointer_of(path)
         if wanted and not typed(value, wanted):
             yield Hit(
                 item,
