@@ -79,23 +79,25 @@ def breaks(text: str, first: int, rest: int) -> list[tuple[int, int]]:
     `first` columns wide and the others `rest`; a newline always breaks; trailing blanks are
     not part of a line."""
     lines: list[tuple[int, int]] = []
+    measure = len if text.isascii() else cells  # NOTE: called for every word
     for start, end in _paragraphs(text):
         room = first if not lines else rest
         line_start, used = start, 0
         for m in _WORD.finditer(text, start, end):
-            if m.start() > start and line_start == start and used == 0:
-                used = cells(text[start : m.start()])  # the paragraph's own indentation
-            word = m.group().rstrip()
-            width = cells(word)
+            at, spaced = m.start(), m.group()
+            if at > start and line_start == start and used == 0:
+                used = measure(text[start:at])  # the paragraph's own indentation
+            word = spaced.rstrip()
+            width = measure(word)
             if used and used + width > room:
-                lines.append((line_start, m.start()))
-                line_start, used, room = m.start(), 0, rest
+                lines.append((line_start, at))
+                line_start, used, room = at, 0, rest
             done = 0
-            while not used and cells(word[done:]) > room:
+            while not used and measure(word[done:]) > room:
                 cut = _cut(word, done, room)
-                lines.append((line_start, m.start() + cut))
-                line_start, done, room = m.start() + cut, cut, rest
-            used += cells(word[done:]) + cells(m.group()[len(word) :])
+                lines.append((line_start, at + cut))
+                line_start, done, room = at + cut, cut, rest
+            used += (measure(word[done:]) if done else width) + measure(spaced[len(word) :])
         lines.append((line_start, end))
     return [(s, s + len(text[s:e].rstrip())) for s, e in lines]
 

@@ -24,7 +24,14 @@ from catalogaudit.formatters.base import (
     summary_parts,
     visible,
 )
-from catalogaudit.formatters.console import DIM, SEVERITY_STYLE, breaks, finish, make_console
+from catalogaudit.formatters.console import (
+    DIM,
+    SEVERITY_STYLE,
+    breaks,
+    cells,
+    finish,
+    make_console,
+)
 from catalogaudit.formatters.fold import Fold, fold
 from catalogaudit.model import Finding, Report
 
@@ -40,29 +47,45 @@ def _finish(buffer: io.StringIO, color: bool) -> str:
     return finish(buffer.getvalue(), color)
 
 
-def _emit(console: Console, text: Text, indent: int, hang: int | None = None) -> None:
-    """Print `text` wrapped to the console width between words (a long value folded after a
+#: A line as pieces of (text, rich style): joined as they are without colour, a `Text` with it.
+Parts = list[tuple[str, str]]
+
+
+def _emit(console: Console, line: Text | Parts, indent: int, hang: int | None = None) -> None:
+    """Print `line` wrapped to the console width between words (a long value folded after a
     separator, `console.breaks`): its first row indented by `indent` columns, the others by
     `hang` (default: `indent`)."""
     hang = indent if hang is None else hang
-    room = max(console.width - indent, 20)
-    plain = text.plain
-    if console.no_color and plain.isprintable():
-        # NOTE: without colour, a printable line is written without rich's render, which
-        # cost much of the report of many files (bench/README.md). `isprintable` leaves
-        # tabs and anything rich would strip or expand to the rendered path.
-        if cell_len(plain) <= room:
-            console.file.write(" " * indent + plain + "\n")
-        else:
-            rows = breaks(plain, room, max(console.width - hang, 20))
-            console.file.write(
-                "".join(
-                    " " * (hang if i else indent) + plain[s:e] + "\n"
-                    for i, (s, e) in enumerate(rows)
+    width = console.width
+    room = max(width - indent, 20)
+    if console.no_color:
+        plain = line.plain if isinstance(line, Text) else "".join([t for t, _ in line])
+        if plain.isprintable():
+            # NOTE: without colour, a printable line is written without rich's render (and
+            # `Parts` build no `Text`), which cost much of a report of many findings
+            # (bench/README.md). `isprintable` leaves tabs and anything rich would strip or
+            # expand to the rendered path.
+            if cells(plain) <= room:
+                console.file.write(" " * indent + plain + "\n")
+            else:
+                rows = breaks(plain, room, max(width - hang, 20))
+                console.file.write(
+                    "".join(
+                        " " * (hang if i else indent) + plain[s:e] + "\n"
+                        for i, (s, e) in enumerate(rows)
+                    )
                 )
-            )
-        return
-    _wrapped(console, text, room, indent, hang)
+            return
+    if not isinstance(line, Text):
+        line = _text(line)
+    _wrapped(console, line, room, indent, hang)
+
+
+def _text(parts: Parts) -> Text:
+    text = Text()
+    for chunk, style in parts:
+        text.append(chunk, style)
+    return text
 
 
 def _wrapped(console: Console, text: Text, room: int, indent: int, hang: int | None = None) -> None:
@@ -77,57 +100,49 @@ def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
     """Where the excerpt occurs in the message, as written or JSON-quoted (as rules quote it)."""
     if not excerpt:
         return []
-    candidates = [visible(excerpt), visible(json.dumps(excerpt, ensure_ascii=False)[1:-1])]
-    for needle in candidates:
-        found = [(m.start(), m.end()) for m in re.finditer(re.escape(needle), message)]
-        if found:
-            return found
-    return []
+    needle = visible(excerpt)
+    if needle not in message:
+        needle = visible(json.dumps(excerpt, ensure_ascii=False)[1:-1])
+        if needle not in message:
+            return []
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(needle), message)]
 
 
 def _finding(console: Console, f: Finding, color: bool) -> None:
-    width = console.width
-    head = Text()
-    head.append(f.severity.value, SEVERITY_STYLE[f.severity])
-    head.append(" ")
-    head.append(f.rule_id, "bold")
+    head: Parts = [(f.severity.value, SEVERITY_STYLE[f.severity]), (" ", ""), (f.rule_id, "bold")]
     if f.pointer:
-        head.append(" at ")
-        head.append(visible(f.pointer, keep=""), "magenta")
+        head += [(" at ", ""), (visible(f.pointer, keep=""), "magenta")]
     if f.page is not None:
-        head.append(f" (page {f.page})")
+        head.append((f" (page {f.page})", ""))
     if f.profile:
-        head.append(f" [{visible(f.profile, keep='')}]", DIM)
+        head.append((f" [{visible(f.profile, keep='')}]", DIM))
     _emit(console, head, 2)
 
     message = visible(f.message)
     spans = _spans(message, f.excerpt)
-    body = Text(message)
+    body: Parts = []
+    done = 0
     for start, end in spans:
-        body.stylize(HIGHLIGHT, start, end)
+        body += [(message[done:start], ""), (message[start:end], HIGHLIGHT)]
+        done = end
+    body.append((message[done:], ""))
     _emit(console, body, INDENT)
     # Carets only where columns are certain: one line, no tabs (rich expands them).
-    one_line = not any(c in message for c in "\n\t") and INDENT + cell_len(message) <= width
+    one_line = not any(c in message for c in "\n\t") and INDENT + cells(message) <= console.width
     if spans and not color and one_line:
         # Without colour the highlight is a caret line under the excerpt, as compilers do.
-        marks = [" "] * cell_len(message)
+        marks = [" "] * cells(message)
         for start, end in spans:
-            col, size = cell_len(message[:start]), max(1, cell_len(message[start:end]))
+            col, size = cells(message[:start]), max(1, cells(message[start:end]))
             marks[col : col + size] = ["^"] * size
-        _emit(console, Text("".join(marks).rstrip()), INDENT)
+        _emit(console, [("".join(marks).rstrip(), "")], INDENT)
     elif f.excerpt and (not spans or not color):
-        line = Text()
-        line.append("excerpt: ", DIM)
-        line.append(visible(f.excerpt), HIGHLIGHT)
-        _emit(console, line, INDENT)
+        _emit(console, [("excerpt: ", DIM), (visible(f.excerpt), HIGHLIGHT)], INDENT)
 
     where = location_label(f)
     for label, value in (("file", where), ("hint", f.hint), ("source", f.source)):
         if value:
-            line = Text()
-            line.append(f"{label}: ", DIM)
-            line.append(visible(value))
-            _emit(console, line, INDENT)
+            _emit(console, [(f"{label}: ", DIM), (visible(value), "")], INDENT)
 
 
 #: How a folded line names the items' listing.
