@@ -69,8 +69,15 @@ def dumps(document: Any) -> str:
     so even `cat report.json` on a terminal cannot be hijacked, and lone surrogates survive.
     Written by orjson where its text is `exact_dumps`'s (`_orjson`), else by `exact_dumps`.
     """
-    fast = _orjson(document)
-    return exact_dumps(document) if fast is None else fast
+    data = _orjson(document)
+    if data is None:
+        return exact_dumps(document)
+    del document  # NOTE: let a caller's document go before its text is decoded (peak memory)
+    text = data.decode("utf-8")
+    del data
+    if not text.isascii() or "\x7f" in text:
+        text = _UNESCAPED.sub(_escape, text)
+    return text
 
 
 def exact_dumps(document: Any) -> str:
@@ -86,6 +93,9 @@ def exact_dumps(document: Any) -> str:
 _UNESCAPED = re.compile("[\x7f-\U0010ffff]")
 
 
+_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match[0])
     if code <= 0xFFFF:
@@ -94,21 +104,18 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
-def _orjson(document: Any) -> str | None:
-    """`exact_dumps(document)` written by orjson, or None where its text could differ: a value
+def _orjson(document: Any) -> bytes | None:
+    """`exact_dumps(document)` written by orjson (as UTF-8, non-ASCII unescaped), or None where
+    its text could differ: a value
     other than a dict with str keys, list, tuple, str, int, bool or None (a float is spelt
     otherwise, NaN as null; an enum, set or subclass goes another way than `_fallback`), an
     integer beyond 64 bits or a lone surrogate (orjson refuses both)."""
     if not _builtin(document):
         return None
     try:
-        data = orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        return orjson.dumps(document, option=_OPTIONS)
     except orjson.JSONEncodeError:
         return None
-    text = data.decode("utf-8")
-    if not text.isascii() or "\x7f" in text:
-        text = _UNESCAPED.sub(_escape, text)
-    return text + "\n"
 
 
 def _builtin(value: Any) -> bool:
