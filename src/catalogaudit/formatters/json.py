@@ -93,7 +93,12 @@ def exact_dumps(document: Any) -> str:
 _UNESCAPED = re.compile("[\x7f-\U0010ffff]")
 
 
-_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+_OPTIONS = (
+    orjson.OPT_INDENT_2
+    | orjson.OPT_SORT_KEYS
+    | orjson.OPT_APPEND_NEWLINE
+    | orjson.OPT_PASSTHROUGH_SUBCLASS  # NOTE: no default: a subclass (a key too) is refused
+)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -106,10 +111,10 @@ def _escape(match: re.Match[str]) -> str:
 
 def _orjson(document: Any) -> bytes | None:
     """`exact_dumps(document)` written by orjson (as UTF-8, non-ASCII unescaped), or None where
-    its text could differ: a value
-    other than a dict with str keys, list, tuple, str, int, bool or None (a float is spelt
-    otherwise, NaN as null; an enum, set or subclass goes another way than `_fallback`), an
-    integer beyond 64 bits or a lone surrogate (orjson refuses both)."""
+    its text could differ: a value other than a dict with str keys, list, tuple, str, int,
+    bool or None (a float is spelt otherwise, NaN as null; an enum, set or subclass goes
+    another way than `_fallback`), an integer beyond 64 bits or a lone surrogate (orjson
+    refuses both)."""
     if not _builtin(document):
         return None
     try:
@@ -118,29 +123,27 @@ def _orjson(document: Any) -> bytes | None:
         return None
 
 
+#: The types `_builtin` lets orjson write: containers (walked) and scalars.
+_CONTAINERS = frozenset({dict, list, tuple})
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def _builtin(value: Any) -> bool:
-    """Whether `value` holds only dicts with str keys, lists, tuples, strs, ints, bools and
-    None, each of exactly that type (no subclass), without recursion."""
+    """Whether `value` holds only dicts, lists, tuples, strs, ints, bools and None, each of
+    exactly that type (no subclass), without recursion. Keys are orjson's to refuse: it
+    writes str keys only, and no subclass of str (`OPT_PASSTHROUGH_SUBCLASS`)."""
+    if type(value) not in _CONTAINERS:
+        return type(value) in _SCALARS
     stack = [value]
     while stack:
         node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            if not all(type(k) is str for k in node):
-                return False
-            members = node.values()
-        elif kind is list or kind is tuple:
-            members = node
-        else:
-            return kind is str or kind is int or kind is bool or node is None
-        for item in members:
-            each = type(item)
-            if each is str or each is int or each is bool or item is None:
+        for item in node.values() if type(node) is dict else node:
+            kind = type(item)
+            if kind in _SCALARS:
                 continue
-            if each is dict or each is list or each is tuple:
-                stack.append(item)
-            else:
+            if kind not in _CONTAINERS:
                 return False
+            stack.append(item)
     return True
 
 
