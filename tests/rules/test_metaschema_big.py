@@ -1,5 +1,5 @@
 """CA403 on schemas holding integers jsonschema-rs cannot read (a 50-digit `default`): they are
-read through order-keeping stand-ins (`metaschema._stand_ins`), and the first error must stay
+read through order-keeping stand-ins (`model.validation.stand_ins`), and the first error must stay
 python-jsonschema's own on the original schema, the reference, in every dialect."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import NOT_PLAIN, jsonwire
+from catalogaudit.model import NOT_PLAIN, jsonwire, validation
 from catalogaudit.rules.spec import metaschema
 from catalogaudit.rules.spec.metaschema import first_schema_error, python_first
 
@@ -71,7 +71,7 @@ def _view(error: Any) -> Any:
 def test_big_integers_keep_python_jsonschemas_first_error(name: str, schema: Any) -> None:
     expected = python_first(name, schema)
     assert _view(first_schema_error(name, schema)) == _view(expected)
-    copy = metaschema._stand_ins(schema)
+    copy = validation.stand_ins(schema)
     if copy is not NOT_PLAIN:
         # NOTE: and jsonschema-rs answers alike (stricter would only be slower, not wrong)
         assert bool(metaschema._rs(name).is_valid(copy)) == (expected is None)
@@ -85,7 +85,7 @@ def test_a_catalogs_big_defaults_are_read_by_jsonschema_rs() -> None:
         '"default": 12345678901234567890123456789012345678901234567890, '
         '"examples": [-12345678901234567890123456789012345678901234567890, 7]}}}'
     )
-    copy = metaschema._stand_ins(schema)
+    copy = validation.stand_ins(schema)
     assert copy is not NOT_PLAIN
     n = copy["properties"]["n"]
     assert n["examples"][1] == 7
@@ -105,11 +105,11 @@ def _numbers(value: Any) -> list[Any]:
 
 def test_the_meta_schemas_bound_numbers_far_below_the_stand_ins() -> None:
     """The stand-ins keep order against every number the meta-schemas compare with (the
-    argument of `_stand_ins`): none reaches the stand-ins' range."""
+    argument of `stand_ins`): none reaches the stand-ins' range."""
     found = [
         n
         for uri in jsonschema_specifications.REGISTRY
         for n in _numbers(jsonschema_specifications.REGISTRY.contents(uri))
     ]
     assert found
-    assert all(-metaschema._BIG < n < metaschema._BIG for n in found)
+    assert all(-validation.STAND_IN_BOUND < n < validation.STAND_IN_BOUND for n in found)

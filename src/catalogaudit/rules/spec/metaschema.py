@@ -11,11 +11,11 @@ there alone), so a bad `multipleOf` deep in a 10 kB schema costs python-jsonsche
 errors at the same meta-schema keywords alone as in place: not so for draft-04's
 `exclusiveMinimum`, which needs its `minimum`), and the answer is kept only if
 python-jsonschema's first error there is at the same place. Integers too large for
-jsonschema-rs are read through stand-ins that keep their order (`_stand_ins`). Else, and for a
-schema jsonschema-rs cannot read exactly (`validation.plain`), python-jsonschema validates the
-whole schema, as it always did. Exact because jsonschema-rs is at least as strict as
-python-jsonschema at every place (the tests compare them): each of its errors is confirmed by
-python-jsonschema, and none of python-jsonschema's is missed.
+jsonschema-rs are read through stand-ins that keep their order (`validation.stand_ins`).
+Else, and for a schema jsonschema-rs cannot read exactly (`validation.plain`),
+python-jsonschema validates the whole schema, as it always did. Exact because jsonschema-rs is
+at least as strict as python-jsonschema at every place (the tests compare them): each of its
+errors is confirmed by python-jsonschema, and none of python-jsonschema's is missed.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from catalogaudit.model import (
     cut_deep,
     plain,
     pointer_of,
+    stand_ins,
     validator,
     value_depth,
 )
@@ -56,7 +57,7 @@ def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> S
     if copy is NOT_PLAIN:
         if value_depth(schema) >= MAX_DEPTH:
             return _shallow_first(name, schema)
-        copy = _stand_ins(schema)
+        copy = stand_ins(schema)  # NOTE: the meta-schemas compare numbers with 0 only
         if copy is NOT_PLAIN:
             return python_first(name, schema)
     checker = _rs(name)
@@ -81,59 +82,6 @@ def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> S
             return SchemaError(path[:depth] + rest, found.message, found.instance)
         break
     return python_first(name, schema)
-
-
-#: Integers at least this large in magnitude get stand-ins (`_stand_ins`), placed between this
-#: bound and the largest integer jsonschema-rs reads.
-_BIG = 2**62
-
-
-def _stand_ins(schema: dict[str, Any]) -> Any:
-    """`plain` of `schema` with each integer jsonschema-rs cannot read (a 50-digit default)
-    replaced by a stand-in it can, or `NOT_PLAIN` when that cannot be exact.
-
-    Exact because the map keeps every relation python-jsonschema asks of numbers: the
-    stand-ins are integers again, in the same order among themselves and against every other
-    number of the schema (all of magnitude below `_BIG`, else `NOT_PLAIN`, so no float equals a
-    replaced integer) and the meta-schemas' own bounds (0 and 1), so `type`, `minimum`,
-    `exclusiveMinimum` and `uniqueItems` (draft-04's `enum`, whose `uniq` sorts) answer alike
-    at every place, and an error sits where it sat. Its wording is python-jsonschema's, on
-    the original values."""
-    big: set[int] = set()
-    stack: list[Any] = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, (int, float)) and not isinstance(node, bool):
-            if not -_BIG < node < _BIG:  # NOTE: also false for NaN, which `plain` refuses
-                if not isinstance(node, int):
-                    return NOT_PLAIN
-                big.add(node)
-    if not big:
-        return NOT_PLAIN
-    up = sorted(n for n in big if n > 0)
-    down = sorted((n for n in big if n < 0), reverse=True)
-    step = 2**11  # NOTE: multiples are doubles exactly, were they compared as doubles
-    stand = {n: _BIG + step * (i + 1) for i, n in enumerate(up)}
-    stand.update({n: -_BIG - step * (i + 1) for i, n in enumerate(down)})
-    return plain(_replaced(schema, stand))
-
-
-def _replaced(value: Any, stand: dict[int, int]) -> Any:
-    """`value` with the integers `stand` maps replaced (containers copied only where they hold
-    one; nesting is bounded by `MAX_DEPTH`, checked before)."""
-    if isinstance(value, dict):
-        new = {k: _replaced(v, stand) for k, v in value.items()}
-        return value if all(new[k] is v for k, v in value.items()) else new
-    if isinstance(value, list):
-        items = [_replaced(v, stand) for v in value]
-        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
-    if isinstance(value, int) and value in stand:  # NOTE: the parser's `WireInt` too
-        return stand[value]
-    return value
 
 
 def _shallow_first(name: str, schema: dict[str, Any]) -> SchemaError | None:
