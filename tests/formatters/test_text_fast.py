@@ -21,13 +21,17 @@ LINES = st.lists(PIECES | st.text(max_size=8), max_size=30).map("".join)
 @settings(max_examples=400, deadline=None)
 @given(LINES, st.integers(20, 120), st.sampled_from([0, 2, 4]), st.booleans())
 def test_the_fast_line_is_what_rich_writes(line: str, width: int, indent: int, safe: bool) -> None:
-    text = Text(visible(line) if safe else line)
+    raw = visible(line) if safe else line
+    text = Text(raw)
     text.append(" tail", "bold")
     fast, fast_out = _console(False, width)
     _emit(fast, text, indent)
     exact, exact_out = _console(False, width)
     _wrapped(exact, text, max(width - indent, 20), indent)
     assert fast_out.getvalue() == exact_out.getvalue()
+    parts, parts_out = _console(False, width)  # the same line as pieces, no `Text` built
+    _emit(parts, [(raw, ""), (" tail", "bold")], indent)
+    assert parts_out.getvalue() == exact_out.getvalue()
 
 
 #: Long printable lines of words, spaces and wide characters: the lines rich wraps.

@@ -159,8 +159,11 @@ def _audit(catalog: Catalog, options: AuditOptions) -> Report:
         report.rules.update({k: v for k, v in CONTRACT_RULES.items() if k != "CA920"})
     # NOTE: a baseline entry is in use when its finding is still found, selected or not
     # (`--strict-baseline` must not call an entry stale because `--select` hid its finding).
-    report.baseline_matched = {f.fingerprint for f in found} & options.baseline
+    if options.baseline:  # NOTE: a fingerprint is a hash per finding, asked only of one
+        report.baseline_matched = {f.fingerprint for f in found} & options.baseline
     kept = [f for f in found if selected(f, report.rules, options.select, options.ignore)]
-    report.findings = [f for f in kept if f.fingerprint not in options.baseline]
+    report.findings = (
+        [f for f in kept if f.fingerprint not in options.baseline] if options.baseline else kept
+    )
     report.suppressed = len(kept) - len(report.findings)
     return report

@@ -52,7 +52,7 @@ CLASS_STYLE = {
 DIM = "dim"
 #: Characters a long value may be folded after (URL and pointer separators, hyphens).
 _BREAK_AFTER = "/?&=#-_.,;:|"
-_WORD = re.compile(r"\S+\s*")
+_WORD = re.compile(r"(\S+)\s*")
 
 
 def cells(text: str) -> int:
@@ -79,23 +79,26 @@ def breaks(text: str, first: int, rest: int) -> list[tuple[int, int]]:
     `first` columns wide and the others `rest`; a newline always breaks; trailing blanks are
     not part of a line."""
     lines: list[tuple[int, int]] = []
+    wide = not text.isascii()  # NOTE: else a span's columns are its length: no call per word
     for start, end in _paragraphs(text):
         room = first if not lines else rest
         line_start, used = start, 0
         for m in _WORD.finditer(text, start, end):
-            if m.start() > start and line_start == start and used == 0:
-                used = cells(text[start : m.start()])  # the paragraph's own indentation
-            word = m.group().rstrip()
-            width = cells(word)
+            at, stop, after = m.start(), m.end(1), m.end()
+            if at > start and line_start == start and used == 0:
+                used = cells(text[start:at]) if wide else at - start  # the paragraph's indent
+            width = cells(text[at:stop]) if wide else stop - at
             if used and used + width > room:
-                lines.append((line_start, m.start()))
-                line_start, used, room = m.start(), 0, rest
-            done = 0
-            while not used and cells(word[done:]) > room:
-                cut = _cut(word, done, room)
-                lines.append((line_start, m.start() + cut))
-                line_start, done, room = m.start() + cut, cut, rest
-            used += cells(word[done:]) + cells(m.group()[len(word) :])
+                lines.append((line_start, at))
+                line_start, used, room = at, 0, rest
+            if not used and width > room:
+                word, done = text[at:stop], 0
+                while cells(word[done:]) > room:
+                    cut = _cut(word, done, room)
+                    lines.append((line_start, at + cut))
+                    line_start, done, room = at + cut, cut, rest
+                width = cells(word[done:])
+            used += width + (cells(text[stop:after]) if wide else after - stop)
         lines.append((line_start, end))
     return [(s, s + len(text[s:e].rstrip())) for s, e in lines]
 

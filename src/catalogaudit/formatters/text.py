@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
+from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -24,7 +26,14 @@ from catalogaudit.formatters.base import (
     summary_parts,
     visible,
 )
-from catalogaudit.formatters.console import DIM, SEVERITY_STYLE, breaks, finish, make_console
+from catalogaudit.formatters.console import (
+    DIM,
+    SEVERITY_STYLE,
+    breaks,
+    cells,
+    finish,
+    make_console,
+)
 from catalogaudit.formatters.fold import Fold, fold
 from catalogaudit.model import Finding, Report
 
@@ -32,102 +41,122 @@ INDENT = 4
 HIGHLIGHT = "bold reverse"
 
 
-def _console(color: bool, width: int) -> tuple[Console, io.StringIO]:
-    return make_console(color, width)
+class _Out(NamedTuple):
+    """The console a report is printed on, with what every line asks of it read once (rich
+    computes `width` and `file` on each read)."""
+
+    console: Console
+    width: int
+    write: Callable[[str], object]
+    plain: bool  # no colour
+
+
+def _console(color: bool, width: int) -> tuple[_Out, io.StringIO]:
+    console, buffer = make_console(color, width)
+    return _Out(console, console.width, console.file.write, console.no_color), buffer
 
 
 def _finish(buffer: io.StringIO, color: bool) -> str:
     return finish(buffer.getvalue(), color)
 
 
-def _emit(console: Console, text: Text, indent: int, hang: int | None = None) -> None:
-    """Print `text` wrapped to the console width between words (a long value folded after a
+#: A line as pieces of (text, rich style): joined as they are without colour, a `Text` with it.
+Parts = list[tuple[str, str]]
+
+
+def _emit(out: _Out, line: Text | Parts, indent: int, hang: int | None = None) -> None:
+    """Print `line` wrapped to the console width between words (a long value folded after a
     separator, `console.breaks`): its first row indented by `indent` columns, the others by
     `hang` (default: `indent`)."""
     hang = indent if hang is None else hang
-    room = max(console.width - indent, 20)
-    plain = text.plain
-    if console.no_color and plain.isprintable():
-        # NOTE: without colour, a printable line is written without rich's render, which
-        # cost much of the report of many files (bench/README.md). `isprintable` leaves
-        # tabs and anything rich would strip or expand to the rendered path.
-        if cell_len(plain) <= room:
-            console.file.write(" " * indent + plain + "\n")
-        else:
-            rows = breaks(plain, room, max(console.width - hang, 20))
-            console.file.write(
-                "".join(
-                    " " * (hang if i else indent) + plain[s:e] + "\n"
-                    for i, (s, e) in enumerate(rows)
+    width = out.width
+    room = max(width - indent, 20)
+    if out.plain:
+        plain = line.plain if isinstance(line, Text) else "".join([t for t, _ in line])
+        if plain.isprintable():
+            # NOTE: without colour, a printable line is written without rich's render (and
+            # `Parts` build no `Text`), which cost much of a report of many findings
+            # (bench/README.md). `isprintable` leaves tabs and anything rich would strip or
+            # expand to the rendered path.
+            if cells(plain) <= room:
+                out.write(" " * indent + plain + "\n")
+            else:
+                rows = breaks(plain, room, max(width - hang, 20))
+                out.write(
+                    "".join(
+                        " " * (hang if i else indent) + plain[s:e] + "\n"
+                        for i, (s, e) in enumerate(rows)
+                    )
                 )
-            )
-        return
-    _wrapped(console, text, room, indent, hang)
+            return
+    if not isinstance(line, Text):
+        line = _text(line)
+    _wrapped(out, line, room, indent, hang)
 
 
-def _wrapped(console: Console, text: Text, room: int, indent: int, hang: int | None = None) -> None:
+def _text(parts: Parts) -> Text:
+    text = Text()
+    for chunk, style in parts:
+        text.append(chunk, style)
+    return text
+
+
+def _wrapped(out: _Out, text: Text, room: int, indent: int, hang: int | None = None) -> None:
     """`_emit` through rich: wrapped between words, the first row in `room` columns."""
     hang = indent if hang is None else hang
-    rest = max(console.width - hang, 20) if hang != indent else room
+    rest = max(out.width - hang, 20) if hang != indent else room
     for i, (s, e) in enumerate(breaks(text.plain, room, rest)):
-        console.print(Text(" " * (hang if i else indent)) + text[s:e], soft_wrap=True, crop=False)
+        row = Text(" " * (hang if i else indent)) + text[s:e]
+        out.console.print(row, soft_wrap=True, crop=False)
 
 
 def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
     """Where the excerpt occurs in the message, as written or JSON-quoted (as rules quote it)."""
     if not excerpt:
         return []
-    candidates = [visible(excerpt), visible(json.dumps(excerpt, ensure_ascii=False)[1:-1])]
-    for needle in candidates:
-        found = [(m.start(), m.end()) for m in re.finditer(re.escape(needle), message)]
-        if found:
-            return found
-    return []
+    needle = visible(excerpt)
+    if needle not in message:
+        needle = visible(json.dumps(excerpt, ensure_ascii=False)[1:-1])
+        if needle not in message:
+            return []
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(needle), message)]
 
 
-def _finding(console: Console, f: Finding, color: bool) -> None:
-    width = console.width
-    head = Text()
-    head.append(f.severity.value, SEVERITY_STYLE[f.severity])
-    head.append(" ")
-    head.append(f.rule_id, "bold")
+def _finding(out: _Out, f: Finding, color: bool) -> None:
+    head: Parts = [(f.severity.value, SEVERITY_STYLE[f.severity]), (" ", ""), (f.rule_id, "bold")]
     if f.pointer:
-        head.append(" at ")
-        head.append(visible(f.pointer, keep=""), "magenta")
+        head += [(" at ", ""), (visible(f.pointer, keep=""), "magenta")]
     if f.page is not None:
-        head.append(f" (page {f.page})")
+        head.append((f" (page {f.page})", ""))
     if f.profile:
-        head.append(f" [{visible(f.profile, keep='')}]", DIM)
-    _emit(console, head, 2)
+        head.append((f" [{visible(f.profile, keep='')}]", DIM))
+    _emit(out, head, 2)
 
     message = visible(f.message)
     spans = _spans(message, f.excerpt)
-    body = Text(message)
+    body: Parts = []
+    done = 0
     for start, end in spans:
-        body.stylize(HIGHLIGHT, start, end)
-    _emit(console, body, INDENT)
+        body += [(message[done:start], ""), (message[start:end], HIGHLIGHT)]
+        done = end
+    body.append((message[done:], ""))
+    _emit(out, body, INDENT)
     # Carets only where columns are certain: one line, no tabs (rich expands them).
-    one_line = not any(c in message for c in "\n\t") and INDENT + cell_len(message) <= width
+    one_line = not any(c in message for c in "\n\t") and INDENT + cells(message) <= out.width
     if spans and not color and one_line:
         # Without colour the highlight is a caret line under the excerpt, as compilers do.
-        marks = [" "] * cell_len(message)
+        marks = [" "] * cells(message)
         for start, end in spans:
-            col, size = cell_len(message[:start]), max(1, cell_len(message[start:end]))
+            col, size = cells(message[:start]), max(1, cells(message[start:end]))
             marks[col : col + size] = ["^"] * size
-        _emit(console, Text("".join(marks).rstrip()), INDENT)
+        _emit(out, [("".join(marks).rstrip(), "")], INDENT)
     elif f.excerpt and (not spans or not color):
-        line = Text()
-        line.append("excerpt: ", DIM)
-        line.append(visible(f.excerpt), HIGHLIGHT)
-        _emit(console, line, INDENT)
+        _emit(out, [("excerpt: ", DIM), (visible(f.excerpt), HIGHLIGHT)], INDENT)
 
     where = location_label(f)
     for label, value in (("file", where), ("hint", f.hint), ("source", f.source)):
         if value:
-            line = Text()
-            line.append(f"{label}: ", DIM)
-            line.append(visible(value))
-            _emit(console, line, INDENT)
+            _emit(out, [(f"{label}: ", DIM), (visible(value), "")], INDENT)
 
 
 #: How a folded line names the items' listing.
@@ -139,7 +168,7 @@ _ITEMS = {
 }
 
 
-def _folded(console: Console, fo: Fold) -> None:
+def _folded(out: _Out, fo: Fold) -> None:
     """One line: severity, rule, where, profile, the cause, the count and as many item names
     as the width holds (the rest counted)."""
     f = fo.first
@@ -164,11 +193,11 @@ def _folded(console: Console, fo: Fold) -> None:
     n = len(fo.identities)
     head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}:")
     names = [visible(i, keep="") for i in fo.identities]
-    room = console.width - 2 - head.cell_len - 1
+    room = out.width - 2 - head.cell_len - 1
     if room < min(20, max(cell_len(x) for x in names) + 8):
         # NOTE: a long pointer leaves no room: the head wraps, the names get a row of their own
-        _emit(console, head, 2, 4)
-        head, room = Text(), console.width - 4
+        _emit(out, head, 2, 4)
+        head, room = Text(), out.width - 4
     else:
         head.append(" ")
     shown: list[str] = []
@@ -183,9 +212,9 @@ def _folded(console: Console, fo: Fold) -> None:
         line += f", \u2026 (+{n - len(shown)})"
     head.append(line)
     if not head.plain.startswith(f.severity.value):
-        _emit(console, head, 4)
+        _emit(out, head, 4)
         return
-    _emit(console, head, 2, 4)
+    _emit(out, head, 2, 4)
 
 
 def format_text(
@@ -193,17 +222,17 @@ def format_text(
 ) -> str:
     """The human report: findings grouped by subject (one cause on many items folded to one
     line unless `expand`), then rule errors, notes and a summary."""
-    console, buffer = _console(color, width)
+    out, buffer = _console(color, width)
     single, folds = (list(report.findings), []) if expand else fold(report.findings)
     for kind in dict.fromkeys(fo.kind for fo in folds):
         header = Text()
         header.append(kind, "bold")
         header.append(" (folded: one rule and cause on many items)", DIM)
-        _emit(console, header, 0)
+        _emit(out, header, 0)
         for fo in folds:
             if fo.kind == kind:
-                _folded(console, fo)
-        console.print()
+                _folded(out, fo)
+        out.console.print()
     groups = by_subject(single)
     for (kind, identity), findings in groups:
         header = Text()
@@ -211,25 +240,25 @@ def format_text(
         if identity is not None:
             header.append(" ")
             header.append(f'"{visible(identity, keep="")}"', "bold underline")
-        _emit(console, header, 0)
+        _emit(out, header, 0)
         for f in findings:
-            _finding(console, f, color)
-        console.print()
+            _finding(out, f, color)
+        out.console.print()
     if not groups and not folds:
-        _emit(console, Text("No findings.", "green"), 0)
-        console.print()
+        _emit(out, Text("No findings.", "green"), 0)
+        out.console.print()
     for rule_id, error in sorted_rule_errors(report):
         line = Text()
         line.append("rule error ", "bold red")
         line.append(rule_id, "bold")
         line.append(": " + visible(error))
-        _emit(console, line, 0, 2)
+        _emit(out, line, 0, 2)
     for note in report.notes:
-        _emit(console, Text("note: " + visible(note)), 0, 2)
+        _emit(out, Text("note: " + visible(note)), 0, 2)
     if folds:
         count = sum(fo.findings for fo in folds)
         _emit(
-            console,
+            out,
             Text(
                 f"note: {plural(count, 'finding')} folded into {plural(len(folds), 'line')}; "
                 "--expand shows each with its message, hint and source"
@@ -239,11 +268,11 @@ def format_text(
         )
     if report.inputs:
         inputs = ", ".join(visible(i, keep="") for i in report.inputs)
-        _emit(console, Text("inputs: " + inputs), 0, 2)
+        _emit(out, Text("inputs: " + inputs), 0, 2)
     summary = Text()
     for i, part in enumerate(summary_parts(report)):
         if i:
             summary.append("; ")
         summary.append(visible(part), "bold" if i == 0 else "")
-    _emit(console, summary, 0, 2)
+    _emit(out, summary, 0, 2)
     return _finish(buffer, color)

@@ -67,4 +67,10 @@ def inert(text: str) -> str:
     strings (C1, bidi and format characters that `json.dumps(ensure_ascii=False)` keeps), where
     `\\uXXXX` is the same value, and in text it is as inert as `visible`'s escapes.
     """
+    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN):
+        return text  # NOTE: asked in C; `_ODD` would walk a whole report in the regex engine
     return _ODD.sub(lambda m: _json_escape(m[0]) if _hidden(m[0], "\n\t") else m[0], text)
+
+
+#: What `_ODD` passes: printable ASCII, newline and tab (as bytes, deleted by `translate`).
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\n\t"

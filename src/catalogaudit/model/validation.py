@@ -116,6 +116,61 @@ def plain(value: Any, depth: int = 0) -> Any:
     return NOT_PLAIN
 
 
+#: Integers at least this large in magnitude get stand-ins (`stand_ins`), placed between this
+#: bound and the largest integer jsonschema-rs reads.
+STAND_IN_BOUND = 2**62
+
+
+def stand_ins(value: Any) -> Any:
+    """`plain` of `value` with each integer jsonschema-rs cannot read (a 50-digit default)
+    replaced by a stand-in it can, or `NOT_PLAIN` when that cannot be exact (or `plain` is
+    `NOT_PLAIN` for another reason).
+
+    Exact for a schema whose numbers (`minimum`, `maximum`, `enum`, `const`...) are all of
+    magnitude below `STAND_IN_BOUND` and that has no `multipleOf` (the JSON Schema
+    meta-schemas and the MCP result schemas: tests/model/test_validation_reference.py):
+    the stand-ins are integers again, in the same order among themselves and against every
+    other number of the value (all of magnitude below the bound, else `NOT_PLAIN`, so no
+    float equals a replaced integer) and of the schema, so `type`, the bounds, `enum`,
+    `const` and `uniqueItems` (python-jsonschema's `uniq` sorts) answer alike at every place,
+    and an error sits where it sat. Its wording stays python-jsonschema's, on the original."""
+    big: set[int] = set()
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            if level >= MAX_DEPTH:
+                return NOT_PLAIN
+            stack.extend((v, level + 1) for v in _children(node))
+        elif isinstance(node, (int, float)) and not isinstance(node, bool):
+            if not -STAND_IN_BOUND < node < STAND_IN_BOUND:  # NOTE: false for NaN too
+                if not isinstance(node, int):
+                    return NOT_PLAIN
+                big.add(node)
+    if not big:
+        return NOT_PLAIN
+    up = sorted(n for n in big if n > 0)
+    down = sorted((n for n in big if n < 0), reverse=True)
+    step = 2**11  # NOTE: multiples are doubles exactly, were they compared as doubles
+    stand = {n: STAND_IN_BOUND + step * (i + 1) for i, n in enumerate(up)}
+    stand.update({n: -STAND_IN_BOUND - step * (i + 1) for i, n in enumerate(down)})
+    return plain(_replaced(value, stand))
+
+
+def _replaced(value: Any, stand: dict[int, int]) -> Any:
+    """`value` with the integers `stand` maps replaced (containers copied only where they hold
+    one; nesting below `MAX_DEPTH`, checked by `stand_ins`)."""
+    if isinstance(value, dict):
+        new = {k: _replaced(v, stand) for k, v in value.items()}
+        return value if all(new[k] is v for k, v in value.items()) else new
+    if isinstance(value, list):
+        items = [_replaced(v, stand) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, int) and value in stand:  # NOTE: the parser's `WireInt` too
+        return stand[value]
+    return value
+
+
 def depth(value: Any) -> int:
     """How deep containers nest in `value` (0: a scalar; `plain` refuses `MAX_DEPTH` or more),
     without recursion."""
@@ -205,9 +260,11 @@ __all__ = [
     "MAX_DEPTH",
     "META_FORMATS",
     "NOT_PLAIN",
+    "STAND_IN_BOUND",
     "cut",
     "depth",
     "plain",
+    "stand_ins",
     "surely_valid",
     "validator",
 ]

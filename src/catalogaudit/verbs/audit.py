@@ -9,6 +9,7 @@ from typing import Any
 from catalogaudit import intake
 from catalogaudit.auditing import AuditOptions, audit, read_baseline
 from catalogaudit.auditing import profile_matrix as matrix
+from catalogaudit.canonical import gc_paused
 from catalogaudit.errors import UsageError
 from catalogaudit.formatters import DEFAULT_MAX_CHARS, RulesFormat, format_rules
 from catalogaudit.model import EXIT_ERROR, EXIT_OK, Catalog, Report
@@ -221,16 +222,17 @@ def run(o: AuditRunOptions) -> int:
     report = _merge(reports)
     report.rewritten = subs is not None
     setup.finish(report)
-    text = format_report(
-        report,
-        output_format,
-        color=color,
-        width=width,
-        expand=o.expand,
-        fail_on=fail_on,
-        max_chars=o.max_chars or DEFAULT_MAX_CHARS,
-        repo=repository(specs) if ci else None,
-    )
+    with gc_paused():  # NOTE: a report's documents make a container per finding, no cycle
+        text = format_report(
+            report,
+            output_format,
+            color=color,
+            width=width,
+            expand=o.expand,
+            fail_on=fail_on,
+            max_chars=o.max_chars or DEFAULT_MAX_CHARS,
+            repo=repository(specs) if ci else None,
+        )
     _emit(o.output, text, styled=color)
     if o.write_baseline:
         from catalogaudit.auditing import write_baseline

@@ -10,11 +10,12 @@ there alone), so a bad `multipleOf` deep in a 10 kB schema costs python-jsonsche
 `{"multipleOf": -0.25}`. Whether a keyword is such a unit is asked of jsonschema-rs (the same
 errors at the same meta-schema keywords alone as in place: not so for draft-04's
 `exclusiveMinimum`, which needs its `minimum`), and the answer is kept only if
-python-jsonschema's first error there is at the same place. Else, and for a schema
-jsonschema-rs cannot read exactly (`validation.plain`), python-jsonschema validates the whole
-schema, as it always did. Exact because jsonschema-rs is at least as strict as
-python-jsonschema at every place (the tests compare them): each of its errors is confirmed by
-python-jsonschema, and none of python-jsonschema's is missed.
+python-jsonschema's first error there is at the same place. Integers too large for
+jsonschema-rs are read through stand-ins that keep their order (`validation.stand_ins`).
+Else, and for a schema jsonschema-rs cannot read exactly (`validation.plain`),
+python-jsonschema validates the whole schema, as it always did. Exact because jsonschema-rs is
+at least as strict as python-jsonschema at every place (the tests compare them): each of its
+errors is confirmed by python-jsonschema, and none of python-jsonschema's is missed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from catalogaudit.model import (
     cut_deep,
     plain,
     pointer_of,
+    stand_ins,
     validator,
     value_depth,
 )
@@ -55,7 +57,9 @@ def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> S
     if copy is NOT_PLAIN:
         if value_depth(schema) >= MAX_DEPTH:
             return _shallow_first(name, schema)
-        return python_first(name, schema)
+        copy = stand_ins(schema)  # NOTE: the meta-schemas compare numbers with 0 only
+        if copy is NOT_PLAIN:
+            return python_first(name, schema)
     checker = _rs(name)
     if checker.is_valid(copy):
         return None

@@ -20,6 +20,7 @@ from catalogaudit.model import (
     cut_deep,
     is_integer_lexeme,
     pointer_of,
+    stand_ins,
     validator,
     value_depth,
     written,
@@ -101,6 +102,8 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             start += count
             result = {**fields, listing: [i.value for i in chunk]}
             copy = _plain_page(fields, listing, chunk)
+            if copy is NOT_PLAIN:  # NOTE: the MCP schemas compare numbers with 0 and 1 only
+                copy = stand_ins(result)
             if copy is not NOT_PLAIN and _valid(rev, listing)(copy):
                 continue  # python-jsonschema would find nothing either
             deep = copy is NOT_PLAIN and value_depth(result) >= MAX_DEPTH
