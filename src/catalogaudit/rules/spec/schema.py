@@ -215,7 +215,7 @@ def network_refs(catalog: Catalog, ctx: Context, modern: bool = False) -> Iterat
     if catalog.modern != modern:
         return
     for item, at, schema in _schemas(catalog):
-        if not may_hold(schema, "$ref"):
+        if not may_hold(schema, "$ref", item):
             continue
         for sub, sub_at, _ in schema_nodes(schema, at):
             ref = sub.get("$ref")
@@ -235,7 +235,7 @@ def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
         return
     for item in catalog.items("tools"):
         schema = item.value.get("inputSchema") if isinstance(item.value, dict) else None
-        if not isinstance(schema, dict) or not may_hold(schema, "x-mcp-header"):
+        if not isinstance(schema, dict) or not may_hold(schema, "x-mcp-header", item):
             continue
         reachable = set(_property_chain(schema, "/inputSchema"))
         seen: dict[str, str] = {}
