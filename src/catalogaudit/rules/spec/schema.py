@@ -141,12 +141,13 @@ def _surely_valid(name: str, schema: dict[str, Any], at: str, copy: Any) -> bool
     own formats; False: ask it.
 
     NOTE: its meta-schema validator asserts python-jsonschema's "regex" format by a Python
-    callback, and one such callback made every keyword slower (a third of CA403's time).
-    Without it, jsonschema-rs asserts "regex" as ECMA-262 reads it, and its other formats as
-    before; the meta-schemas assert "regex" only on `pattern` and on `patternProperties`
-    names, at schema positions, which `schema_nodes` all enters (every applicator keyword of
-    every draft; the descent CA404 and the prose walk reuse). So "valid" here, and every such
-    pattern valid for python-jsonschema's checker, is the callback validator's "valid"."""
+    callback, and having one makes jsonschema-rs slower on every keyword (bench/README.md,
+    branch audit-shapes). Without it, jsonschema-rs asserts "regex" as ECMA-262 reads it, and
+    its other formats as before. The meta-schemas assert "regex" only on `pattern` and on
+    `patternProperties` names at schema positions, which `schema_nodes` all enters (every
+    applicator keyword of every draft; the descent CA404 and the prose walk reuse). So "valid"
+    here, with each such pattern valid for python-jsonschema's checker, is the callback
+    validator's "valid"."""
     native, python = _native(name)
     if native is None or not native.is_valid(copy):
         return False
