@@ -128,7 +128,7 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         whole = item.plain  # NOTE: copied for CA610 too; None: `schema` is copied alone
         copy = None if whole is NOT_PLAIN else whole[at[1:]]
-        if copy is not None and _surely_valid(name, schema, at, copy):
+        if copy is not None and _surely_valid(name, schema, at, copy, item.keys):
             continue
         exc = first_schema_error(name, schema, copy)
         if exc is not None:
@@ -136,7 +136,9 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             yield hit(item, at + pointer_of(exc.absolute_path), why, str(exc.instance)[:200])
 
 
-def _surely_valid(name: str, schema: dict[str, Any], at: str, copy: Any) -> bool:
+def _surely_valid(
+    name: str, schema: dict[str, Any], at: str, copy: Any, keys: set[Any] | None
+) -> bool:
     """Whether `first_schema_error` would find `schema` valid, asked of jsonschema-rs with its
     own formats; False: ask it.
 
@@ -147,10 +149,13 @@ def _surely_valid(name: str, schema: dict[str, Any], at: str, copy: Any) -> bool
     `patternProperties` names at schema positions, which `schema_nodes` all enters (every
     applicator keyword of every draft; the descent CA404 and the prose walk reuse). So "valid"
     here, with each such pattern valid for python-jsonschema's checker, is the callback
-    validator's "valid"."""
+    validator's "valid". `keys`: the tool's (`Item.keys`): without either keyword, no pattern
+    is looked for."""
     native, python = _native(name)
     if native is None or not native.is_valid(copy):
         return False
+    if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
+        return True
     for sub, _, _ in schema_nodes(schema, at):
         if "pattern" in sub and not _regex(python, sub["pattern"]):
             return False
