@@ -125,6 +125,7 @@ if TYPE_CHECKING:
     from catalogaudit.model.validation import (
         CUT,
         MAX_DEPTH,
+        META_FORMATS,
         NOT_PLAIN,
         plain,
         stand_ins,
@@ -189,8 +190,8 @@ __getattr__ = lazy(
             "ProtocolChoice Session client_capabilities parse_protocol"
         ),
         "validation": (
-            "CUT MAX_DEPTH NOT_PLAIN plain stand_ins surely_valid validator cut_deep=cut "
-            "value_depth=depth"
+            "CUT MAX_DEPTH META_FORMATS NOT_PLAIN plain stand_ins surely_valid validator "
+            "cut_deep=cut value_depth=depth"
         ),
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",

@@ -13,7 +13,7 @@ from catalogaudit.model.jsonwrite import dump_string, jcs_key
 from catalogaudit.model.names import LISTINGS, identity
 from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
-from catalogaudit.model.validation import plain
+from catalogaudit.model.validation import NOT_PLAIN, plain
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,19 @@ class Item:
         """The item as jsonschema-rs reads it at its depth in a page (result, array, item:
         `model.validation.plain(value, 2)`), or `NOT_PLAIN`: CA610 validates pages of them, CA403
         the schemas in them, so each item is copied once."""
-        return plain(self.value, 2)
+        keys: set[Any] | None = set() if self.listing == "tools" else None
+        copy = plain(self.value, 2, keys)
+        self.__dict__["keys"] = None if copy is NOT_PLAIN else keys
+        return copy
+
+    @cached_property
+    def keys(self) -> set[Any] | None:
+        """Every key of every object in a tool, or None (not known: `plain` stopped short, or
+        not a tool), found by the walk that copies it (`plain`): a rule asking whether an
+        object of its schemas holds a key (`rules.spec.common.may_hold`) then walks only the
+        tools that have it."""
+        self.plain  # noqa: B018 - sets `keys`
+        return self.__dict__["keys"]  # type: ignore[no-any-return]
 
     def forget_plain(self) -> None:
         """Drop the kept `plain` copy once its last reader (CA610) has it: kept to the audit's

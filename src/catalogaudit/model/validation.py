@@ -59,11 +59,12 @@ def _utf8(text: str) -> bool:
     return text.isascii() or _SURROGATE.search(text) is None
 
 
-def plain(value: Any, depth: int = 0) -> Any:
+def plain(value: Any, depth: int = 0, keys: set[Any] | None = None) -> Any:
     """`value` as builtin dicts, lists, strings, finite floats, small ints, booleans and None
     (numbers as their value: `1.50E1` becomes 15.0, which every keyword reads alike), or
     `NOT_PLAIN` (non-finite or huge numbers, nesting over `MAX_DEPTH`, lone surrogates, other
-    types).
+    types). `keys`: every object's keys are added to it (complete unless `NOT_PLAIN`), so a
+    caller asking whether some object holds a key needs no second walk (`Item.keys`).
 
     Copy on write: a container whose members are all plain is handed back itself, so a
     catalog without wire numbers (the parser keeps every float's lexeme) costs one walk."""
@@ -71,6 +72,8 @@ def plain(value: Any, depth: int = 0) -> Any:
     if kind is dict or kind is list:
         if depth >= MAX_DEPTH:
             return NOT_PLAIN
+        if kind is dict and keys is not None:
+            keys.update(value)
         copy: Any = None
         lone = _SURROGATE.search  # NOTE: `_utf8`, inline: called for every key and string
         finite = math.isfinite
@@ -94,7 +97,7 @@ def plain(value: Any, depth: int = 0) -> Any:
                     continue
                 new = float(item)
             else:
-                new = plain(item, depth + 1)
+                new = plain(item, depth + 1, keys)
                 if new is NOT_PLAIN:
                     return NOT_PLAIN
                 if new is item:
@@ -112,7 +115,7 @@ def plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, int):
         return int(value) if -_INT_BOUND < value < _INT_BOUND else NOT_PLAIN
     if isinstance(value, dict):
-        return plain(dict(value), depth)
+        return plain(dict(value), depth, keys)
     return NOT_PLAIN
 
 

@@ -141,7 +141,7 @@ def _content(
         return
     for key in ("inputSchema", "outputSchema"):
         schema = item.value.get(key)
-        if not may_hold(schema, "$ref"):
+        if not may_hold(schema, "$ref", item):
             continue  # no `$ref` member, so no pointer ends in /$ref
         for text, at in strings(schema, "/" + key):
             if at.endswith("/$ref") and LOCAL_PORT.match(text):

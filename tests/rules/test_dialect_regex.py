@@ -1,0 +1,53 @@
+"""CA403 asks jsonschema-rs with its own formats first (`rules/spec/schema.py` `_surely_valid`),
+which read "regex" as ECMA-262 does: a pattern ECMA-262 accepts and Python's `re` refuses must
+still be reported, wherever the meta-schema asserts "regex" (a `pattern`, a
+`patternProperties` name), at any depth, and the first error must be python-jsonschema's."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from helpers import cli
+
+from catalogaudit.model import pointer_of
+from catalogaudit.rules.spec.metaschema import python_first
+
+#: Schemas valid for the meta-schemas but for one pattern Python's `re` refuses (`\p{L}`,
+#: `(?<name>...)`), which ECMA-262 accepts.
+ECMA_ONLY = [
+    {"type": "object", "properties": {"x": {"type": "string", "pattern": "\\p{L}+"}}},
+    {"type": "object", "patternProperties": {"^\\p{Lu}": {"type": "string"}}},
+    {"type": "object", "$defs": {"d": {"items": {"pattern": "(?<year>\\d{4})"}}}},
+    {"type": "object", "dependentSchemas": {"x": {"not": {"pattern": "\\p{N}"}}}},
+    {"anyOf": [{"type": "object"}, {"prefixItems": [{"if": {"pattern": "\\p{L}"}}]}]},
+]
+
+
+def _ca403(tmp_path: Any, schema: dict[str, object]) -> list[dict[str, Any]]:
+    """The CA403 findings of `catalogaudit audit` on one tool with `schema`."""
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    done = cli("audit", "--format", "json", str(path))
+    return [f for f in json.loads(done.stdout)["findings"] if f["ruleId"] == "CA403"]
+
+
+@pytest.mark.parametrize("schema", ECMA_ONLY)
+def test_a_pattern_only_ecma_reads_is_reported_as_python_jsonschema_words_it(
+    tmp_path: Any, schema: dict[str, object]
+) -> None:
+    found = _ca403(tmp_path, schema)
+    first = python_first("Draft202012Validator", schema)
+    assert first is not None
+    assert [f["pointer"] for f in found] == [pointer_of(first.absolute_path, "/inputSchema")]
+    assert first.message in found[0]["message"]
+
+
+def test_patterns_python_reads_pass(tmp_path: Any) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"x": {"type": "string", "pattern": "^[a-z]+$"}},
+        "patternProperties": {"^y_": {"type": "integer"}},
+    }
+    assert _ca403(tmp_path, schema) == []
