@@ -51,3 +51,21 @@ def test_patterns_python_reads_pass(tmp_path: Any) -> None:
         "patternProperties": {"^y_": {"type": "integer"}},
     }
     assert _ca403(tmp_path, schema) == []
+
+
+#: Patterns `re.compile` refuses without `re.error` (OverflowError, ValueError, RecursionError),
+#: which python-jsonschema's own checker lets escape: a rule error, not a verdict, before.
+NOT_COMPILED = ["a{99999999999}", "(?u)(?a)x", "(" * 3000 + ")" * 3000]
+
+
+@pytest.mark.parametrize("pattern", NOT_COMPILED, ids=["repeat", "flags", "nesting"])
+def test_a_pattern_re_cannot_compile_is_not_a_regex(tmp_path: Any, pattern: str) -> None:
+    schema = {"type": "object", "properties": {"x": {"type": "string", "pattern": pattern}}}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    done = cli("audit", "--format", "json", str(path))
+    report = json.loads(done.stdout)
+    assert report["ruleErrors"] == []
+    (found,) = [f for f in report["findings"] if f["ruleId"] == "CA403"]
+    assert found["pointer"] == "/inputSchema/properties/x/pattern"
+    assert found["message"].endswith("is not a 'regex'")

@@ -148,15 +148,37 @@ def _keyword(error: Any) -> tuple[str, str]:
 @cache
 def _rs(name: str) -> Any:
     """The jsonschema-rs meta-schema validator of a dialect, shared by every schema audited."""
-    schema, meta = _meta(name)
-    return validator(schema, meta.FORMAT_CHECKER)
+    schema, _ = _meta(name)
+    return validator(schema, format_checker(name))
 
 
 @cache
 def _python(name: str) -> Any:
     """The python-jsonschema meta-schema validator of a dialect."""
     schema, meta = _meta(name)
-    return meta(schema, format_checker=meta.FORMAT_CHECKER)
+    return meta(schema, format_checker=format_checker(name))
+
+
+#: How `re.compile` refuses a pattern besides `re.error`: a repeat count beyond its range
+#: (`a{99999999999}`), incompatible inline flags (`(?u)(?a)`), nesting deeper than its parser.
+_NOT_COMPILED = (OverflowError, ValueError, RecursionError)
+
+
+@cache
+def format_checker(name: str) -> Any:
+    """The format checker `check_schema` uses for a dialect, its "regex" saying "not a regex"
+    for every pattern `re.compile` refuses. python-jsonschema's own lets all but `re.error`
+    escape (python-jsonschema issues 1526, 1538 and 1558), which ended CA403 in a rule error."""
+    import jsonschema  # lazy: heavy
+
+    _, meta = _meta(name)
+    checker = jsonschema.FormatChecker(())
+    checker.checkers = dict(meta.FORMAT_CHECKER.checkers)
+    if "regex" in checker.checkers:
+        func, raises = checker.checkers["regex"]
+        raises = raises if isinstance(raises, tuple) else (raises,)
+        checker.checkers["regex"] = (func, (*raises, *_NOT_COMPILED))
+    return checker
 
 
 def _meta(name: str) -> tuple[dict[str, Any], Any]:

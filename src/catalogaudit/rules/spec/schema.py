@@ -19,7 +19,7 @@ from catalogaudit.model import (
 )
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least, hit, may_hold
-from catalogaudit.rules.spec.metaschema import first_schema_error
+from catalogaudit.rules.spec.metaschema import first_schema_error, format_checker
 from catalogaudit.walker import schema_nodes, subschemas
 
 #: P:2025-11-25/server/tools "Tool Names" (SHOULD): 1-128 of A-Z a-z 0-9 _ - .
@@ -174,23 +174,16 @@ def _native(name: str) -> tuple[Any, Any]:
     checks only patterns."""
     import jsonschema  # lazy: heavy
 
-    meta = jsonschema.validators.validator_for(getattr(jsonschema, name).META_SCHEMA)
-    checker = meta.FORMAT_CHECKER
+    checker = format_checker(name)
     if set(META_FORMATS) & set(checker.checkers) - {"regex"}:
         return None, None
-    return validator(meta.META_SCHEMA, jsonschema.FormatChecker(())), checker
+    return validator(getattr(jsonschema, name).META_SCHEMA, jsonschema.FormatChecker(())), checker
 
 
 @lru_cache(maxsize=4096)
 def _regex(checker: Any, pattern: Any) -> bool:
-    """python-jsonschema's "regex" verdict on a pattern (kept: a catalog repeats its few);
-    False for anything it does not answer plainly, which the exact path then meets."""
-    if not isinstance(pattern, str):
-        return False
-    try:
-        return bool(checker.conforms(pattern, "regex"))
-    except Exception:  # NOTE: a huge repeat count raises OverflowError, not re.error
-        return False
+    """python-jsonschema's "regex" verdict on a pattern (kept: a catalog repeats its few)."""
+    return isinstance(pattern, str) and bool(checker.conforms(pattern, "regex"))
 
 
 def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
