@@ -181,3 +181,23 @@ def pid_alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return state != "Z"
+
+
+def error_view(error: Any) -> Any:
+    """What CA403 reports of a meta-schema error (`metaschema.SchemaError`): where, its
+    message, and the start of the value it is about; None for none."""
+    if error is None:
+        return None
+    from catalogaudit.model import pointer_of
+
+    return pointer_of(error.absolute_path), error.message, str(error.instance)[:200]
+
+
+#: python-jsonschema's validator classes of the dialects CA403 checks.
+DIALECTS = [
+    "Draft4Validator",
+    "Draft6Validator",
+    "Draft7Validator",
+    "Draft201909Validator",
+    "Draft202012Validator",
+]

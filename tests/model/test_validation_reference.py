@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from helpers import fixture
+from helpers import DIALECTS, error_view, fixture
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -23,14 +23,6 @@ from catalogaudit.model.wiretypes import WireFloat
 from catalogaudit.rules.spec.common import REVISIONS
 from catalogaudit.rules.spec.pages import RESULT_TYPES, result_schema
 from catalogaudit.snapshots import build
-
-DIALECTS = [
-    "Draft4Validator",
-    "Draft6Validator",
-    "Draft7Validator",
-    "Draft201909Validator",
-    "Draft202012Validator",
-]
 
 #: Strings where Python's `re` and ECMA-262 part ways, as values and as patterns.
 TEXTS = [
@@ -114,12 +106,6 @@ def schemas() -> st.SearchStrategy[Any]:
     return st.recursive(base | st.booleans(), extend, max_leaves=20)
 
 
-def _view(error: Any) -> Any:
-    if error is None:
-        return None
-    return jsonwire.pointer_of(error.absolute_path), error.message, str(error.instance)[:200]
-
-
 @pytest.mark.parametrize("name", DIALECTS)
 @settings(max_examples=250, deadline=None)
 @given(schema=schemas().filter(lambda s: isinstance(s, dict)))
@@ -131,7 +117,7 @@ def test_ca403_names_python_jsonschemas_first_error(name: str, schema: dict[str,
     from catalogaudit.rules.spec.metaschema import _rs, first_schema_error, python_first
 
     expected = python_first(name, schema)
-    assert _view(first_schema_error(name, schema)) == _view(expected)
+    assert error_view(first_schema_error(name, schema)) == error_view(expected)
     copy = validation.plain(schema)
     if copy is not validation.NOT_PLAIN and _rs(name).is_valid(copy):
         assert expected is None  # jsonschema-rs is never the more lenient

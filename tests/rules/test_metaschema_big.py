@@ -8,6 +8,7 @@ from typing import Any
 
 import jsonschema_specifications
 import pytest
+from helpers import DIALECTS, error_view
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -15,13 +16,6 @@ from catalogaudit.model import NOT_PLAIN, jsonwire, validation
 from catalogaudit.rules.spec import metaschema
 from catalogaudit.rules.spec.metaschema import first_schema_error, python_first
 
-DIALECTS = [
-    "Draft4Validator",
-    "Draft6Validator",
-    "Draft7Validator",
-    "Draft201909Validator",
-    "Draft202012Validator",
-]
 BIG = [10**50, 10**50 + 1, -(10**50), 2**63, -(2**63), 2**62, 2**70]
 NUMBERS = (
     st.sampled_from(BIG)
@@ -53,12 +47,6 @@ def schemas() -> st.SearchStrategy[Any]:
     return st.recursive(st.dictionaries(st.sampled_from(KEYWORDS), VALUES), extend, max_leaves=8)
 
 
-def _view(error: Any) -> Any:
-    if error is None:
-        return None
-    return jsonwire.pointer_of(error.absolute_path), error.message, str(error.instance)[:200]
-
-
 @pytest.mark.parametrize("name", DIALECTS)
 @settings(max_examples=300, deadline=None)
 @given(schema=schemas())
@@ -70,7 +58,7 @@ def _view(error: Any) -> Any:
 @example(schema={"minLength": 10**50, "maxItems": 2**63 - 1, "default": -(10**50)})
 def test_big_integers_keep_python_jsonschemas_first_error(name: str, schema: Any) -> None:
     expected = python_first(name, schema)
-    assert _view(first_schema_error(name, schema)) == _view(expected)
+    assert error_view(first_schema_error(name, schema)) == error_view(expected)
     copy = validation.stand_ins(schema)
     if copy is not NOT_PLAIN:
         # NOTE: and jsonschema-rs answers alike (stricter would only be slower, not wrong)
