@@ -1,6 +1,6 @@
-"""CA403 asks jsonschema-rs with its own formats first (`rules/spec/schema.py` `_surely_valid`),
-which read "regex" as ECMA-262 does: a pattern ECMA-262 accepts and Python's `re` refuses must
-still be reported, wherever the meta-schema asserts "regex" (a `pattern`, a
+"""CA403 asks jsonschema-rs with its own formats first (`rules/spec/metaschema.py`
+`_surely_valid`), which read "regex" as ECMA-262 does: a pattern ECMA-262 accepts and Python's
+`re` refuses must still be reported, wherever the meta-schema asserts "regex" (a `pattern`, a
 `patternProperties` name), at any depth, and the first error must be python-jsonschema's."""
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ there alone), so a bad `multipleOf` deep in a 10 kB schema costs python-jsonsche
 errors at the same meta-schema keywords alone as in place: not so for draft-04's
 `exclusiveMinimum`, which needs its `minimum`), and the answer is kept only if
 python-jsonschema's first error there is at the same place. Integers too large for
-jsonschema-rs are read through stand-ins that keep their order (`validation.stand_ins`).
-Else, and for a schema jsonschema-rs cannot read exactly (`validation.plain`),
+jsonschema-rs are read through stand-ins that keep their order (`validation.stand_ins`). A
+valid schema is told first without a Python format callback (`_surely_valid`). Else, and for a schema jsonschema-rs cannot read exactly (`validation.plain`),
 python-jsonschema validates the whole schema, as it always did. Exact because jsonschema-rs is
 at least as strict as python-jsonschema at every place (the tests compare them): each of its
 errors is confirmed by python-jsonschema, and none of python-jsonschema's is missed.
@@ -21,12 +21,13 @@ errors is confirmed by python-jsonschema, and none of python-jsonschema's is mis
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from catalogaudit.model import (
     CUT,
     MAX_DEPTH,
+    META_FORMATS,
     NOT_PLAIN,
     cut_deep,
     plain,
@@ -35,6 +36,7 @@ from catalogaudit.model import (
     validator,
     value_depth,
 )
+from catalogaudit.walker import schema_nodes
 
 Path = tuple[Any, ...]
 
@@ -48,10 +50,13 @@ class SchemaError:
     instance: Any
 
 
-def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> SchemaError | None:
+def first_schema_error(
+    name: str, schema: dict[str, Any], copy: Any = None, keys: set[Any] | None = None
+) -> SchemaError | None:
     """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
     validator class name, `Draft202012Validator`), or None when it is valid. `copy`: `plain`
-    of `schema`, when the caller has it."""
+    of `schema`, when the caller has it; `keys`: every key of the item holding it, when known
+    (`Item.keys`)."""
     if copy is None:
         copy = plain(schema)
     if copy is NOT_PLAIN:
@@ -60,6 +65,8 @@ def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> S
         copy = stand_ins(schema)  # NOTE: the meta-schemas compare numbers with 0 only
         if copy is NOT_PLAIN:
             return python_first(name, schema)
+    if _surely_valid(name, schema, copy, keys):
+        return None
     checker = _rs(name)
     if checker.is_valid(copy):
         return None
@@ -82,6 +89,54 @@ def first_schema_error(name: str, schema: dict[str, Any], copy: Any = None) -> S
             return SchemaError(path[:depth] + rest, found.message, found.instance)
         break
     return python_first(name, schema)
+
+
+def _surely_valid(name: str, schema: dict[str, Any], copy: Any, keys: set[Any] | None) -> bool:
+    """Whether `schema` is valid, asked of jsonschema-rs with its own formats; False: ask the
+    validator with python-jsonschema's formats (`_rs`).
+
+    NOTE: its meta-schema validator asserts python-jsonschema's "regex" format by a Python
+    callback, and having one makes jsonschema-rs slower on every keyword (bench/README.md,
+    branch audit-shapes). Without it, jsonschema-rs asserts "regex" as ECMA-262 reads it, and
+    its other formats as before. The meta-schemas assert "regex" only on `pattern` and on
+    `patternProperties` names at schema positions, which `schema_nodes` all enters (every
+    applicator keyword of every draft; the descent CA404 and the prose walk reuse). So "valid"
+    here, with each such pattern valid for python-jsonschema's checker, is the callback
+    validator's "valid". `keys`: the tool's (`Item.keys`): without either keyword, no pattern
+    is looked for."""
+    native, python = _native(name)
+    if native is None or not native.is_valid(copy):
+        return False
+    if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
+        return True
+    for sub, _, _ in schema_nodes(schema, ""):
+        if "pattern" in sub and not _regex(python, sub["pattern"]):
+            return False
+        if "patternProperties" in sub:
+            names = sub["patternProperties"]
+            if not isinstance(names, dict) or not all(_regex(python, k) for k in names):
+                return False
+    return True
+
+
+@cache
+def _native(name: str) -> tuple[Any, Any]:
+    """A dialect's meta-schema validator with jsonschema-rs's own formats, and the format
+    checker python-jsonschema's `check_schema` uses; (None, None) when that checker asserts a
+    meta-schema format other than "regex" (`uri` with rfc3987 installed): `_surely_valid`
+    checks only patterns."""
+    import jsonschema  # lazy: heavy
+
+    checker = _format_checker(name)
+    if set(META_FORMATS) & set(checker.checkers) - {"regex"}:
+        return None, None
+    return validator(_meta(name)[0], jsonschema.FormatChecker(())), checker
+
+
+@lru_cache(maxsize=4096)
+def _regex(checker: Any, pattern: Any) -> bool:
+    """python-jsonschema's "regex" verdict on a pattern (kept: a catalog repeats its few)."""
+    return isinstance(pattern, str) and bool(checker.conforms(pattern, "regex"))
 
 
 def _shallow_first(name: str, schema: dict[str, Any]) -> SchemaError | None:
@@ -149,14 +204,14 @@ def _keyword(error: Any) -> tuple[str, str]:
 def _rs(name: str) -> Any:
     """The jsonschema-rs meta-schema validator of a dialect, shared by every schema audited."""
     schema, _ = _meta(name)
-    return validator(schema, format_checker(name))
+    return validator(schema, _format_checker(name))
 
 
 @cache
 def _python(name: str) -> Any:
     """The python-jsonschema meta-schema validator of a dialect."""
     schema, meta = _meta(name)
-    return meta(schema, format_checker=format_checker(name))
+    return meta(schema, format_checker=_format_checker(name))
 
 
 #: How `re.compile` refuses a pattern besides `re.error`: a repeat count beyond its range
@@ -165,7 +220,7 @@ _NOT_COMPILED = (OverflowError, ValueError, RecursionError)
 
 
 @cache
-def format_checker(name: str) -> Any:
+def _format_checker(name: str) -> Any:
     """The format checker `check_schema` uses for a dialect, its "regex" saying "not a regex"
     for every pattern `re.compile` refuses. python-jsonschema's own lets all but `re.error`
     escape (python-jsonschema issues 1526, 1538 and 1558), which ended CA403 in a rule error."""

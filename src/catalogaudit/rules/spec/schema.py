@@ -5,21 +5,19 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from catalogaudit.model import (
     IDENTITY,
     LISTINGS,
-    META_FORMATS,
     NOT_PLAIN,
     Catalog,
     pointer_of,
-    validator,
 )
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least, hit, may_hold
-from catalogaudit.rules.spec.metaschema import first_schema_error, format_checker
+from catalogaudit.rules.spec.metaschema import first_schema_error
 from catalogaudit.walker import schema_nodes, subschemas
 
 #: P:2025-11-25/server/tools "Tool Names" (SHOULD): 1-128 of A-Z a-z 0-9 _ - .
@@ -128,62 +126,10 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         whole = item.plain  # NOTE: copied for CA610 too; None: `schema` is copied alone
         copy = None if whole is NOT_PLAIN else whole[at[1:]]
-        if copy is not None and _surely_valid(name, schema, at, copy, item.keys):
-            continue
-        exc = first_schema_error(name, schema, copy)
+        exc = first_schema_error(name, schema, copy, item.keys)
         if exc is not None:
             why = f"{at[1:]} is not a valid {name[:-9]} schema: {exc.message}"
             yield hit(item, at + pointer_of(exc.absolute_path), why, str(exc.instance)[:200])
-
-
-def _surely_valid(
-    name: str, schema: dict[str, Any], at: str, copy: Any, keys: set[Any] | None
-) -> bool:
-    """Whether `first_schema_error` would find `schema` valid, asked of jsonschema-rs with its
-    own formats; False: ask it.
-
-    NOTE: its meta-schema validator asserts python-jsonschema's "regex" format by a Python
-    callback, and having one makes jsonschema-rs slower on every keyword (bench/README.md,
-    branch audit-shapes). Without it, jsonschema-rs asserts "regex" as ECMA-262 reads it, and
-    its other formats as before. The meta-schemas assert "regex" only on `pattern` and on
-    `patternProperties` names at schema positions, which `schema_nodes` all enters (every
-    applicator keyword of every draft; the descent CA404 and the prose walk reuse). So "valid"
-    here, with each such pattern valid for python-jsonschema's checker, is the callback
-    validator's "valid". `keys`: the tool's (`Item.keys`): without either keyword, no pattern
-    is looked for."""
-    native, python = _native(name)
-    if native is None or not native.is_valid(copy):
-        return False
-    if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
-        return True
-    for sub, _, _ in schema_nodes(schema, at):
-        if "pattern" in sub and not _regex(python, sub["pattern"]):
-            return False
-        if "patternProperties" in sub:
-            names = sub["patternProperties"]
-            if not isinstance(names, dict) or not all(_regex(python, k) for k in names):
-                return False
-    return True
-
-
-@cache
-def _native(name: str) -> tuple[Any, Any]:
-    """A dialect's meta-schema validator with jsonschema-rs's own formats, and the format
-    checker python-jsonschema's `check_schema` uses; (None, None) when that checker asserts a
-    meta-schema format other than "regex" (`uri` with rfc3987 installed): `_surely_valid`
-    checks only patterns."""
-    import jsonschema  # lazy: heavy
-
-    checker = format_checker(name)
-    if set(META_FORMATS) & set(checker.checkers) - {"regex"}:
-        return None, None
-    return validator(getattr(jsonschema, name).META_SCHEMA, jsonschema.FormatChecker(())), checker
-
-
-@lru_cache(maxsize=4096)
-def _regex(checker: Any, pattern: Any) -> bool:
-    """python-jsonschema's "regex" verdict on a pattern (kept: a catalog repeats its few)."""
-    return isinstance(pattern, str) and bool(checker.conforms(pattern, "regex"))
 
 
 def dialect_known(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
