@@ -12,8 +12,9 @@ errors at the same meta-schema keywords alone as in place: not so for draft-04's
 `exclusiveMinimum`, which needs its `minimum`), and the answer is kept only if
 python-jsonschema's first error there is at the same place. Integers too large for
 jsonschema-rs are read through stand-ins that keep their order (`validation.stand_ins`). A
-valid schema is told first without a Python format callback (`_surely_valid`). Else, and for a schema jsonschema-rs cannot read exactly (`validation.plain`),
-python-jsonschema validates the whole schema, as it always did. Exact because jsonschema-rs is
+valid schema is told first without a Python format callback (`_surely_valid`). Else, and
+for a schema jsonschema-rs cannot read exactly (`validation.plain`), python-jsonschema
+validates the whole schema, as it always did. Exact because jsonschema-rs is
 at least as strict as python-jsonschema at every place (the tests compare them): each of its
 errors is confirmed by python-jsonschema, and none of python-jsonschema's is missed.
 """
