@@ -1,6 +1,7 @@
 """The `$ref` pre-check of CA701 and CA405 (`may_hold`) never answers no where the walk would
 meet a `$ref` member, also when it asks the item's keys (`Item.keys`, found by its copy for
-jsonschema-rs, which stops short at a lone surrogate or a huge integer)."""
+jsonschema-rs, which stops short at a lone surrogate or a huge integer, and keeps only the keys
+rules ask about)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def test_the_items_keys_never_hide_what_the_walks_meet(value: Any, odd: Any) -> 
     subs = any("$ref" in sub for sub, _, _ in subschemas(value))
     if walked or subs:
         assert may_hold(value, "$ref", item)
+    for key in ("x", "ref"):  # NOTE: not among the keys the item keeps (`Item.keys`)
+        if _held(value, key):
+            assert may_hold(value, key, item)
+
+
+def _held(value: Any, key: str) -> bool:
+    if isinstance(value, dict):
+        return key in value or any(_held(v, key) for v in value.values())
+    return isinstance(value, list) and any(_held(v, key) for v in value)
