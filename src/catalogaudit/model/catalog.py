@@ -20,9 +20,15 @@ from catalogaudit.model.validation import NOT_PLAIN, plain
 ASKED = frozenset({"$ref", "x-mcp-header", "pattern", "patternProperties"})
 
 
-@dataclass(frozen=True)
+#: `Item`'s slots before `plain` is asked.
+_UNSET: Any = object()
+_NONE: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One served item and where it sits."""
+    """One served item and where it sits. Slots: a catalog may hold 20,000 of them, and the
+    copy and keys `plain` keeps grew an instance dictionary per item."""
 
     listing: str
     identity: str | None
@@ -31,35 +37,42 @@ class Item:
     served_index: int
     #: Position in the snapshot's sorted `items` array (what a location points at).
     index: int
+    _copy: Any = field(default=_UNSET, init=False, repr=False, compare=False)
+    _keys: Any = field(default=_UNSET, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def plain(self) -> Any:
         """The item as jsonschema-rs reads it at its depth in a page (result, array, item:
         `model.validation.plain(value, 2)`), or `NOT_PLAIN`: CA610 validates pages of them, CA403
         the schemas in them, so each item is copied once."""
-        keys: set[Any] | None = set() if self.listing == "tools" else None
-        copy = plain(self.value, 2, keys)
-        self.__dict__["keys"] = None if keys is None or copy is NOT_PLAIN else ASKED & keys
-        return copy
+        if self._copy is _UNSET:
+            keys: set[Any] | None = set() if self.listing == "tools" else None
+            copy = plain(self.value, 2, keys)
+            known = None if keys is None or copy is NOT_PLAIN else ASKED & keys or _NONE
+            object.__setattr__(self, "_copy", copy)
+            object.__setattr__(self, "_keys", known)
+        return self._copy
 
-    @cached_property
+    @property
     def keys(self) -> frozenset[str] | None:
         """Which of the `ASKED` keys some object of a tool has, or None (not known: `plain`
         stopped short, or not a tool), found by the walk that copies it (`plain`): a rule
         asking whether an object of its schemas holds one (`rules.spec.common.may_hold`) then
         walks only the tools that have it. Only those: every key of every tool, kept to the
         audit's end, raised its peak memory on catalogs of many tools (bench/README.md)."""
-        self.plain  # noqa: B018 - sets `keys`
-        return self.__dict__["keys"]  # type: ignore[no-any-return]
+        if self._keys is _UNSET:
+            self.plain  # noqa: B018 - sets `_keys`
+        return self._keys  # type: ignore[no-any-return]
 
     def lacks(self, key: str) -> bool:
         """Whether no object of the item has a member `key`, as far as `keys` knows."""
         return key in ASKED and self.keys is not None and key not in self.keys
 
     def forget_plain(self) -> None:
-        """Drop the kept `plain` copy once its last reader (CA610) has it: kept to the audit's
-        end, the copies of a catalog served with wire numbers were a fifth of its peak memory."""
-        self.__dict__.pop("plain", None)
+        """Drop the kept `plain` copy once its last reader (CA610) has it (`keys` stays): kept
+        to the audit's end, the copies of a catalog served with wire numbers were a fifth of
+        its peak memory."""
+        object.__setattr__(self, "_copy", _UNSET)
 
     @property
     def label(self) -> str:

@@ -21,6 +21,7 @@ errors is confirmed by python-jsonschema, and none of python-jsonschema's is mis
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -52,12 +53,17 @@ class SchemaError:
 
 
 def first_schema_error(
-    name: str, schema: dict[str, Any], copy: Any = None, keys: set[Any] | None = None
+    name: str,
+    schema: dict[str, Any],
+    copy: Any = None,
+    keys: Collection[str] | None = None,
+    at: str = "",
 ) -> SchemaError | None:
     """The first error of `schema` against the meta-schema of dialect `name` (a python-jsonschema
     validator class name, `Draft202012Validator`), or None when it is valid. `copy`: `plain`
-    of `schema`, when the caller has it; `keys`: every key of the item holding it, when known
-    (`Item.keys`)."""
+    of `schema`, when the caller has it; `keys`: which `pattern` keywords the item holding it
+    has, when known (`Item.keys`); `at`: its pointer in the item, so that the descent of its
+    subschemas is the one the schema rules keep (`walker.schema_nodes`)."""
     if copy is None:
         copy = plain(schema)
     if copy is NOT_PLAIN:
@@ -66,7 +72,7 @@ def first_schema_error(
         copy = stand_ins(schema)  # NOTE: the meta-schemas compare numbers with 0 only
         if copy is NOT_PLAIN:
             return python_first(name, schema)
-    if _surely_valid(name, schema, copy, keys):
+    if _surely_valid(name, schema, copy, keys, at):
         return None
     checker = _rs(name)
     if checker.is_valid(copy):
@@ -92,7 +98,9 @@ def first_schema_error(
     return python_first(name, schema)
 
 
-def _surely_valid(name: str, schema: dict[str, Any], copy: Any, keys: set[Any] | None) -> bool:
+def _surely_valid(
+    name: str, schema: dict[str, Any], copy: Any, keys: Collection[str] | None, at: str
+) -> bool:
     """Whether `schema` is valid, asked of jsonschema-rs with its own formats; False: ask the
     validator with python-jsonschema's formats (`_rs`).
 
@@ -110,7 +118,7 @@ def _surely_valid(name: str, schema: dict[str, Any], copy: Any, keys: set[Any] |
         return False
     if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
         return True
-    for sub, _, _ in schema_nodes(schema, ""):
+    for sub, _, _ in schema_nodes(schema, at):
         if "pattern" in sub and not _regex(python, sub["pattern"]):
             return False
         if "patternProperties" in sub:

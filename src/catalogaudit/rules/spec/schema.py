@@ -8,13 +8,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from catalogaudit.model import (
-    IDENTITY,
-    LISTINGS,
-    NOT_PLAIN,
-    Catalog,
-    pointer_of,
-)
+from catalogaudit.model import IDENTITY, LISTINGS, NOT_PLAIN, Catalog, pointer_of
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import at_least, hit, may_hold
 from catalogaudit.rules.spec.metaschema import first_schema_error
@@ -126,7 +120,7 @@ def dialect_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             continue  # CA407
         whole = item.plain  # NOTE: copied for CA610 too; None: `schema` is copied alone
         copy = None if whole is NOT_PLAIN else whole[at[1:]]
-        exc = first_schema_error(name, schema, copy, item.keys)
+        exc = first_schema_error(name, schema, copy, item.keys, at)
         if exc is not None:
             why = f"{at[1:]} is not a valid {name[:-9]} schema: {exc.message}"
             yield hit(item, at + pointer_of(exc.absolute_path), why, str(exc.instance)[:200])
