@@ -128,6 +128,7 @@ if TYPE_CHECKING:
         META_FORMATS,
         NOT_PLAIN,
         plain,
+        regex_guarded,
         stand_ins,
         surely_valid,
         validator,
@@ -190,8 +191,8 @@ __getattr__ = lazy(
             "ProtocolChoice Session client_capabilities parse_protocol"
         ),
         "validation": (
-            "CUT MAX_DEPTH META_FORMATS NOT_PLAIN plain stand_ins surely_valid validator "
-            "cut_deep=cut value_depth=depth"
+            "CUT MAX_DEPTH META_FORMATS NOT_PLAIN plain regex_guarded stand_ins surely_valid "
+            "validator cut_deep=cut value_depth=depth"
         ),
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",

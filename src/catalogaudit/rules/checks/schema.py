@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from catalogaudit.model import Catalog, Item, compact, pointer_of, pointer_tokens, surely_valid
+from catalogaudit.model import (
+    Catalog,
+    Item,
+    compact,
+    pointer_of,
+    pointer_tokens,
+    regex_guarded,
+    surely_valid,
+)
 from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.checks.common import (
     FIELD_PARAM,
@@ -291,7 +299,7 @@ def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
         formats = tuple(params.get("formats") or ())
         if surely_valid(cls.META_SCHEMA["$schema"], schema, formats):
             continue  # NOTE: valid for python-jsonschema too, without its walk
-        checker = jsonschema.FormatChecker(formats) if formats else None
+        checker = regex_guarded(jsonschema.FormatChecker(formats)) if formats else None
         meta = cls(cls.META_SCHEMA, format_checker=checker)
         errors = sorted(meta.iter_errors(schema), key=lambda e: [str(p) for p in e.absolute_path])
         for err in errors:

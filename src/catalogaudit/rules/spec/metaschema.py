@@ -34,6 +34,7 @@ from catalogaudit.model import (
     cut_deep,
     plain,
     pointer_of,
+    regex_guarded,
     stand_ins,
     validator,
     value_depth,
@@ -223,26 +224,11 @@ def _python(name: str) -> Any:
     return meta(schema, format_checker=_format_checker(name))
 
 
-#: How `re.compile` refuses a pattern besides `re.error`: a repeat count beyond its range
-#: (`a{99999999999}`), incompatible inline flags (`(?u)(?a)`), nesting deeper than its parser.
-_NOT_COMPILED = (OverflowError, ValueError, RecursionError)
-
-
 @cache
 def _format_checker(name: str) -> Any:
     """The format checker `check_schema` uses for a dialect, its "regex" saying "not a regex"
-    for every pattern `re.compile` refuses. python-jsonschema's own lets all but `re.error`
-    escape (python-jsonschema issues 1526, 1538 and 1558), which ended CA403 in a rule error."""
-    import jsonschema  # lazy: heavy
-
-    _, meta = _meta(name)
-    checker = jsonschema.FormatChecker(())
-    checker.checkers = dict(meta.FORMAT_CHECKER.checkers)
-    if "regex" in checker.checkers:
-        func, raises = checker.checkers["regex"]
-        raises = raises if isinstance(raises, tuple) else (raises,)
-        checker.checkers["regex"] = (func, (*raises, *_NOT_COMPILED))
-    return checker
+    for every pattern `re.compile` refuses (`validation.regex_guarded`)."""
+    return regex_guarded(_meta(name)[1].FORMAT_CHECKER)
 
 
 def _meta(name: str) -> tuple[dict[str, Any], Any]:
