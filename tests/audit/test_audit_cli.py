@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers import PYTHON, cli, fixture
 
 EXAMPLE = [PYTHON, str(fixture("servers", "example_server.py")), "stdio"]
@@ -85,3 +88,26 @@ def test_sarif_points_at_lines_of_a_written_snapshot(tmp_path: Path) -> None:
         region = r["locations"][0]["physicalLocation"]["region"]
         assert "priority" in lines[region["startLine"] - 1]
     assert len(results) == 2
+
+
+def test_a_rule_that_crashes_under_matrix_is_said_and_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crashed rule's findings are missing from its profile's row: `--matrix` says which rule
+    crashed under which profile on stderr and exits 2, as `audit` does, whatever the rows say."""
+    import catalogaudit.auditing.engine as engine
+
+    def crash(catalog: Any, ctx: Any) -> Any:
+        raise OverflowError("the repetition number is too large")
+
+    first = engine.SPEC_RULES[0]
+    monkeypatch.setattr(engine, "SPEC_RULES", (replace(first, check=crash), *engine.SPEC_RULES[1:]))
+    catalog = tmp_path / "tools.json"
+    catalog.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}))
+    for fmt in ("text", "json"):
+        done = cli("audit", "--matrix", "--profile", "spec", "--format", fmt, catalog)
+        assert done.code == 2, done
+        said = f"error: {first.id} crashed under spec: OverflowError: the repetition number"
+        assert said in done.stderr, done
+    monkeypatch.undo()
+    assert cli("audit", "--matrix", "--profile", "spec", catalog).code == 0

@@ -29,7 +29,10 @@ def matrix(
             if f.severity is Severity.ERROR
         )
         label, errors, warnings = report.profiles[0], counts["error"], counts["warning"]
-        rows.append(MatrixRow(label, verified, errors, warnings, counts["info"], breaks, evidence))
+        crashed = tuple(report.rule_errors)
+        rows.append(
+            MatrixRow(label, verified, errors, warnings, counts["info"], breaks, evidence, crashed)
+        )
     return rows
 
 

@@ -228,6 +228,8 @@ class MatrixRow:
     breaks: tuple[MatrixBreak, ...] = ()
     #: How each rule that applies at this version is known, rule by rule.
     evidence: tuple[RuleEvidence, ...] = ()
+    #: The rules that raised under this profile (its counts lack their findings).
+    rule_errors: tuple[RuleError, ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -337,6 +337,7 @@ def _matrix(
 ) -> int:
     from catalogaudit.formatters import MATRIX_FORMATS, format_matrix
     from catalogaudit.profiles import profile_summaries
+    from catalogaudit.verbs.output import say  # NOTE: `output` here is the report's path
 
     if fmt not in MATRIX_FORMATS:
         names = ", ".join(f.value for f in MATRIX_FORMATS)
@@ -348,6 +349,13 @@ def _matrix(
         format_matrix(rows, fmt, color=color, width=width, max_chars=max_chars),
         styled=color,
     )
+    # NOTE: a crashed rule's findings are missing from its row: said, and exit 2, as `audit`
+    crashed = [
+        f"{e.rule_id} crashed under {r.profile}: {e.error}" for r in rows for e in r.rule_errors
+    ]
+    if crashed:
+        say(f"error: {line}" for line in crashed)
+        return EXIT_ERROR
     return EXIT_OK if all(r.passed for r in rows) else 1
 
 
