@@ -38,8 +38,8 @@ def may_hold(value: Any, key: str, within: Item | None = None) -> bool:
     """Whether an object at any depth of `value` has a member named `key`: a scan without
     pointers that lets a rule skip its walk (most schemas have no `$ref`, and the
     pointer-building walks cost a tenth of a second on a 10 MB catalog). `within`: the item
-    `value` is part of, whose copy for jsonschema-rs found which `ASKED` keys it has
-    (`Item.keys`): a key it lacks is in no object of `value`, and nothing is walked.
+    `value` is part of, whose copy for jsonschema-rs noted which of the keys rules ask about
+    it has (`Item.lacks`): a key it lacks is in no object of `value`, and nothing is walked.
 
     NOTE: CA405 and CA701 ask about the same schemas; answers are kept by the value's identity
     (`is`, as `walker.visits` keeps its walks; catalogs are never mutated in place)."""
