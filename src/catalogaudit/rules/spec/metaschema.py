@@ -37,7 +37,7 @@ from catalogaudit.model import (
     validator,
     value_depth,
 )
-from catalogaudit.walker import schema_nodes
+from catalogaudit.walker import subschemas
 
 Path = tuple[Any, ...]
 
@@ -100,8 +100,8 @@ def _surely_valid(name: str, schema: dict[str, Any], copy: Any, keys: set[Any] |
     callback, and having one makes jsonschema-rs slower on every keyword (bench/README.md,
     branch audit-shapes). Without it, jsonschema-rs asserts "regex" as ECMA-262 reads it, and
     its other formats as before. The meta-schemas assert "regex" only on `pattern` and on
-    `patternProperties` names at schema positions, which `schema_nodes` all enters (every
-    applicator keyword of every draft; the descent CA404 and the prose walk reuse). So "valid"
+    `patternProperties` names at schema positions, which `subschemas` all enters (every
+    applicator keyword of every draft; not kept: no other rule asks for it at ""). So "valid"
     here, with each such pattern valid for python-jsonschema's checker, is the callback
     validator's "valid". `keys`: the tool's (`Item.keys`): without either keyword, no pattern
     is looked for."""
@@ -110,7 +110,7 @@ def _surely_valid(name: str, schema: dict[str, Any], copy: Any, keys: set[Any] |
         return False
     if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
         return True
-    for sub, _, _ in schema_nodes(schema, ""):
+    for sub, _, _ in subschemas(schema):
         if "pattern" in sub and not _regex(python, sub["pattern"]):
             return False
         if "patternProperties" in sub:
