@@ -160,14 +160,21 @@ class Visit(NamedTuple):
     """One prose string and where it lives.
 
     NOTE: a named tuple, not a frozen dataclass: the audit builds one per prose string, and a
-    frozen dataclass's `__init__` costs several times a tuple's.
+    frozen dataclass's `__init__` costs several times a tuple's. It keeps the pointer of the
+    object holding the text (that object's `schema_nodes` pointer), not a new string joined for
+    each text: an audit keeps every item's visits (`visits`), and few are ever pointed at.
     """
 
     listing: str
-    pointer: str  # JSON Pointer inside the item
+    at: str  # JSON Pointer inside the item of the object holding the text
     key: str  # "description" or "title"
     text: str
     where: str  # item | argument | annotations | schema
+
+    @property
+    def pointer(self) -> str:
+        """The text's JSON Pointer inside the item (`key` needs no escaping)."""
+        return self.at + "/" + self.key
 
     @property
     def top_level(self) -> bool:
@@ -241,7 +248,7 @@ def _collect(listing: str, item: Any) -> list[Visit]:
                     for prose in PROSE_KEYS:
                         text = sub.get(prose)
                         if isinstance(text, str):
-                            add(_new(Visit, (listing, at + "/" + prose, prose, text, "schema")))
+                            add(_new(Visit, (listing, at, prose, text, "schema")))
                 # NOTE: the kept descent goes: in an audit this walk is the last to ask for it
                 # (the schema rules run first, and the visits are kept), and kept to the end
                 # it was as big as the visits.
@@ -259,7 +266,7 @@ def _prose(seen: list[Visit], listing: str, node: Any, at: str, where: str) -> N
         for key in PROSE_KEYS:
             text = node.get(key)
             if isinstance(text, str):
-                seen.append(_new(Visit, (listing, at + "/" + key, key, text, where)))
+                seen.append(_new(Visit, (listing, at, key, text, where)))
 
 
 #: Builds a Visit from a tuple of its fields without the keyword-handling `__new__`.
@@ -284,7 +291,7 @@ class _Walk:
             text = node.get(key)
             if not isinstance(text, str):
                 continue
-            new = self.callback(Visit(self.listing, pointer_join(at, key), key, text, where))
+            new = self.callback(Visit(self.listing, at, key, text, where))
             if new is not None and new != text:
                 if out is node:
                     out = _copy(node)

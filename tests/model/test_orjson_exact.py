@@ -128,8 +128,8 @@ def test_a_value_orjson_cannot_write_takes_the_exact_writer_alone() -> None:
 
 def test_a_wide_list_is_written_in_batches_up_to_the_first_orjson_would_write_otherwise() -> None:
     items = [{"name": f"t{i}", "y": jsonwire.WireFloat("1.50")} for i in range(200)]
-    items[150] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: the third batch in UTF-16 order
-    items[170] = {"f": 1.0}  # NOTE: the third batch fails: from there one by one
+    items[100] = {"\ue000": 1, "\U0001f600": 2}  # NOTE: a batch in UTF-16 order (63-126)
+    items[170] = {"f": 1.0}  # NOTE: the next batch fails: from there one by one
     texts = {"pages": {"tools": [json.dumps(i, ensure_ascii=False) for i in items] + ["1.0"]}}
     for doc in (items, {"tools": items}, [items, [*items[:64], 2**70]], texts):
         for kind in ALL_KINDS:
@@ -158,3 +158,19 @@ def test_the_canonical_hash_is_the_exact_writers_jcs(item: Any) -> None:
     exact = exact_dumps(item, sort_keys=True, indent=None, number=jsonwrite.jcs_number)
     want = jcs.sha256(exact.encode("utf-8", "surrogatepass"))
     assert hashes.item_hashes("tools", item).canonical == want
+
+
+def test_a_listing_of_big_items_is_written_in_pieces_of_about_one_item() -> None:
+    # NOTE: 12 tools of 200 kB: their 2.4 MB of written text was one piece, held twice
+    big = {
+        "type": "object",
+        "properties": {f"p{i}": {"description": "x" * 40} for i in range(3000)},
+    }
+    doc = {
+        "listings": {"tools": {"items": [{"name": f"t{i}", "inputSchema": big} for i in range(12)]}}
+    }
+    pieces: list[bytes] = []
+    jsonwrite.write_written(doc, pieces.append)
+    assert b"".join(pieces) == _written(doc)
+    one = len(jsonwrite.written(doc["listings"]["tools"]["items"][0]))
+    assert one > 200_000 and max(len(p) for p in pieces) < 2 * one

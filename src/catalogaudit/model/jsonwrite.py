@@ -245,7 +245,9 @@ def _pieces(
     if not ((split > 0 and container) or _members_first(value)):
         data = _orjson(value, sort_keys, indent, number)
         if data is not None:
-            yield data.replace(b"\n", _pad(indent, depth)) if indent and depth else data
+            if indent and depth:  # NOTE: rebound: orjson's text is not held beside the piece
+                data = data.replace(b"\n", _pad(indent, depth))
+            yield data
             return
         if not container:
             yield _scalar(value, number).encode()
@@ -260,17 +262,18 @@ def _pieces(
         yield close + b"}"
     else:
         yield b"[" + inner
-        start = 0
-        if split <= 0 and len(value) > _WIDE and not _texts(value):
-            while start < len(value):
-                data = _orjson(list(value[start : start + _WIDE]), sort_keys, indent, number)
-                if data is None:
-                    break  # NOTE: members orjson writes otherwise: the rest one by one
-                # NOTE: the members' text within orjson's `[...]`, laid out as below
-                if indent and depth:
-                    data = data.replace(b"\n", _pad(indent, depth))
-                yield (sep if start else b"") + data[1 + len(inner) : len(data) - len(close) - 1]
-                start += _WIDE
+        start, size = 0, 1  # NOTE: a batch's members, doubled while its text is under `_BATCH`
+        while split <= 0 and len(value) > 1 and start < len(value) and not _texts(value):
+            data = _orjson(list(value[start : start + size]), sort_keys, indent, number)
+            if data is None:
+                break  # NOTE: members orjson writes otherwise: the rest one by one
+            if indent and depth:
+                data = data.replace(b"\n", _pad(indent, depth))
+            yield sep if start else b""
+            # NOTE: the members' text within orjson's `[...]`, laid out as below; `data` let go
+            piece, data = data[1 + len(inner) : len(data) - len(close) - 1], b""
+            start, size = start + size, min(size * 2, _WIDE) if len(piece) < _BATCH else size
+            yield piece
         for i in range(start, len(value)):
             if i:
                 yield sep
@@ -290,22 +293,20 @@ def _string_pieces(text: str, number: NumberText) -> Iterator[bytes]:
     yield b'"'
 
 
-#: Characters of a string written at a time (`_string_pieces`).
-_SLICE = 1 << 18
-
-
-#: A container with more members than this, most of them containers (a listing's items), is
-#: not tried whole: one member orjson would write otherwise makes the whole text be written for
-#: nothing, and asked again level by level. An object's members are written one by one, a
-#: list's this many at a time until a batch is one orjson would write otherwise.
-_WIDE = 64
+#: `_SLICE`: characters of a string written at a time (`_string_pieces`). An object of more
+#: than `_WIDE` members, most of them containers, is not tried whole (one member orjson writes
+#: otherwise would make the whole text be written for nothing): its members are written one by
+#: one; a list of containers (a listing's items) in batches of at most `_WIDE` members until one
+#: is a batch orjson writes otherwise, each at most twice `_BATCH` bytes or one member (20 tools
+#: of 500 kB were one 17 MB text, held twice to be laid out).
+_SLICE, _WIDE, _BATCH = 1 << 16, 64, 1 << 18
 
 
 def _members_first(value: Any) -> bool:
-    """Whether `_pieces` writes `value` member by member without trying it whole: a wide
-    container (`_WIDE`), one whose lone member is a container (its text would be the
-    same attempt again), or a list of strings (a listing's page texts: each string's text a
-    piece as orjson writes it, with no number or key to check in it, nor a copy to lay out)."""
+    """Whether `_pieces` writes `value` member by member without trying it whole: a list mostly
+    of containers (in batches), a wide object (`_WIDE`), one whose lone member is a container
+    (its text would be the same attempt again), or a list of strings (a listing's page texts:
+    each string's text a piece as orjson writes it, with no key or number to check in it)."""
     if not isinstance(value, (dict, list, tuple)) or not value:
         return False
     members = value.values() if isinstance(value, dict) else value
@@ -313,7 +314,7 @@ def _members_first(value: Any) -> bool:
         return True
     if len(value) == 1:
         return isinstance(next(iter(members)), (dict, list, tuple))
-    if len(value) <= _WIDE:
+    if isinstance(value, dict) and len(value) <= _WIDE:
         return False
     return sum(1 for v in members if isinstance(v, (dict, list, tuple))) * 2 > len(value)
 
@@ -328,8 +329,7 @@ def _pad(indent: int | None, depth: int) -> bytes:
 
 
 def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
-    """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`.
-
+    """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`:
     orjson writes every value it writes exactly, `_pieces` the containers it would not, member
     by member (`_orjson`)."""
     return b"".join(_pieces(value, sort_keys, indent, number, 0, 0)).decode()
@@ -389,7 +389,7 @@ def written(value: Any) -> str:
 
 def write_written(value: Any, sink: Callable[[bytes], object]) -> None:
     """`written(value)` as UTF-8 handed to `sink` in pieces, never held whole: the members of
-    the top three levels one by one (a snapshot's items, its page texts)."""
+    the top three levels one by one, a listing's items in batches, a page text in slices."""
     for piece in _pieces(value, True, 2, _written_number, 0, 3):
         sink(piece)
     sink(b"\n")
