@@ -69,3 +69,22 @@ def test_a_pattern_re_cannot_compile_is_not_a_regex(tmp_path: Any, pattern: str)
     (found,) = [f for f in report["findings"] if f["ruleId"] == "CA403"]
     assert found["pointer"] == "/inputSchema/properties/x/pattern"
     assert found["message"].endswith("is not a 'regex'")
+
+
+@pytest.mark.parametrize("dialect", ["draft-04", "draft-06", "draft-07"])
+@pytest.mark.parametrize("pattern", [[], {"a": 1}, 5, None])
+def test_a_pattern_no_dialect_reads_may_be_anything(
+    tmp_path: Any, dialect: str, pattern: object
+) -> None:
+    """`prefixItems` is no keyword before 2020-12: a `pattern` under it that is no string is no
+    error, and must not end CA403 (a list was an unhashable key of the pattern cache)."""
+    sub = {"prefixItems": [{"pattern": pattern}], "patternProperties": {"^a": {}}}
+    schema = {"$schema": f"http://json-schema.org/{dialect}/schema#", "type": "object"}
+    schema["properties"] = {"x": sub}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    done = cli("audit", "--format", "json", str(path))
+    assert done.code == 0, done
+    report = json.loads(done.stdout)
+    assert report["ruleErrors"] == []
+    assert [f for f in report["findings"] if f["ruleId"] == "CA403"] == []

@@ -120,7 +120,10 @@ def _surely_valid(
     if keys is not None and "pattern" not in keys and "patternProperties" not in keys:
         return True
     for sub, _, _ in schema_nodes(schema, at):
-        if "pattern" in sub and not _regex(python, sub["pattern"]):
+        # NOTE: a pattern may be no string where the dialect reads none (`prefixItems` in
+        # draft 7, which `schema_nodes` enters): the slow way, not an unhashable cache key
+        pattern = sub.get("pattern", "")
+        if "pattern" in sub and not (isinstance(pattern, str) and _regex(python, pattern)):
             return False
         if "patternProperties" in sub:
             names = sub["patternProperties"]
@@ -144,9 +147,9 @@ def _native(name: str) -> tuple[Any, Any]:
 
 
 @lru_cache(maxsize=4096)
-def _regex(checker: Any, pattern: Any) -> bool:
+def _regex(checker: Any, pattern: str) -> bool:
     """python-jsonschema's "regex" verdict on a pattern (kept: a catalog repeats its few)."""
-    return isinstance(pattern, str) and bool(checker.conforms(pattern, "regex"))
+    return bool(checker.conforms(pattern, "regex"))
 
 
 def _shallow_first(name: str, schema: dict[str, Any]) -> SchemaError | None:
