@@ -438,3 +438,26 @@ def test_a_broken_snapshot_is_a_one_line_error(
     write(tmp_path, "snap.json", json.dumps(doc))
     result = cli("canonicalize", "--check", "snap.json", cwd=tmp_path)
     assert (result.code, result.stdout, result.stderr) == (2, "", f"error: {message}\n")
+
+
+@pytest.mark.parametrize("count", [10, 11, 25])
+def test_ca544_lines_stop_at_ten_and_count_the_rest(tmp_path: Path, count: int) -> None:
+    """`hash` and `canonicalize` print the first ten CA544 warnings of an input and one line
+    counting the others; the snapshot keeps a finding for each."""
+    props = {f"p{i}": {"type": "integer", "maximum": 2**63 + i} for i in range(count)}
+    schema = {"type": "object", "properties": props}
+    write(tmp_path, "tools.json", json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    for verb in ("hash", "canonicalize"):
+        result = cli(verb, "tools.json", cwd=tmp_path)
+        assert result.code == 0, str(result)
+        lines = [x for x in result.stderr.splitlines() if "CA544" in x]
+        shown = [x for x in lines if "is beyond 2^53-1" in x]
+        assert [x.split(" integer ")[1].split()[0] for x in shown] == [
+            str(2**63 + i) for i in range(min(count, 10))
+        ]
+        rest = [x for x in lines if x not in shown]
+        more = [f"tools.json: warning: CA544 on {count - 10} more integers beyond 2^53-1 "]
+        assert [x[: len(more[0])] for x in rest] == (more if count > 10 else [])
+        if verb == "canonicalize":
+            found = [f for f in result.json()["findings"] if f["ruleId"] == "CA544"]
+            assert len(found) == count

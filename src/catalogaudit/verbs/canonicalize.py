@@ -118,13 +118,23 @@ def _validate(name: str, doc: dict[str, Any]) -> None:
         raise InputError(f"{name}: not a valid catalogaudit snapshot: {where}{error.message}")
 
 
+#: CA544 lines printed per input; one more line counts the rest (a catalog of 50-digit
+#: integers flooded the terminal with one line each).
+PRECISION_LINES = 10
+
+
 def precision_notes(name: str, findings: Sequence[Any]) -> tuple[str, ...]:
-    """One stderr line per CA544 finding: integers the canonical hash sees as IEEE doubles."""
-    return tuple(
-        f"{name}: warning: CA544 {f.get('message')}"
-        for f in findings
-        if isinstance(f, dict) and f.get("ruleId") == "CA544"
-    )
+    """stderr lines for the CA544 findings, integers the canonical hash sees as IEEE doubles:
+    one per finding up to `PRECISION_LINES`, then how many more (`audit` lists them all)."""
+    found = [f for f in findings if isinstance(f, dict) and f.get("ruleId") == "CA544"]
+    notes = [f"{name}: warning: CA544 {f.get('message')}" for f in found[:PRECISION_LINES]]
+    if len(found) > PRECISION_LINES:
+        more = len(found) - PRECISION_LINES
+        notes.append(
+            f"{name}: warning: CA544 on {more:,} more integers beyond 2^53-1 "
+            "(catalogaudit audit lists every one)"
+        )
+    return tuple(notes)
 
 
 # --- the verbs ---------------------------------------------------------------------------------
