@@ -1,5 +1,5 @@
 """The one rendering path of human text: lines and tables to a string, coloured or not, at a
-width; rich does the styling and the tables, nothing is printed.
+width; rich gives the styles' escapes and draws the tables, nothing is printed.
 
 Why one path: every verb's text then follows the terminal the same way (`verbs/terminal.py`
 picks colour and width), wraps between words only, and folds a value longer than the line
@@ -8,7 +8,9 @@ expects a break, never inside a word. Server text reaches a `Page` only after `v
 as a plain string (never rich markup), so it cannot style or escape the terminal.
 
 Lines without colour are wrapped here and joined without loading rich (rich only measures
-non-ASCII text), so the hot verbs (`diff` in a hook) stay as light as before.
+non-ASCII text), so the hot verbs (`diff` in a hook) stay as light as before. A coloured line
+is wrapped here too and joined with the escapes rich writes for each of its styles (`Ink`,
+asked once per style); a line rich would change (tabs, control codes) goes through its render.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from catalogaudit.model import Severity
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.text import Text
 
 #: A piece of a line: plain text, or (text, rich style name).
 Part = str | tuple[str, str]
@@ -171,6 +172,7 @@ class Page:
         """The page as a string: ANSI styles when coloured, no trailing blanks on a line."""
         out: list[str] = []
         console: Console | None = None
+        ink: Ink | None = None
         buffer = io.StringIO()
         for block in self.blocks:
             if isinstance(block, _Line) and not self.color:
@@ -182,11 +184,17 @@ class Page:
                 continue
             if console is None:
                 console, buffer = make_console(self.color, self.width)
+                ink = Ink(console)
+            if isinstance(block, _Line):
+                line = (block.parts, *self._rooms(block), block.indent, block.hang)
+                written = rows(*line, ink)
+                if written is not None:
+                    out.append(written)
+                    continue
             buffer.seek(0)
             buffer.truncate()
             if isinstance(block, _Line):
-                for row in self._rows(block):
-                    console.print(row, soft_wrap=True, crop=False)
+                rich_rows(console, *line)
             else:
                 console.print(_rich_table(block))
             out.append(finish(buffer.getvalue(), self.color))
@@ -195,16 +203,79 @@ class Page:
     def _rooms(self, b: _Line) -> tuple[int, int]:
         return max(self.width - b.indent, 10), max(self.width - b.hang, 10)
 
-    def _rows(self, b: _Line) -> list[Text]:
-        from rich.text import Text
 
-        text = Text()
-        for chunk, style in b.parts:
-            text.append(chunk, style)
-        rows = []
-        for i, (s, e) in enumerate(breaks(text.plain, *self._rooms(b))):
-            rows.append(Text(" " * (b.hang if i else b.indent)) + text[s:e])
-        return rows
+class Ink:
+    """The escapes a console writes around text of each style, asked of the console once per
+    style (its colour system, `no_color` and all), so a styled line is joined as strings
+    instead of going through rich's render line by line."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._codes: dict[str, tuple[str, str]] = {}
+
+    def __call__(self, style: str) -> tuple[str, str]:
+        """The escape before and the one after text of `style` ("" and "" for none)."""
+        codes = self._codes.get(style)
+        if codes is None:
+            from rich.text import Text
+
+            with self._console.capture() as capture:
+                self._console.print(Text("x", style), end="", soft_wrap=True, crop=False)
+            before, _, after = capture.get().partition("x")
+            codes = self._codes[style] = (before, after)
+        return codes
+
+
+def rows(
+    parts: Sequence[tuple[str, str]],
+    first: int,
+    rest: int,
+    indent: int,
+    hang: int,
+    ink: Ink | None = None,
+) -> str | None:
+    """A line of (text, style) pieces wrapped between words (`breaks`, the first row `first`
+    columns wide, the others `rest`), its first row indented by `indent` and the others by
+    `hang`, each piece in `ink`'s escapes (None: plain); what `rich_rows` prints for the same
+    line. None when the line is not printable: rich expands its tabs and drops control codes,
+    so `rich_rows` writes it."""
+    plain = "".join([t for t, _ in parts])
+    if not plain.isprintable():
+        return None
+    bounds = [(0, len(plain.rstrip()))] if cells(plain) <= first else breaks(plain, first, rest)
+    out: list[str] = []
+    for i, (s, e) in enumerate(bounds):
+        out.append(" " * (hang if i else indent))
+        at = 0
+        for chunk, style in parts if ink else [(plain, "")]:
+            end = at + len(chunk)
+            lo, hi = max(s, at), min(e, end)
+            if lo < hi:
+                before, after = ink(style) if ink and style else ("", "")
+                out.append(before + plain[lo:hi] + after)
+            at = end
+        out.append("\n")
+    return "".join(out)
+
+
+def rich_rows(
+    console: Console,
+    parts: Sequence[tuple[str, str]],
+    first: int,
+    rest: int,
+    indent: int,
+    hang: int,
+) -> None:
+    """`rows` printed through rich's render on `console`: the path of a line that is not
+    printable, and the oracle `rows` is tested against."""
+    from rich.text import Text
+
+    text = Text()
+    for chunk, style in parts:
+        text.append(chunk, style)
+    for i, (s, e) in enumerate(breaks(text.plain, first, rest)):
+        row = Text(" " * (hang if i else indent)) + text[s:e]
+        console.print(row, soft_wrap=True, crop=False)
 
 
 def reflow(text: str, *, width: int = 100) -> str:
@@ -284,8 +355,11 @@ __all__ = [
     "SEVERITY_STYLE",
     "Cell",
     "Column",
+    "Ink",
     "Page",
     "breaks",
     "cells",
     "reflow",
+    "rich_rows",
+    "rows",
 ]

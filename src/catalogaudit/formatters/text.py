@@ -1,9 +1,9 @@
 """The human report (and the `--matrix` table) rendered with rich; the only rich importer here.
 
-Server text is untrusted. It only ever enters rich as the plain string of a `Text` object
-(never as markup, so `[bold]` stays literal) and only after `base.visible` has turned control
-sequences, bidi overrides and other invisible characters into escapes, so neither the server
-nor its text can put an escape sequence on the user's terminal.
+Server text is untrusted. It is only ever a plain string between the escapes of our own styles,
+or of a rich `Text` object (never markup, so `[bold]` stays literal), and only after
+`base.visible` has turned control sequences, bidi overrides and other invisible characters into
+escapes, so neither the server nor its text can put an escape sequence on the user's terminal.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.text import Text
 
 from catalogaudit.formatters.base import (
     by_subject,
@@ -29,10 +28,12 @@ from catalogaudit.formatters.base import (
 from catalogaudit.formatters.console import (
     DIM,
     SEVERITY_STYLE,
-    breaks,
+    Ink,
     cells,
     finish,
     make_console,
+    rich_rows,
+    rows,
 )
 from catalogaudit.formatters.fold import Fold, fold
 from catalogaudit.model import Finding, Report
@@ -48,66 +49,41 @@ class _Out(NamedTuple):
     console: Console
     width: int
     write: Callable[[str], object]
-    plain: bool  # no colour
+    ink: Ink | None  # None: no colour
 
 
 def _console(color: bool, width: int) -> tuple[_Out, io.StringIO]:
     console, buffer = make_console(color, width)
-    return _Out(console, console.width, console.file.write, console.no_color), buffer
+    ink = None if console.no_color else Ink(console)
+    return _Out(console, console.width, console.file.write, ink), buffer
 
 
 def _finish(buffer: io.StringIO, color: bool) -> str:
     return finish(buffer.getvalue(), color)
 
 
-#: A line as pieces of (text, rich style): joined as they are without colour, a `Text` with it.
+#: A line as pieces of (text, rich style).
 Parts = list[tuple[str, str]]
 
 
-def _emit(out: _Out, line: Text | Parts, indent: int, hang: int | None = None) -> None:
+def _emit(out: _Out, line: Parts, indent: int, hang: int | None = None) -> None:
     """Print `line` wrapped to the console width between words (a long value folded after a
     separator, `console.breaks`): its first row indented by `indent` columns, the others by
     `hang` (default: `indent`)."""
     hang = indent if hang is None else hang
-    width = out.width
-    room = max(width - indent, 20)
-    if out.plain:
-        plain = line.plain if isinstance(line, Text) else "".join([t for t, _ in line])
-        if plain.isprintable():
-            # NOTE: without colour, a printable line is written without rich's render (and
-            # `Parts` build no `Text`), which cost much of a report of many findings
-            # (bench/README.md). `isprintable` leaves tabs and anything rich would strip or
-            # expand to the rendered path.
-            if cells(plain) <= room:
-                out.write(" " * indent + plain + "\n")
-            else:
-                rows = breaks(plain, room, max(width - hang, 20))
-                out.write(
-                    "".join(
-                        " " * (hang if i else indent) + plain[s:e] + "\n"
-                        for i, (s, e) in enumerate(rows)
-                    )
-                )
-            return
-    if not isinstance(line, Text):
-        line = _text(line)
-    _wrapped(out, line, room, indent, hang)
+    shape = (max(out.width - indent, 20), max(out.width - hang, 20), indent, hang)
+    # NOTE: a printable line is joined as strings, its styles' escapes asked of rich once
+    # (`console.Ink`): rich's render of each line cost most of a report of many findings
+    # (bench/README.md). A line with tabs or control codes goes through rich's render.
+    written = rows(line, *shape, out.ink)
+    if written is None:
+        rich_rows(out.console, line, *shape)
+    else:
+        out.write(written)
 
 
-def _text(parts: Parts) -> Text:
-    text = Text()
-    for chunk, style in parts:
-        text.append(chunk, style)
-    return text
-
-
-def _wrapped(out: _Out, text: Text, room: int, indent: int, hang: int | None = None) -> None:
-    """`_emit` through rich: wrapped between words, the first row in `room` columns."""
-    hang = indent if hang is None else hang
-    rest = max(out.width - hang, 20) if hang != indent else room
-    for i, (s, e) in enumerate(breaks(text.plain, room, rest)):
-        row = Text(" " * (hang if i else indent)) + text[s:e]
-        out.console.print(row, soft_wrap=True, crop=False)
+def _plain(parts: Parts) -> str:
+    return "".join([t for t, _ in parts])
 
 
 def _spans(message: str, excerpt: str) -> list[tuple[int, int]]:
@@ -172,34 +148,30 @@ def _folded(out: _Out, fo: Fold) -> None:
     """One line: severity, rule, where, profile, the cause, the count and as many item names
     as the width holds (the rest counted)."""
     f = fo.first
-    head = Text()
-    head.append(f.severity.value, SEVERITY_STYLE[f.severity])
-    head.append(" ")
-    head.append(f.rule_id, "bold")
+    head: Parts = [(f.severity.value, SEVERITY_STYLE[f.severity]), (" ", ""), (f.rule_id, "bold")]
     if f.pointer:
-        head.append(" at ")
-        head.append(visible(f.pointer, keep=""), "magenta")
+        head += [(" at ", ""), (visible(f.pointer, keep=""), "magenta")]
     if f.profile:
-        head.append(f" [{visible(f.profile, keep='')}]", DIM)
+        head.append((f" [{visible(f.profile, keep='')}]", DIM))
     cause = visible(" ".join(f.excerpt.split()), keep="")
     cause = json.dumps(cause if len(cause) <= 24 else cause[:23] + "\u2026", ensure_ascii=False)
     # The cause is the offending text; where the pointer already names it, or it would leave
     # no room for the items, the pointer says enough.
     if f.excerpt and not (
-        f.pointer and (f.pointer.endswith("/" + f.excerpt) or head.cell_len + len(cause) > 60)
+        f.pointer
+        and (f.pointer.endswith("/" + f.excerpt) or cell_len(_plain(head)) + len(cause) > 60)
     ):
-        head.append(" ")
-        head.append(cause, HIGHLIGHT)
+        head += [(" ", ""), (cause, HIGHLIGHT)]
     n = len(fo.identities)
-    head.append(f" on {n} {_ITEMS.get(f.kind, f.kind)}:")
+    head.append((f" on {n} {_ITEMS.get(f.kind, f.kind)}:", ""))
     names = [visible(i, keep="") for i in fo.identities]
-    room = out.width - 2 - head.cell_len - 1
+    room = out.width - 2 - cell_len(_plain(head)) - 1
     if room < min(20, max(cell_len(x) for x in names) + 8):
         # NOTE: a long pointer leaves no room: the head wraps, the names get a row of their own
         _emit(out, head, 2, 4)
-        head, room = Text(), out.width - 4
+        head, room = [], out.width - 4
     else:
-        head.append(" ")
+        head.append((" ", ""))
     shown: list[str] = []
     for i, name in enumerate(names):
         rest = len(names) - i - 1
@@ -210,8 +182,8 @@ def _folded(out: _Out, fo: Fold) -> None:
     line = ", ".join(shown)
     if len(shown) < n:
         line += f", \u2026 (+{n - len(shown)})"
-    head.append(line)
-    if not head.plain.startswith(f.severity.value):
+    head.append((line, ""))
+    if not _plain(head).startswith(f.severity.value):
         _emit(out, head, 4)
         return
     _emit(out, head, 2, 4)
@@ -225,54 +197,42 @@ def format_text(
     out, buffer = _console(color, width)
     single, folds = (list(report.findings), []) if expand else fold(report.findings)
     for kind in dict.fromkeys(fo.kind for fo in folds):
-        header = Text()
-        header.append(kind, "bold")
-        header.append(" (folded: one rule and cause on many items)", DIM)
-        _emit(out, header, 0)
+        _emit(out, [(kind, "bold"), (" (folded: one rule and cause on many items)", DIM)], 0)
         for fo in folds:
             if fo.kind == kind:
                 _folded(out, fo)
-        out.console.print()
+        out.write("\n")
     groups = by_subject(single)
     for (kind, identity), findings in groups:
-        header = Text()
-        header.append(kind, "bold")
+        header: Parts = [(kind, "bold")]
         if identity is not None:
-            header.append(" ")
-            header.append(f'"{visible(identity, keep="")}"', "bold underline")
+            header += [(" ", ""), (f'"{visible(identity, keep="")}"', "bold underline")]
         _emit(out, header, 0)
         for f in findings:
             _finding(out, f, color)
-        out.console.print()
+        out.write("\n")
     if not groups and not folds:
-        _emit(out, Text("No findings.", "green"), 0)
-        out.console.print()
+        _emit(out, [("No findings.", "green")], 0)
+        out.write("\n")
     for rule_id, error in sorted_rule_errors(report):
-        line = Text()
-        line.append("rule error ", "bold red")
-        line.append(rule_id, "bold")
-        line.append(": " + visible(error))
+        line = [("rule error ", "bold red"), (rule_id, "bold"), (": " + visible(error), "")]
         _emit(out, line, 0, 2)
     for note in report.notes:
-        _emit(out, Text("note: " + visible(note)), 0, 2)
+        _emit(out, [("note: " + visible(note), "")], 0, 2)
     if folds:
         count = sum(fo.findings for fo in folds)
-        _emit(
-            out,
-            Text(
-                f"note: {plural(count, 'finding')} folded into {plural(len(folds), 'line')}; "
-                "--expand shows each with its message, hint and source"
-            ),
-            0,
-            2,
+        folded = (
+            f"note: {plural(count, 'finding')} folded into {plural(len(folds), 'line')}; "
+            "--expand shows each with its message, hint and source"
         )
+        _emit(out, [(folded, "")], 0, 2)
     if report.inputs:
         inputs = ", ".join(visible(i, keep="") for i in report.inputs)
-        _emit(out, Text("inputs: " + inputs), 0, 2)
-    summary = Text()
+        _emit(out, [("inputs: " + inputs, "")], 0, 2)
+    summary: Parts = []
     for i, part in enumerate(summary_parts(report)):
         if i:
-            summary.append("; ")
-        summary.append(visible(part), "bold" if i == 0 else "")
+            summary.append(("; ", ""))
+        summary.append((visible(part), "bold" if i == 0 else ""))
     _emit(out, summary, 0, 2)
     return _finish(buffer, color)
