@@ -243,15 +243,19 @@ def rows(
     if not plain.isprintable():
         return None
     bounds = [(0, len(plain.rstrip()))] if cells(plain) <= first else breaks(plain, first, rest)
+    if ink is None:  # NOTE: no style to place (most reports of many findings)
+        return "".join(
+            [" " * (hang if i else indent) + plain[s:e] + "\n" for i, (s, e) in enumerate(bounds)]
+        )
     out: list[str] = []
     for i, (s, e) in enumerate(bounds):
         out.append(" " * (hang if i else indent))
         at = 0
-        for chunk, style in parts if ink else [(plain, "")]:
+        for chunk, style in parts:
             end = at + len(chunk)
             lo, hi = max(s, at), min(e, end)
             if lo < hi:
-                before, after = ink(style) if ink and style else ("", "")
+                before, after = ink(style) if style else ("", "")
                 out.append(before + plain[lo:hi] + after)
             at = end
         out.append("\n")
