@@ -25,7 +25,7 @@ class Severity(str, enum.Enum):
         return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """Where in a file a finding points: the file, a JSON Pointer into it, and line/column."""
 
@@ -49,7 +49,7 @@ def normalize_excerpt(text: str) -> str:
     return " ".join(text.split())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One observation about a catalog, with where it is, why it matters and how to fix it."""
 
