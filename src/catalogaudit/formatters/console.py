@@ -176,11 +176,9 @@ class Page:
         buffer = io.StringIO()
         for block in self.blocks:
             if isinstance(block, _Line) and not self.color:
-                plain = "".join(t for t, _ in block.parts)
-                out.extend(
-                    " " * (block.hang if i else block.indent) + plain[s:e] + "\n"
-                    for i, (s, e) in enumerate(breaks(plain, *self._rooms(block)))
-                )
+                plain = "".join([t for t, _ in block.parts])
+                bounds = breaks(plain, *self._rooms(block))
+                out.append(_joined(plain, bounds, block.indent, block.hang))
                 continue
             if console is None:
                 console, buffer = make_console(self.color, self.width)
@@ -244,9 +242,7 @@ def rows(
         return None
     bounds = [(0, len(plain.rstrip()))] if cells(plain) <= first else breaks(plain, first, rest)
     if ink is None:  # NOTE: no style to place (most reports of many findings)
-        return "".join(
-            [" " * (hang if i else indent) + plain[s:e] + "\n" for i, (s, e) in enumerate(bounds)]
-        )
+        return _joined(plain, bounds, indent, hang)
     out: list[str] = []
     for i, (s, e) in enumerate(bounds):
         out.append(" " * (hang if i else indent))
@@ -260,6 +256,13 @@ def rows(
             at = end
         out.append("\n")
     return "".join(out)
+
+
+def _joined(plain: str, bounds: Sequence[tuple[int, int]], indent: int, hang: int) -> str:
+    """The rows of `plain` between `bounds`, the first indented by `indent`, the others `hang`."""
+    return "".join(
+        [" " * (hang if i else indent) + plain[s:e] + "\n" for i, (s, e) in enumerate(bounds)]
+    )
 
 
 def rich_rows(
