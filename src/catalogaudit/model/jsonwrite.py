@@ -237,7 +237,8 @@ def _pieces(
 ) -> Iterator[bytes]:
     """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
     for each value it writes exactly (`_orjson`), else member by member, each tried again;
-    the first `split` levels member by member anyway (pieces of a big document)."""
+    the first `split` levels member by member anyway (pieces of a big document), a list's in
+    batches at any level (a snapshot's findings: one per integer of a number-heavy catalog)."""
     if isinstance(value, str) and len(value) > _SLICE:
         yield from _string_pieces(value, number)
         return
@@ -263,7 +264,7 @@ def _pieces(
     else:
         yield b"[" + inner
         start, size = 0, 1  # NOTE: a batch's members, doubled while its text is under `_BATCH`
-        while split <= 0 and len(value) > 1 and start < len(value) and not _texts(value):
+        while len(value) > 1 and start < len(value) and not _texts(value):
             data = _orjson(list(value[start : start + size]), sort_keys, indent, number)
             if data is None:
                 break  # NOTE: members orjson writes otherwise: the rest one by one
