@@ -12,7 +12,7 @@ import pytest
 from helpers import FIXTURES, PYTHON, ROOT, cli
 
 import catalogaudit as api
-from catalogaudit.model.envelope import FIELDS, SCHEMA_BASE, VERSIONS, schema_file, schema_id
+from catalogaudit.model.envelope import FIELDS, SCHEMA_BASE, VERSIONS, schema_id
 
 SCHEMAS = ROOT / "src" / "catalogaudit" / "formatters" / "schemas"
 EVERYTHING = str(FIXTURES / "real-servers" / "server-everything.snapshot.json")
@@ -48,7 +48,7 @@ RUNS: dict[str, tuple[list[str], tuple[int, ...]]] = {
 
 
 def schema(kind: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((SCHEMAS / schema_file(kind)).read_text())
+    loaded: dict[str, Any] = json.loads((SCHEMAS / f"{kind}.schema.json").read_text())
     return loaded
 
 
@@ -83,7 +83,7 @@ def test_each_kind_has_a_published_schema_with_its_id_and_version(kind: str) -> 
 
 def test_no_schema_file_without_a_kind() -> None:
     assert sorted(p.name for p in SCHEMAS.glob("*.schema.json")) == sorted(
-        schema_file(k) for k in VERSIONS
+        f"{k}.schema.json" for k in VERSIONS
     )
 
 

@@ -40,11 +40,6 @@ def schema_id(kind: str) -> str:
     return f"{SCHEMA_BASE}{kind}.schema.json"
 
 
-def schema_file(kind: str) -> str:
-    """The schema's file name under `catalogaudit/formatters/schemas/`."""
-    return f"{kind}.schema.json"
-
-
 def envelope(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """`body` under the envelope of `kind` (a `KeyError` for a kind not in `VERSIONS`)."""
     clash = set(FIELDS) & set(body)
@@ -53,4 +48,4 @@ def envelope(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     return {"$schema": schema_id(kind), "formatVersion": VERSIONS[kind], "kind": kind, **body}
 
 
-__all__ = ["FIELDS", "SCHEMA_BASE", "VERSIONS", "envelope", "schema_file", "schema_id"]
+__all__ = ["FIELDS", "SCHEMA_BASE", "VERSIONS", "envelope", "schema_id"]
