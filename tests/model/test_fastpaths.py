@@ -9,6 +9,8 @@ layouts. Every fast answer must equal the exact writer's or the full walk's.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -104,6 +106,29 @@ def test_page_anomalies_equal_the_full_walk(text: str, invalid_utf8: bool) -> No
     value, _, plain = jsonwire.raw_decode_plain(text)
     full = [*jsonwire.anomalies(value, "", invalid_utf8), *unsafe_integers(value)]
     assert page_anomalies(value, text, invalid_utf8, plain) == full
+
+
+def _unsafe_pointers(value: Any, at: str = "") -> Iterator[str]:
+    """The reference walk: recursive, every member in order."""
+    if isinstance(value, (dict, list)):
+        members = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, member in members:
+            yield from _unsafe_pointers(member, jsonwire.pointer_join(at, key))
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53 - 1:
+        yield at
+
+
+@settings(max_examples=300, deadline=None)
+@given(WIRE_TEXT, st.sampled_from(["", "/tools/0"]))
+def test_unsafe_integers_are_found_in_document_order(text: str, pointer: str) -> None:
+    value = jsonwire.loads(text)
+    for big in ("9007199254740993", "-12345678901234567890123"):
+        value = [value, {"a/b": [jsonwire.loads(big)], "~": {"x": value}}]
+        found = unsafe_integers(value, pointer)
+        assert [a.pointer for a in found] == list(_unsafe_pointers(value, pointer))
+        assert all(a.kind == "unsafe-integer" and "beyond 2^53-1" in a.detail for a in found)
+    assert [a.pointer for a in unsafe_integers(jsonwire.loads("1e400"))] == []
+    assert [a.pointer for a in unsafe_integers(2**60, "/x")] == ["/x"]
 
 
 def test_plain_is_false_only_for_duplicate_keys_and_non_finite_numbers() -> None:

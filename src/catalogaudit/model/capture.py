@@ -87,23 +87,31 @@ def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
 
     Valid JSON, but not I-JSON (RFC 7493 section 2.2): JavaScript clients and the RFC 8785
     canonical form round them, so two different served limits can hash the same canonically.
+    Depth first, each container's members in order; a pointer is built only for a container
+    and an integer found (a number-heavy page holds a hundred thousand scalars).
     """
     found: list[jsonwire.Anomaly] = []
-    stack: list[tuple[Any, str]] = [(value, pointer)]
+    stack: list[tuple[Any, str]] = [(iter([(None, value)]), pointer)]  # NOTE: key None: the root
     while stack:
-        node, at = stack.pop()
-        if isinstance(node, dict):
-            stack.extend((v, jsonwire.pointer_join(at, k)) for k, v in reversed(node.items()))
-        elif isinstance(node, list):
-            stack.extend(
-                (v, jsonwire.pointer_join(at, i)) for i, v in reversed(list(enumerate(node)))
-            )
-        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > MAX_SAFE_INTEGER:
-            detail = (
-                f"integer {lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
-                f"(JavaScript, the canonical hash) see {jcs_number(node)}"
-            )
-            found.append(jsonwire.Anomaly("unsafe-integer", at, detail))
+        members, at = stack[-1]
+        for key, node in members:
+            if isinstance(node, (dict, list)):
+                inner = iter(node.items()) if isinstance(node, dict) else enumerate(node)
+                stack.append((inner, at if key is None else jsonwire.pointer_join(at, key)))
+                break
+            if (
+                isinstance(node, int)
+                and not isinstance(node, bool)
+                and abs(node) > MAX_SAFE_INTEGER
+            ):
+                detail = (
+                    f"integer {lexeme(node)} is beyond 2^53-1; IEEE 754 readers "
+                    f"(JavaScript, the canonical hash) see {jcs_number(node)}"
+                )
+                where = at if key is None else jsonwire.pointer_join(at, key)
+                found.append(jsonwire.Anomaly("unsafe-integer", where, detail))
+        else:
+            stack.pop()
     return found
 
 
