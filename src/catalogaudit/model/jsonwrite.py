@@ -236,9 +236,8 @@ def _pieces(
     value: Any, sort_keys: bool, indent: int | None, number: NumberText, depth: int, split: int
 ) -> Iterator[bytes]:
     """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
-    for each value it writes exactly (`_orjson`), else member by member, each tried again;
-    the first `split` levels member by member anyway (pieces of a big document), a list's in
-    batches at any level (a snapshot's findings: one per integer of a number-heavy catalog)."""
+    for each value it writes exactly (`_orjson`), else member by member, each tried again; the
+    first `split` levels member by member anyway (a big document), lists in batches at any."""
     if isinstance(value, str) and len(value) > _SLICE:
         yield from _string_pieces(value, number)
         return
