@@ -337,3 +337,18 @@ def test_every_format_renders() -> None:
     for sfmt in formats.StabilityFormat:
         assert fs.render(report, sfmt).strip()
     jsonschema.Draft202012Validator(schema("stability.schema.json")).validate(report)
+
+
+@pytest.mark.parametrize("bad", [None, 0, 1.5, {"": {}}])
+def test_a_type_that_names_no_type_is_a_change_not_a_crash(tmp_path: Path, bad: Any) -> None:
+    """`type: null` (or a number, an object) reached `subsume.typeset`, which iterated it: an
+    internal error. It names no type, as `type: []` does: every value is now refused."""
+    schema: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string"}}}
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    schema["properties"]["q"]["type"] = bad
+    new.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    for a, b, rule in ((old, new, "CA815"), (new, old, "CA816")):
+        result = cli("diff", a, b, "--format", "json")
+        assert "error" not in result.stderr, str(result)
+        assert rule in {c["ruleId"] for c in result.json()["changes"]}, str(result)

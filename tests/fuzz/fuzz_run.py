@@ -1,5 +1,6 @@
 """Run every verb that reads catalogs over mutated snapshots, in one process (fast), and
-collect every `internal error` and traceback. Shared by the bounded test and the long script."""
+collect every `internal error`, traceback and crashed rule. Shared by the bounded test and the
+long script."""
 
 from __future__ import annotations
 
@@ -13,19 +14,24 @@ from pathlib import Path
 from fuzz_mutate import SEEDS, mutants
 
 OTHER = str(SEEDS[0])
+#: What a crash writes to stderr: a bug's one line or traceback, or a rule that raised (its
+#: findings missing; `audit` and `audit --matrix` say so and exit 2).
+CRASHED = ("internal error", "Traceback", "rule(s) crashed", " crashed under ")
 
 
 def verbs(path: str, scratch: str) -> list[list[str]]:
-    """Every verb that reads catalogs, over one input."""
+    """Every verb that reads catalogs, over one input (`--matrix`: every profile's rules)."""
     return [
         ["audit", path],
         ["audit", path, "--format", "sarif"],
         ["audit", path, "--suggest"],
+        ["audit", path, "--matrix"],
         ["hash", path],
         ["canonicalize", path, "-o", f"{scratch}/c.json"],
         ["diff", OTHER, path, "--format", "json"],
         ["stability", OTHER, path],
         ["rewrite", path, "--substitutions", "a=b", "-o", f"{scratch}/r.json"],
+        ["rewrite", path, "--fix", "codex-app", "--fix", "cache-hints", "-o", f"{scratch}/f.json"],
         ["snapshot", "--from", path, "-o", f"{scratch}/s.json"],
     ]
 
@@ -63,7 +69,7 @@ def fuzz(seed: int, count: int) -> Outcome:
                 code, err = run_one(args)
                 got.runs += 1
                 got.codes[code] = got.codes.get(code, 0) + 1
-                bad = code not in (0, 1, 2) or "internal error" in err or "Traceback" in err
+                bad = code not in (0, 1, 2) or any(sign in err for sign in CRASHED)
                 if bad:
                     got.crashes.append(f"seed {seed} #{index} {args[0]}: {err.strip()[-300:]}")
     return got

@@ -69,3 +69,16 @@ def test_hits_are_python_jsonschemas_errors(tmp_path: Path, params: dict[str, An
     got = [(int(h.item.identity[1:]), h.pointer) for h in hits if h.item and h.item.identity]
     assert got == _reference(params)
     assert len(got) >= 5  # the invalid schemas are reported, not only skipped
+
+
+@pytest.mark.parametrize("named", [None, 7, 1.5, {"": {}}, []])
+def test_a_schema_keyword_that_is_no_string_is_a_hit(tmp_path: Path, named: Any) -> None:
+    """A `$schema` that is not a string reached jsonschema's `validator_for`, which raised
+    (the rule crashed under every profile using the check): it names no dialect, so the default
+    dialect's meta-schema judges the schema, and says `$schema` is not a string."""
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": {"$schema": named}}]}))
+    doc = intake.read_catalog(str(path)).doc
+    assert doc is not None
+    hits = list(CHECKS["meta-schema-valid"](Catalog(doc, source=str(path)), {}, Context()))
+    assert [h.pointer for h in hits] == ["/inputSchema/$schema"]

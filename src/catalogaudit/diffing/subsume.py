@@ -142,7 +142,11 @@ def typeset(s: dict[str, Any]) -> set[str] | None:
     t = s.get("type", ABSENT)
     if t is ABSENT:
         return None
-    return {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)}
+    if isinstance(t, str):
+        return {t}
+    # NOTE: a `type` neither a name nor a list of them (null, a number, an object) names no
+    # type, as a list of no names does.
+    return {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
 
 
 def covers(wide: set[str] | None, narrow: set[str] | None) -> bool:

@@ -293,7 +293,14 @@ def meta_schema_valid(catalog: Catalog, params: Mapping[str, Any], ctx: Context)
             default = jsonschema.validators.validator_for(
                 {"$schema": DIALECTS[params.get("default", "2020-12")]}
             )
-            cls = jsonschema.validators.validator_for(schema, default=default)
+            # NOTE: a `$schema` that is not a string names no dialect (jsonschema's lookup
+            # raises on it): the default's meta-schema says why it is invalid.
+            named = schema.get("$schema", "") if isinstance(schema, dict) else ""
+            cls = (
+                jsonschema.validators.validator_for(schema, default=default)
+                if isinstance(named, str)
+                else default
+            )
         else:
             cls = jsonschema.validators.validator_for({"$schema": DIALECTS[dialect]})
         formats = tuple(params.get("formats") or ())
