@@ -247,10 +247,11 @@ def _checked(entry: dict[str, Any], schema: Any) -> str:
 
     made = instance(schema)
     args = made if isinstance(made, dict) else {}
-    kind = validators.validator_for(schema, default=Draft7Validator)
     try:
         # Gemini CLI 0.61.0 checks nothing when the schema does not compile (measured on
-        # the lattice: unknown types, bad patterns, unresolvable $refs, an empty anyOf).
+        # the lattice: unknown types, bad patterns, unresolvable $refs, an empty anyOf); a
+        # `$schema` that is no string names no dialect (jsonschema's lookup raises on it)
+        kind = validators.validator_for(schema, default=Draft7Validator)
         kind.check_schema(schema)
         error = next(iter(kind(schema).iter_errors(args)), None)
     except Exception:  # noqa: BLE001 - any schema the validator cannot compile or apply
