@@ -352,3 +352,25 @@ def test_a_type_that_names_no_type_is_a_change_not_a_crash(tmp_path: Path, bad: 
         result = cli("diff", a, b, "--format", "json")
         assert "error" not in result.stderr, str(result)
         assert rule in {c["ruleId"] for c in result.json()["changes"]}, str(result)
+
+
+@pytest.mark.parametrize("digits", [400, 5000])
+def test_an_integer_beyond_the_double_range_is_a_change_not_a_crash(
+    tmp_path: Path, digits: int
+) -> None:
+    """deepdiff spells the numbers it compares as floats: an integer of 400 digits or more
+    (valid JSON, read exactly) raised OverflowError there, an internal error of `diff` and
+    `stability`. It is compared by value, at its place."""
+    huge = "9" * digits
+    page = '{"tools": [{"name": "t", "inputSchema": {"properties": {"q": {"default": NUMBER}}}}]}'
+    texts = {"small": "1", "huge": huge, "huger": "1" + huge}
+    texts = {name: page.replace("NUMBER", number) for name, number in texts.items()}
+    for name, text in texts.items():
+        (tmp_path / f"{name}.json").write_text(text)
+    for a, b in (("small", "huge"), ("huge", "huger"), ("huger", "small")):
+        paths = [str(tmp_path / f"{n}.json") for n in (a, b)]
+        result = cli("diff", *paths, "--format", "json")
+        assert result.code in (0, 1) and "error" not in result.stderr, str(result)
+        pointers = {c["pointer"] for c in result.json()["changes"]}
+        assert "/inputSchema/properties/q/default" in pointers, str(result)
+        assert cli("stability", *paths).code in (0, 1)

@@ -96,6 +96,13 @@ def _structural(doc: Any, rng: random.Random) -> str:
     return text
 
 
+def _raw(doc: Any) -> Any:
+    """A snapshot's tools as a tools/list result: its wire page wins over its readable items
+    on read, so a mutant of the items alone reaches no rule; a list result's items are read."""
+    tools = doc.get("listings", {}).get("tools", {}).get("items")
+    return {"tools": tools} if isinstance(tools, list) and tools else doc
+
+
 def _bytes(text: str, rng: random.Random) -> bytes:
     data = bytearray(text.encode("utf-8", "surrogatepass"))
     for _ in range(rng.randint(1, 8)):
@@ -115,13 +122,17 @@ def _bytes(text: str, rng: random.Random) -> bytes:
 
 
 def mutants(seed: int, count: int) -> Iterator[tuple[int, bytes]]:
-    """`count` mutated snapshots (index, bytes) from the committed real captures."""
+    """`count` mutated snapshots (index, bytes) from the committed real captures; a quarter
+    of the structural ones are of their tools as a list result instead (`_raw`)."""
     rng = random.Random(seed)
     docs = [json.loads(p.read_text()) for p in SEEDS]
     texts = [p.read_text() for p in SEEDS]
     for index in range(count):
         which = rng.randrange(len(docs))
         if rng.random() < 0.7:
-            yield index, _structural(docs[which], rng).encode("utf-8", "surrogatepass")
+            text = _structural(docs[which], rng)
+            if index % 4 == 2:  # NOTE: own draws, so the other mutants stay as they were
+                text = _structural(_raw(docs[which]), random.Random(f"{seed}:{index}"))
+            yield index, text.encode("utf-8", "surrogatepass")
         else:
             yield index, _bytes(texts[which], rng)

@@ -355,6 +355,24 @@ def _prune(a: Any, b: Any) -> tuple[Any, Any]:
     return a, b
 
 
+_DEEPDIFF: dict[str, Any] = {
+    "view": "tree",
+    "ignore_numeric_type_changes": True,
+    "threshold_to_diff_deeper": 0,
+}
+
+
+def _huge_as_text(value: Any) -> Any:
+    """`value` with each integer beyond the double range as its digits (a string): compared
+    by value still, and at the same place."""
+    if isinstance(value, dict):
+        return {k: _huge_as_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_huge_as_text(v) for v in value]
+    huge = isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**1024
+    return str(int(value)) if huge else value
+
+
 def changed_paths(old: Any, new: Any) -> list[str]:
     """JSON Pointers of every value that differs in meaning (deepdiff; numbers by value)."""
     from deepdiff import DeepDiff  # lazy: only items whose hashes differ get here
@@ -362,9 +380,10 @@ def changed_paths(old: Any, new: Any) -> list[str]:
     pruned = _prune(old, new)
     found: set[str] = set()
     for a, b in (pruned, (old, new)):  # the whole items only if pruning hid the difference
-        tree = DeepDiff(
-            a, b, view="tree", ignore_numeric_type_changes=True, threshold_to_diff_deeper=0
-        )
+        try:
+            tree = DeepDiff(a, b, **_DEEPDIFF)
+        except OverflowError:  # NOTE: deepdiff spells numbers as floats: not 1e400's integer
+            tree = DeepDiff(_huge_as_text(a), _huge_as_text(b), **_DEEPDIFF)
         for levels in tree.values():
             for level in levels:
                 parts = level.path(output_format="list")
