@@ -1,6 +1,7 @@
 """What changed between two catalogs, and whether captures of one server agree.
 
 - `sides`: a snapshot document as one or more comparable sides (one per `--runs` run);
+- `paths`: which values of two matched items differ in meaning;
 - `items`: `diff(old, new)`, the classified changes (breaking ... cosmetic, unknown, renames);
 - `rules` and `schema`: the per-field and per-JSON-Schema change rules (CA8xx);
 - `stability`: `report(sides)`, stable / bytes-only / content per listing and item;

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalogaudit.diffing import modes
+from catalogaudit.diffing.paths import changed_paths, same
 from catalogaudit.diffing.renames import pair_renames, spelled_alike
 from catalogaudit.diffing.rules import RULES, compare_item
 from catalogaudit.diffing.schema import Ctx
-from catalogaudit.diffing.sides import ItemDelta, Side, changed_paths, item_causes, match, same
+from catalogaudit.diffing.sides import ItemDelta, Side, item_causes, match
 from catalogaudit.diffing.stability import capture_warning
 from catalogaudit.model import IDENTITY, LISTINGS, canonical, dump_string, jcs_key
 

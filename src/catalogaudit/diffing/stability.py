@@ -15,12 +15,12 @@ from typing import Any
 
 from catalogaudit.canonical import count_tokens, prompt_projection, tokens_resent
 from catalogaudit.diffing.bill import Prompts, bill, default_prices, prices_header
+from catalogaudit.diffing.paths import changed_paths
 from catalogaudit.diffing.sides import (
     ItemDelta,
     Key,
     Side,
     byte_causes,
-    changed_paths,
     item_causes,
     keys,
     match,

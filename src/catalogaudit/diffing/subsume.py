@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogaudit.diffing.sides import same
+from catalogaudit.diffing.paths import same
 
 COMPOSITION = frozenset(
     {
