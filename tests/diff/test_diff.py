@@ -374,3 +374,19 @@ def test_an_integer_beyond_the_double_range_is_a_change_not_a_crash(
         pointers = {c["pointer"] for c in result.json()["changes"]}
         assert "/inputSchema/properties/q/default" in pointers, str(result)
         assert cli("stability", *paths).code in (0, 1)
+
+
+@pytest.mark.parametrize("keyword", ["minimum", "maximum", "exclusiveMinimum", "multipleOf"])
+def test_a_bound_beyond_the_double_range_is_compared_not_a_crash(
+    tmp_path: Path, keyword: str
+) -> None:
+    """A bound is compared as clients reading doubles compare it; an integer of 400 digits
+    has no double (OverflowError, an internal error): it is compared exactly."""
+    page = '{"tools": [{"name": "t", "inputSchema": {"properties": {"q": {"KEY": NUMBER}}}}]}'
+    for name, number in (("small", "2"), ("huge", "9" * 400)):
+        text = page.replace("KEY", keyword).replace("NUMBER", number)
+        (tmp_path / f"{name}.json").write_text(text)
+    for a, b in (("small", "huge"), ("huge", "small")):
+        result = cli("diff", str(tmp_path / f"{a}.json"), str(tmp_path / f"{b}.json"))
+        assert result.code in (0, 1) and "error" not in result.stderr, str(result)
+        assert f"/inputSchema/properties/q/{keyword}" in result.stdout, str(result)

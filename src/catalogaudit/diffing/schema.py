@@ -235,9 +235,13 @@ def _tighter(key: str, old: Any, new: Any) -> str:
             return "tighter" if old is ABSENT else "looser"
         if not all(isinstance(v, (int, float)) for v in (old, new)):
             return "unknown"
-        if float(new) == float(old):
+        try:
+            was, now = float(old), float(new)  # NOTE: as clients reading doubles compare them
+        except OverflowError:  # NOTE: an integer beyond the double range: exactly
+            was, now = old, new
+        if now == was:
             return "same"
-        return "tighter" if (float(new) > float(old)) == (key in LOWER) else "looser"
+        return "tighter" if (now > was) == (key in LOWER) else "looser"
     if key == "pattern":
         if old is not ABSENT and new is not ABSENT:
             return "unknown"  # regular languages cannot be compared here
@@ -250,7 +254,7 @@ def _tighter(key: str, old: Any, new: Any) -> str:
             return "tighter" if old is ABSENT else "looser"
         try:
             return "tighter" if float(old) % float(new) != 0 else "looser"
-        except (TypeError, ValueError, ZeroDivisionError):
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             return "unknown"
     if key == "additionalProperties":
         o_open, n_open = old in (ABSENT, True), new in (ABSENT, True)
