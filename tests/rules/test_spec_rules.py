@@ -66,3 +66,15 @@ def test_every_spec_rule_has_pass_and_fail_cases_and_metadata() -> None:
         assert rule.summary and rule.description and rule.hint and rule.source
         for kind in ("pass", "fail"):
             assert list((RULES_DIR / rule.id / kind).glob("*.json")), f"{rule.id} lacks {kind}"
+
+
+@pytest.mark.parametrize("number", ["2", "9" * 400, "-" + "9" * 400, "0.5", "1e400"])
+def test_a_priority_is_judged_whatever_its_size(number: str, tmp_path: Path) -> None:
+    """CA301 read the priority as a double: an integer of 400 digits raised OverflowError,
+    so the rule crashed. Out of [0, 1] it is a finding, as any number there."""
+    page = '{"resources": [{"uri": "file:///a", "name": "a", "annotations": {"priority": %s}}]}'
+    path = tmp_path / "page.json"
+    path.write_text(page % number)
+    found, errors = run_rules(load_case(path), [BY_ID["CA301"]], Context())
+    assert errors == []
+    assert len(found) == (number != "0.5"), found
