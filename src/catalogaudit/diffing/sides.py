@@ -1,5 +1,5 @@
-"""What `diff` and `stability` share: catalog sides, item matching, byte causes (changed paths:
-`paths`).
+"""What `diff` and `stability` share: catalog sides, item matching and byte causes (which values
+changed: `paths`).
 
 A side is one capture of a catalog as snapshot listing records plus the wire text, so served
 order, served key order and number lexemes are all still there. Items are matched by identity
