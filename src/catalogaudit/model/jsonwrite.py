@@ -237,7 +237,7 @@ def _pieces(
 ) -> Iterator[bytes]:
     """The UTF-8 text of `value` as it stands at `depth` of a document, in pieces: orjson's
     for each value it writes exactly (`_orjson`), else member by member, each tried again; the
-    first `split` levels member by member anyway (a big document), lists in batches at any."""
+    first `split` levels member by member anyway (a big document), a list's in batches."""
     if isinstance(value, str) and len(value) > _SLICE:
         yield from _string_pieces(value, number)
         return
