@@ -415,7 +415,9 @@ def _model_extras(e: dict[str, Any]) -> str:
         out.append(f"description cut to {cut['max']} characters{where}")
     if "name_max" in e:
         out.append(f"a qualified name over {e['name_max']} characters left out")
-    if e.get("duplicates") == "first":
+    if e.get("duplicates") in ("first", "last"):
+        out.append(f"of tools with one sent name the {e['duplicates']} is sent")
+    if e.get("duplicates") == "first-of-name":
         out.append("of tools with one name the first is sent")
     for era, how in e.get("empty_cursor", {}).items():
         what = "ends the listing" if how == "stop" else "is followed"

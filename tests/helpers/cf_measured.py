@@ -103,6 +103,9 @@ MEASURED: dict[str, dict[str, dict[str, Verdict]]] = {
         "0.6.0 0.9.0 1.0.0rc1 1.0.0 1.0.7 1.0.7.post20260921": {"tools": "failed"},
         "1.0.0b2": {"tools": ()},
     },
+    # Measured 2026-12-07: 1.0.0b2, which only logs a meta-schema error, fails too (the dialect
+    # lookup raises on a $schema that is not a string).
+    "cf-schema-not-string": {ALL: {"tools": "failed"}},
     # The MCP SDK each release bundles (mcp 1.13.1 to 1.29.0) validates the whole list result.
     "cf-sdk-no-input-schema": {ALL: {"tools": "failed"}},
     "cf-sdk-priority": {ALL: {"tools": (), "resources": "failed"}},
@@ -138,6 +141,7 @@ QUOTES: dict[tuple[str, str], str] = {
     ("cf-name-qualified-255", "1.0.0"): "Tool name exceeds maximum length of 255",
     ("cf-name-rules", "0.6.0"): "Tool name must start with a letter",
     ("cf-schema-meta", "1.0.7"): "Invalid tool input schema",
+    ("cf-schema-not-string", "1.0.0b2"): "'bool' object has no attribute 'decode'",
     ("cf-sdk-no-input-schema", "0.6.0"): "ListToolsResult / tools.1.inputSchema / Field required",
     ("cf-sdk-priority", "1.0.7"): "resources.1.annotations.priority",
     ("cf-sdk-resource-no-uri", "0.9.0"): "resources.1.uri / Field required",

@@ -68,8 +68,9 @@ def test_claude_code_output_dialect_is_a_call_time_warning_from_sources() -> Non
     latest = cli("audit", "--matrix", "--format", "json", "--profile", "claude-code", str(CAPTURE))
     (row,) = latest.json()["matrix"]
     assert row["verified"].startswith("verified at listing time against claude-code 2.1.328")
+    (run,) = [r for r in load_verified()["claude-code"] if str(r.version) == "2.1.328"]
     assert {r["id"]: r for r in row["rules"]}["CC-SCHEMA-001"]["evidence"] == (
-        "verified at listing time against claude-code 2.1.328 on 2026-11-30"
+        f"verified at listing time against claude-code 2.1.328 on {run.date}"
     )
 
 

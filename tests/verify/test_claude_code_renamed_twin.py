@@ -2,8 +2,9 @@
 `mcp__<server>__get_user`) only the first served reaches the model, in both modes. Measured
 2026-12-06 with `verify --client claude-code --model` on
 fixtures/rules/CC-NAME-001/fail/dot_underscore_collision.json (get_user inline / deferred and
-called; get.user "not in the model request"); an exact duplicate name is another case (the
-lattice's tool.name/duplicate), predicted as the first tool."""
+called); since 2026-12-07 verify sees every tool of a sent name as the one object sent under
+it, and the same run gave both tools get_user's object (one SHA-256 per mode) and their calls
+reached. The other order and an exact duplicate: tests/verify/test_name_collisions.py."""
 
 from __future__ import annotations
 
@@ -21,23 +22,18 @@ SOURCE = FIXTURES / "rules" / "CC-NAME-001" / "fail" / "dot_underscore_collision
 #: The tools part of the model request `verify --model` saw (tool search off), as its report
 #: prints it.
 MEASURED_PROMPT = "sha256:c86ebea5b9be319c7c848f1114603f6a2886c9f9409d5585fc5ad35506ff650e"
-MEASURED = {
-    "tool-search-off": {"get_user": "inline", "get.user": "not-offered"},
-    "default": {"get_user": "deferred", "get.user": "not-offered"},
-}
+MEASURED = {"tool-search-off": "inline", "default": "deferred"}
 
 
 @pytest.mark.parametrize("mode", sorted(MEASURED))
-def test_a_renamed_twin_is_not_offered(mode: str, tmp_path: Path) -> None:
+def test_a_renamed_twin_is_seen_as_the_first(mode: str, tmp_path: Path) -> None:
     snap = tmp_path / "twin.snapshot.json"
     assert cli("snapshot", "--from", str(SOURCE), "-o", str(snap)).code == 0
     (target,) = targets([read_catalog(str(snap)).doc], tmp_path)
     (server,) = server_names([target])
     got = predict_views(target, server, "claude-code@2.1.328", mode, frozenset())
-    offered = {
-        str(item.identity): got[item.served_index].offered for item in target.catalog.items("tools")
-    }
-    assert offered == MEASURED[mode]
+    first, twin = (got[item.served_index] for item in target.catalog.items("tools"))
+    assert first.offered == MEASURED[mode] and twin == first
 
 
 def test_hash_client_predicts_the_measured_prompt(tmp_path: Path) -> None:

@@ -235,7 +235,9 @@ def views(client: str, run: Session, served: Sequence[Served]) -> list[ToolView]
     by_name = {name: cid for cid, name in run.script.ids.items()}
     out: list[ToolView] = []
     for s in served:
-        calls = logged(s)
+        # every served tool of a sent name is seen as the one object sent under it, and a
+        # call of that name as reaching the server if it reached any of them
+        calls = {sent_name(client, s.name, n) for n in logged(s)}
         for item in s.target.catalog.items("tools"):
             name = str(item.value.get("name")) if isinstance(item.value, dict) else ""
             base = (s.target.label, run.mode, item.served_index, name)
@@ -251,7 +253,7 @@ def views(client: str, run: Session, served: Sequence[Served]) -> list[ToolView]
                 call, message = NOT_CALLED, ""
             else:
                 _, text = results.get(cid, results.get(qualified, (True, "no result came back")))
-                if name in calls:
+                if qualified in calls:
                     call, message = REACHED, text[:300]
                 else:
                     call, message = REFUSED, f"not at the server: {text[:280]}"

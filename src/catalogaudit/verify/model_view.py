@@ -276,20 +276,21 @@ def views(run: Session, served: Sequence[Served]) -> list[ToolView]:
     out: list[ToolView] = []
     for s in served:
         prefix = f"mcp__{s.name}__"
-        mine = {_served_name(s, n[len(prefix) :]): (n, t) for n, t in sent if n.startswith(prefix)}
-        late = {_served_name(s, n[len(prefix) :]) for n in deferred if n.startswith(prefix)}
-        arrived = logged(s)
+        # every served tool of a sent name is seen as the one object sent under it, and a
+        # call of that name as reaching the server if it reached any of them
+        mine = dict(sent)
+        arrived = {prefix + _INVALID.sub("_", n) for n in logged(s)}
         for item in s.target.catalog.items("tools"):
             name = str(item.value.get("name")) if isinstance(item.value, dict) else ""
             base = (s.target.label, run.mode, item.served_index, name)
-            if name in mine:
-                qualified, text = mine[name]
+            qualified = prefix + _INVALID.sub("_", name)
+            if qualified in mine:
+                text = mine[qualified]
                 digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-                call, message = _call(name, qualified, arrived, results, by_name)
-                how = DEFERRED if name in late else INLINE
+                call, message = _call(qualified, arrived, results, by_name)
+                how = DEFERRED if qualified in deferred else INLINE
                 out.append(ToolView(*base, how, qualified, text, digest, call, message))
-            elif name in late:
-                qualified = next(n for n in deferred if _served_name(s, n[len(prefix) :]) == name)
+            elif qualified in deferred:
                 out.append(ToolView(*base, DEFERRED, qualified, message="never loaded"))
             else:
                 why = "not in the model request" if main else "no model request carried tools"
@@ -298,7 +299,6 @@ def views(run: Session, served: Sequence[Served]) -> list[ToolView]:
 
 
 def _call(
-    name: str,
     qualified: str,
     logged: set[str],
     results: dict[str, tuple[bool, str]],
@@ -308,6 +308,6 @@ def _call(
     if tid is None:
         return NOT_CALLED, ""
     error, text = results.get(tid, (True, "no tool_result came back"))
-    if name in logged:
+    if qualified in logged:
         return REACHED, text[:300]
     return (REFUSED, text[:300]) if error else (REFUSED, f"not at the server: {text[:280]}")

@@ -6,7 +6,9 @@ model sees (`name` format and `transform`), which fields are forwarded (`fields`
 served key, `""` when the served tool has none), whether a description is cut (`description`
 `max` and `suffix`, only for the offers listed in its `offered` when it has one), the longest
 name the client sends (`name_max`, the qualified name: a longer one is left out), whether a
-tool whose name repeats an earlier one is sent as that earlier one (`duplicates`: `first`),
+which of several tools with one sent name reaches the model (`duplicates`: `first`, `last`, or
+`first-of-name` when only equal served names meet; verify observes every tool of a sent name
+as the one object sent under it, so each is predicted as that one),
 how each mode offers MCP tools (`deferral`), and what a deferred tool's
 object carries once loaded (`deferred_fields`), and what the client does to the input schema
 first (`schema_normalize`, `schema_skip`: `verify.flatten`; `schema_first`: the root keys
@@ -156,23 +158,13 @@ def predict_views(
     refusals = _refusals(target, profile, effective, at)
     out: dict[int, Predicted] = {}
     paged_out = _paged_out(entry, target)
-    first: dict[str, tuple[int, str]] = {}
+    how = entry.get("duplicates") if entry is not None else None
+    groups: dict[str, list[int]] = {}
     for item in target.catalog.items("tools"):
         tool = item.value if isinstance(item.value, dict) else {}
         name = str(tool.get("name"))
         sent_as = qualified(entry, server, name) if entry is not None else name
-        if entry is not None and entry.get("duplicates") == "first" and sent_as in first:
-            # One object per sent name reaches the model: the first tool's, and a call of the
-            # name goes to the server as that name (measured: tool.name/duplicate); a tool
-            # renamed into it is never offered (measured: `get.user` beside `get_user`).
-            earlier, earlier_name = first[sent_as]
-            if earlier_name == name:
-                out[item.served_index] = out[earlier]
-            else:
-                left = f"{pid}: its sent name {sent_as} is an earlier tool's; only that one is sent"
-                out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)
-            continue
-        first.setdefault(sent_as, (item.served_index, name))
+        groups.setdefault(name if how == "first-of-name" else sent_as, []).append(item.served_index)
         kept = listed.get(item.served_index)
         if item.served_index in paged_out:
             out[item.served_index] = Predicted(
@@ -196,6 +188,13 @@ def predict_views(
             continue
         why = refusals.get(item.served_index) or _refused(entry, tool) or _checked(entry, schema)
         out[item.served_index] = Predicted(offered, REFUSED if why else REACHED, view, why or "")
+    if how in ("first", "last", "first-of-name"):
+        # One object per sent name reaches the model, the first tool's or the last's, and a
+        # call of the name goes to the server as that tool; verify sees every tool of the name
+        # as it (measured: tool.name/duplicate; `get.user` beside `get_user`, `a b` beside
+        # `a_b`). Codex gives names that meet only after renaming hash suffixes instead.
+        for group in groups.values():
+            out.update(dict.fromkeys(group, out[group[-1 if how == "last" else 0]]))
     return out
 
 

@@ -89,8 +89,8 @@ def client_prompt(
         else _sent(entry, server, t, offered, known, keys[n])
         for n, t in enumerate(tools)
     ]
-    if entry.get("duplicates") == "first":
-        sent = _first_per_name(sent)
+    if entry.get("duplicates") in ("first", "last"):
+        sent = _one_per_name(sent, last=entry["duplicates"] == "last")
     request: dict[str, Any] = entry.get("request", {})
     if request.get("sort") == "bytes":
         sent.sort(key=lambda t: (t.name or "").encode("utf-8", "surrogatepass"))
@@ -112,19 +112,20 @@ def client_prompt(
     )
 
 
-def _first_per_name(sent: list[SentTool]) -> list[SentTool]:
-    """One object per sent name (`duplicates: first`, as `predict_model` predicts it): a later
-    tool sent under an earlier one's name is not offered."""
+def _one_per_name(sent: list[SentTool], last: bool) -> list[SentTool]:
+    """One object per sent name (`duplicates`, as `predict_model` predicts it): the first
+    tool of a name, or the last, is sent; the others are not offered."""
     names: set[str] = set()
     out = []
-    for tool in sent:
+    for tool in reversed(sent) if last else sent:
         if tool.name is not None and tool.name in names:
-            why = f"sent as {tool.name}, an earlier tool's name: only that one is sent"
+            which = "a later" if last else "an earlier"
+            why = f"sent as {tool.name}, {which} tool's name: only that one is sent"
             tool = SentTool(tool.identity, NOT_OFFERED, because=why)
         elif tool.name is not None:
             names.add(tool.name)
         out.append(tool)
-    return out
+    return out[::-1] if last else out
 
 
 def collation_key(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
