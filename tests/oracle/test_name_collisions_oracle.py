@@ -3,7 +3,8 @@
 before `x y`), against fixtures/model/name-collisions.observed.json, which
 tests/verify/test_name_collisions.py compares the profiles' predictions with.
 
-One `verify --model` session per client, every tool called. `CATALOGAUDIT_RECORD_MODEL=1`
+One `verify --model` session per client, every tool called; its prompt hash must be the one
+`hash --client` predicts. `CATALOGAUDIT_RECORD_MODEL=1`
 rewrites the record on purpose. Run with `pytest -m oracle` or CATALOGAUDIT_ORACLE=1.
 """
 
@@ -51,3 +52,5 @@ def test_tools_that_share_a_sent_name_are_sent_as_recorded(client: str, tmp_path
         RECORD.write_text(json.dumps(dict(sorted(record.items())), indent=1) + "\n")
     assert record[client]["version"] == version
     assert views == record[client]["views"]
+    prompt = cli("hash", snap, "--client", run, "--format", "json").json()["clients"][client]
+    assert got.json()["prompts"][str(snap)] == prompt["prompt"]

@@ -2,11 +2,8 @@
 real clients sent (fixtures/model/name-collisions.observed.json, recorded by
 tests/oracle/test_name_collisions_oracle.py with `verify --model`, 2026-12-07): Claude Code
 and Codex send the first tool of a name, opencode and Gemini CLI the last, and verify sees
-every tool of the name as that one object.
-
-Not predicted (the record shows it): Codex sends names that meet only after sanitizing
-(`a.b` and `a_b`, `x_y` and `x y`) each with a 12-hex SHA-1 suffix, which neither the
-prediction nor verify's reading of the request models, so verify finds them not offered."""
+every tool of the name as that one object; Codex sends names that meet only after sanitizing
+(`a.b` and `a_b`, `x_y` and `x y`) each with a SHA-1 suffix of its own."""
 
 from __future__ import annotations
 
@@ -23,8 +20,6 @@ from catalogaudit.verify.predict_model import predict_views
 
 SOURCE = FIXTURES / "model" / "name-collisions-tools.json"
 RECORD = json.loads((FIXTURES / "model" / "name-collisions.observed.json").read_text())
-#: (client, served index) the prediction gets wrong, as the module docstring says.
-UNMODELED = {("codex", 2), ("codex", 3), ("codex", 4), ("codex", 5)}
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +38,14 @@ def test_each_tool_of_a_shared_name_is_predicted_as_sent(
     names = frozenset(str(i.value["name"]) for i in target.catalog.items("tools"))
     profile = f"{client}@{entry['version']}"
     got: dict[str, Any] = {}
-    wrong = set()
+    wrong = []
     for seen in entry["views"]:
         if seen["mode"] not in got:
             got[seen["mode"]] = predict_views(target, entry["server"], profile, seen["mode"], names)
         p = got[seen["mode"]][seen["index"]]
         if (p.offered, p.call, p.view) != (seen["offered"], seen["call"], seen["modelView"]):
-            wrong.add((client, seen["index"]))
-    assert wrong == {u for u in UNMODELED if u[0] == client}
+            wrong.append((seen["mode"], seen["index"], p.offered, p.view))
+    assert not wrong, wrong
 
 
 def test_the_record_shows_first_and_last() -> None:
@@ -65,3 +60,5 @@ def test_the_record_shows_first_and_last() -> None:
     }
     first, last = {"First of two tools named ok."}, {"Second of two tools named ok."}
     assert sent == {"claude-code": first, "codex": first, "gemini-cli": last, "opencode": last}
+    codex = {v["identity"]: v["name"] for v in RECORD["codex"]["views"]}
+    assert codex["a.b"] == "mcp__catalog0/a_b_f76ec3e0b9c1" and codex["alone"].endswith("/alone")

@@ -34,6 +34,7 @@ from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify import chat_api, gemini_api, responses_api
 from catalogaudit.verify.base import OFFLINE_ENV, run_group
 from catalogaudit.verify.model_view import PROMPT, Served, Session, logged
+from catalogaudit.verify.predict_model import collision_names
 from catalogaudit.verify.standin import Offered, Recorded, Script, StandIn, member
 
 #: The one mode of these clients.
@@ -70,6 +71,15 @@ def sent_name(client: str, server: str, tool: str) -> str:
     return qualified(server, tool)
 
 
+def _sent_names(client: str, s: Served) -> dict[str, str]:
+    """Served tool name -> its sent name; Codex suffixes names that meet once sanitized
+    (`predict_model.collision_names`, as measured)."""
+    items = s.target.catalog.items("tools")
+    names = [str(i.value.get("name")) for i in items if isinstance(i.value, dict)]
+    renamed = collision_names("codex", s.name, names) if client == "codex" else {}
+    return {n: sent_name(client, s.name, renamed.get(n, n)) for n in names}
+
+
 def wire(client: str) -> Wire:
     """The API family a client speaks."""
     return {"codex": RESPONSES, "opencode": CHAT, "gemini-cli": GEMINI}[client]
@@ -77,12 +87,7 @@ def wire(client: str) -> Wire:
 
 def session(drv: Any, served: Sequence[Served], workdir: Path) -> Session:
     """Run the client once against its stand-in; the servers run in `workdir`."""
-    names = {
-        sent_name(drv.id, s.name, str(i.value.get("name"))): (s, str(i.value.get("name")))
-        for s in served
-        for i in s.target.catalog.items("tools")
-        if isinstance(i.value, dict)
-    }
+    names = {sent: (s, name) for s in served for name, sent in _sent_names(drv.id, s).items()}
     for s in served:
         s.log.unlink(missing_ok=True)
         Path(f"{s.log}.tools").unlink(missing_ok=True)
@@ -237,11 +242,12 @@ def views(client: str, run: Session, served: Sequence[Served]) -> list[ToolView]
     for s in served:
         # every served tool of a sent name is seen as the one object sent under it, and a
         # call of that name as reaching the server if it reached any of them
-        calls = {sent_name(client, s.name, n) for n in logged(s)}
+        sent_as = _sent_names(client, s)
+        calls = {sent_as[n] for n in logged(s) if n in sent_as}
         for item in s.target.catalog.items("tools"):
             name = str(item.value.get("name")) if isinstance(item.value, dict) else ""
             base = (s.target.label, run.mode, item.served_index, name)
-            qualified = sent_name(client, s.name, name)
+            qualified = sent_as.get(name, "")
             got = sent.get(qualified)
             if got is None:
                 why = "not in the model request" if sent else "no model request carried tools"

@@ -20,7 +20,9 @@ comes from a rule whose `call` entries say `refused` at this version (the draft-
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -84,14 +86,47 @@ def qualified(entry: dict[str, Any], server: str, tool: str) -> str:
     return name
 
 
+def collision_names(transform: str, server: str, names: Iterable[str]) -> dict[str, str]:
+    """Served name -> the name Codex gives it when names that differ meet once renamed by
+    `transform`: the renamed name, `_` and the first 12 hex digits of the SHA-1 of the tool's
+    raw identity (server, namespace, connector, callable name and name, NUL-separated, the
+    namespace being the server's name and the connector none: codex-rs mcp_tool_names.rs;
+    measured with `verify --model` on `a.b` beside `a_b`, 2026-12-07)."""
+    fix = TRANSFORMS[transform]
+    met: dict[str, set[str]] = {}
+    for name in names:
+        met.setdefault(fix(name), set()).add(name)
+    return {
+        name: f"{fix(name)}_{hashlib.sha1(raw.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+        for group in met.values()
+        if len(group) > 1
+        for name in group
+        for raw in (f"{server}\0{server}\0\0{name}\0{name}",)
+    }
+
+
+def collided(entry: dict[str, Any] | None, server: str, tools: Iterable[Any]) -> dict[str, str]:
+    """`collision_names` of the tools' names when the entry says the client renames so
+    (`name_collisions`: `sha1`)."""
+    if entry is None or entry.get("name_collisions") != "sha1":
+        return {}
+    names = (str(t.get("name")) for t in tools if isinstance(t, dict))
+    return collision_names(entry.get("transform", "none"), server, names)
+
+
 def view_of(
-    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str | None = None
+    entry: dict[str, Any],
+    server: str,
+    tool: dict[str, Any],
+    offered: str | None = None,
+    name: str | None = None,
 ) -> dict[str, Any]:
-    """The object the client is predicted to send the model for `tool` (offered `offered`)."""
+    """The object the client is predicted to send the model for `tool` (offered `offered`;
+    `name`: the tool's name as the client renamed it first, `collision_names`)."""
     out: dict[str, Any] = {}
     for sent, served in entry.get("fields", {}).items():
         if sent == "name":
-            out[sent] = qualified(entry, server, str(tool.get("name")))
+            out[sent] = qualified(entry, server, name or str(tool.get("name")))
         elif sent in entry.get("constants", {}):
             out[sent] = entry["constants"][sent]
         elif served in tool and not (
@@ -113,12 +148,13 @@ def view_of(
 
 
 def sent_view(
-    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str
+    entry: dict[str, Any], server: str, tool: dict[str, Any], offered: str, name: str | None = None
 ) -> tuple[dict[str, Any] | None, str, Any]:
     """The object the client sends for `tool` offered `offered` (its schema rewritten first,
     `verify.flatten`), or None and why the client leaves the tool out of the request."""
     most = entry.get("name_max")
-    if most is not None and len(qualified(entry, server, str(tool.get("name")))) > int(most):
+    name = name or str(tool.get("name"))
+    if most is not None and len(qualified(entry, server, name)) > int(most):
         return None, f"its qualified name is over {most} characters", None
     got = as_sent(tool, entry)
     if got.skipped:
@@ -135,7 +171,7 @@ def sent_view(
     shown = {**tool, "inputSchema": schema} if "inputSchema" in tool or spec else dict(tool)
     if got.description is not None:
         shown["description"] = got.description
-    view = view_of(entry, server, shown, offered)
+    view = view_of(entry, server, shown, offered, name)
     if offered == DEFERRED:
         view = {**view, **entry.get("deferred_fields", {})}
     return view, "", schema
@@ -160,10 +196,11 @@ def predict_views(
     paged_out = _paged_out(entry, target)
     how = entry.get("duplicates") if entry is not None else None
     groups: dict[str, list[int]] = {}
+    renamed = collided(entry, server, (i.value for i in target.catalog.items("tools")))
     for item in target.catalog.items("tools"):
         tool = item.value if isinstance(item.value, dict) else {}
         name = str(tool.get("name"))
-        sent_as = qualified(entry, server, name) if entry is not None else name
+        sent_as = qualified(entry, server, renamed.get(name, name)) if entry is not None else name
         groups.setdefault(name if how == "first-of-name" else sent_as, []).append(item.served_index)
         kept = listed.get(item.served_index)
         if item.served_index in paged_out:
@@ -178,7 +215,7 @@ def predict_views(
             out[item.served_index] = Predicted(None, None, None, f"{pid}: no model_view data")
             continue
         offered = str(entry.get("deferral", {}).get(mode, INLINE))
-        view, skipped, schema = sent_view(entry, server, tool, offered)
+        view, skipped, schema = sent_view(entry, server, tool, offered, renamed.get(name))
         if view is None:
             left = f"{pid}: tool left out of the request: {skipped}"
             out[item.served_index] = Predicted(NOT_OFFERED, NOT_OFFERED, None, left)

@@ -27,7 +27,7 @@ from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
 from catalogaudit.verify.predict import _versions, lost_items
-from catalogaudit.verify.predict_model import _entries, _first, _paged_out, sent_view
+from catalogaudit.verify.predict_model import _entries, _first, _paged_out, collided, sent_view
 
 #: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
 #: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
@@ -83,10 +83,11 @@ def client_prompt(
     offered = deferral.get(mode, INLINE)
     known = {} if seen is None else seen
     keys = [value_digest(t) for t in tools] if digests is None else digests
+    renamed = collided(entry, server, tools)
     sent = [
         SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
         if (why := dropped.get(n))
-        else _sent(entry, server, t, offered, known, keys[n])
+        else _sent(entry, server, t, offered, known, keys[n], renamed)
         for n, t in enumerate(tools)
     ]
     if entry.get("duplicates") in ("first", "last"):
@@ -172,18 +173,25 @@ def _sent(
     offered: str,
     seen: dict[tuple[str, bytes], SentTool],
     digest: bytes,
+    renamed: dict[str, str],
 ) -> SentTool:
-    """`_tool`, once per distinct tool: the view is a function of the tool's value."""
+    """`_tool`, once per distinct tool: the view is a function of the tool's value, unless
+    the client renamed it for a collision (`collided`)."""
+    name = renamed.get(str(tool.get("name"))) if renamed and isinstance(tool, dict) else None
+    if name is not None:
+        return _tool(entry, server, tool, offered, name)
     sent = seen.get((offered, digest))
     if sent is None:
         sent = seen[offered, digest] = _tool(entry, server, tool, offered)
     return sent
 
 
-def _tool(entry: dict[str, Any], server: str, tool: Any, offered: str) -> SentTool:
+def _tool(
+    entry: dict[str, Any], server: str, tool: Any, offered: str, name: str | None = None
+) -> SentTool:
     tool = tool if isinstance(tool, dict) else {}
     ident = str(tool.get("name"))
-    view, skipped, _ = sent_view(entry, server, tool, offered)
+    view, skipped, _ = sent_view(entry, server, tool, offered, name)
     if view is None:
         return SentTool(ident, NOT_OFFERED, because=f"left out of the request: {skipped}")
     return SentTool(ident, offered, str(view.get("name", ident)), sent_text(view))
