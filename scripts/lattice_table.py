@@ -133,20 +133,20 @@ def render(
 
 
 def _model_section(runs: Sequence[dict[str, Any]], predict_model: PredictModels) -> list[str]:
-    """Claude Code's model view over the tool shapes (`run --model`): per run, how many shapes
-    got each outcome (offered and call, tool search off / default), and every shape whose
-    outcome or sent object the profile does not predict."""
+    """The model clients' view over the tool shapes (`run --model`): per run, how many shapes
+    got each outcome (offered and call, per mode), and every shape whose outcome or sent
+    object the profile does not predict."""
     if not runs:
         return []
     lines = [
         "",
-        "## Claude Code's model view (`run --client claude-code --model`)",
+        "## The model view (`run --client C --model`)",
         "",
-        "Each tool shape Claude Code observes, served to `verify --client claude-code --model`",
-        "(the loopback Messages API stand-in, every tool called), in its two modes: tool search",
-        "off and the default. Per outcome of the subject tool (offered, call), the shapes that",
-        "got it; `mismatches` counts shapes whose outcome or sent object (key order aside)",
-        "differs from the `model_view` prediction, each listed below.",
+        "Each tool shape a model client observes, served to `verify --client C --model` (its",
+        "loopback model API stand-in, every tool called), in each of its modes (Claude Code: tool",
+        "search off and the default). Per outcome of the subject tool (offered, call), the",
+        "shapes that got it; `mismatches` counts shapes whose outcome or sent object (key order",
+        "aside) differs from the `model_view` prediction, each listed below.",
     ]
     for r in runs:
         obs = r["observations"]
@@ -159,12 +159,13 @@ def _model_section(runs: Sequence[dict[str, Any]], predict_model: PredictModels)
             key = " / ".join(f"{o[m]['offered']} {o[m]['call']}" for m in MODES if m in o)
             key = key or "(no subject tool)"
             outcomes.setdefault(key, []).append(sid)
+        modes = " / ".join(m.replace("-", " ") for m in MODES if any(m in o for o in obs.values()))
         lines += [
             "",
             f"{r['client']} {r['version']} ({r['date']}): {len(obs)} shapes, "
             f"{len(obs) - len(wrong)} as predicted, {len(wrong)} mismatches.",
             "",
-            "| tool search off / default | shapes | e.g. |",
+            f"| {modes} | shapes | e.g. |",
             "| --- | ---: | --- |",
         ]
         for key, ids in sorted(outcomes.items(), key=lambda kv: -len(kv[1])):

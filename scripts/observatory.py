@@ -12,17 +12,20 @@ suite (`tests/oracle/test_lattice_oracle.py`) replays the ledger against the pro
 
     python scripts/observatory.py run --client claude-code --model [--client-path DIR]
 
-`run --model` drives `verify --client claude-code --model` (the loopback Messages API
-stand-in, every tool called) over the tool shapes Claude Code observes, one pair of `claude`
-starts (tool search off, then the default) per batch, and stores under the ledger's
-`model_runs` (kept apart from `runs`, whose verdicts are listing verdicts) one entry per
-client version: `{"client", "version", "date", "driver", "observations"}`, each observation
-`{"server": S, "tool-search-off": O, "default": O}` for the shape's subject tool, where O is
+`run --model` drives `verify --client C --model` (C: claude-code, codex, opencode or
+gemini-cli, against its loopback model API stand-in, every tool called) over the tool shapes
+the client observes, one session per batch (Claude Code: a pair of `claude` starts, tool
+search off, then the default), and stores under the ledger's `model_runs` (kept apart from
+`runs`, whose verdicts are listing verdicts) one entry per client and version:
+`{"client", "version", "date", "driver", "observations"}`, each observation
+`{"server": S, MODE: O, ...}` for the shape's subject tool (Claude Code's modes
+`tool-search-off` and `default`, the others' `default`), where O is
 `{"offered": inline|deferred|not-offered, "call": reached|refused|not-offered, "view": the
 first 16 hex digits of the SHA-256 of the object sent, keys sorted, or null}`
 (`catalogaudit.verify.observatory_model`). S is the server name the session gave the shape,
-part of the sent name `mcp__S__tool`. The oracle suite replays these against the profile's
-`model_view` prediction too, and `table` shows them in a section of their own.
+part of the sent name (`mcp__S__tool`, `mcp__S/tool`, `S_tool`, `mcp_S_tool`). The oracle
+suite replays these against the profile's `model_view` prediction too, and `table` shows them
+in a section of their own.
 """
 
 from __future__ import annotations
@@ -116,40 +119,42 @@ def record(client: str, version: str, got: dict[str, Any], *, replace: bool = Fa
     save(ledger)
 
 
-def record_model(version: str, got: dict[str, Any]) -> None:
-    """Merge model-view observations into Claude Code's `model_runs` entry and save."""
+def record_model(client: str, version: str, got: dict[str, Any]) -> None:
+    """Merge model-view observations into the client's `model_runs` entry and save."""
     ledger = load()
     runs = ledger.get("model_runs", [])
-    old = next((r for r in runs if r["version"] == version), None)
+    mine = (client, version)
+    old = next((r for r in runs if (r["client"], r["version"]) == mine), None)
     observations = {**(old["observations"] if old else {}), **got}
     order_ = [s.id for s in shapes() if s.id in observations]
     entry = {
-        "client": "claude-code",
+        "client": client,
         "version": version,
         "date": datetime.date.today().isoformat(),
-        "driver": "catalogaudit verify --client claude-code --model",
+        "driver": f"catalogaudit verify --client {client} --model",
         "observations": {sid: observations[sid] for sid in order_},
     }
     ledger["model_runs"] = sorted(
-        [r for r in runs if r["version"] != version] + [entry], key=lambda r: Version(r["version"])
+        [r for r in runs if (r["client"], r["version"]) != mine] + [entry],
+        key=lambda r: (r["client"], Version(r["version"])),
     )
     save(ledger)
 
 
-def run_model(client_path: str | None, jobs: int, batch: int, only: str | None) -> int:
-    from catalogaudit.verify.drivers.claude_code import driver
+def run_model(client: str, client_path: str | None, jobs: int, batch: int, only: str | None) -> int:
+    from catalogaudit.verify import driver
     from catalogaudit.verify.observatory_model import model_shapes, observe_models
 
-    drv = driver(client_path)
+    drv = driver(client, client_path)
     version = drv.version()
-    todo = [s for s in model_shapes(version) if only is None or re.search(only, s.id)]
+    todo = [s for s in model_shapes(client, version) if only is None or re.search(only, s.id)]
     start = time.monotonic()
     done = [0]
 
     def progress(n: int) -> None:
         done[0] += n
         print(
-            f"claude-code {version} --model: {done[0]}/{len(todo)} in "
+            f"{client} {version} --model: {done[0]}/{len(todo)} in "
             f"{time.monotonic() - start:.0f} s",
             file=sys.stderr,
         )
@@ -160,7 +165,7 @@ def run_model(client_path: str | None, jobs: int, batch: int, only: str | None) 
         batch=batch,
         jobs=jobs,
         progress=progress,
-        keep=lambda part: record_model(version, part),
+        keep=lambda part: record_model(client, version, part),
     )
     return 0
 
@@ -233,7 +238,7 @@ def main() -> int:
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--batch", type=int, default=40)
     r.add_argument(
-        "--model", action="store_true", help="claude-code's model view (`verify --model`)"
+        "--model", action="store_true", help="the client's model view (`verify --model`)"
     )
     r.add_argument("--only", help="only shapes whose id matches this regex (merged into the entry)")
     r.add_argument("--redo", help="only shapes whose recorded message contains this")
@@ -257,9 +262,7 @@ def main() -> int:
             global LEDGER
             LEDGER = args.ledger.resolve()
         if args.model:
-            if args.client != "claude-code":
-                parser.error("--model: only claude-code's model view is driven over the lattice")
-            return run_model(args.client_path, args.jobs, args.batch, args.only)
+            return run_model(args.client, args.client_path, args.jobs, args.batch, args.only)
         return run(
             args.client,
             args.client_path,

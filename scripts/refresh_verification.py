@@ -307,8 +307,8 @@ def model_section(verified: Mapping[str, Any]) -> list[str]:
             "",
             f"Over the lattice (`scripts/observatory.py run --client {r['client']} --model`):"
             f" {r['client']} {r['version']}, {r['date']}, the {len(r['observations'])} tool"
-            " shapes it observes, both modes, every tool called; replayed by the oracle suite,"
-            " tabulated in [compatibility.md](compatibility.md).",
+            " shapes it observes, in each of its modes, every tool called; replayed by the"
+            " oracle suite, tabulated in [compatibility.md](compatibility.md).",
         ]
     lines += ["", "The model-view data compared, per profile and version range:", ""]
     for doc in sorted(raw_files().values(), key=lambda d: d["id"]):

@@ -5,7 +5,7 @@ each shape of the lattice (`scripts/observatory.py run`). Replaying it needs no 
 recorded verdict must equal the profile's prediction for that shape, so a profile change that
 contradicts a measurement fails here. A small live sample per client, driven for real, must
 still give the recorded verdicts, so the ledger cannot silently drift from the clients. The
-ledger's `model_runs` (Claude Code's model view of each tool shape, `run --model`) are replayed
+ledger's `model_runs` (each model client's view of each tool shape, `run --model`) are replayed
 against the profile's `model_view` prediction the same way, with a live sample of their own.
 
 Run with `pytest -m oracle` (any -m that selects them) or CATALOGAUDIT_ORACLE=1.
@@ -165,13 +165,13 @@ def test_the_compatibility_table_is_current() -> None:
     )
 
 
-MODEL_RUNS = {f"claude-code@{r['version']}": r for r in LEDGER.get("model_runs", [])}
+MODEL_RUNS = {f"{r['client']}@{r['version']}": r for r in LEDGER.get("model_runs", [])}
 
 
 @pytest.mark.parametrize("run_id", sorted(MODEL_RUNS))
 def test_every_recorded_model_view_is_predicted(run_id: str) -> None:
-    """Claude Code's model view of each tool shape (`run --model`): offered, call and the
-    object sent, as the profile's `model_view` data predicts them."""
+    """A model client's view of each tool shape (`run --model`): offered, call and the object
+    sent, as the profile's `model_view` data predicts them."""
     run = MODEL_RUNS[run_id]
     obs = run["observations"]
     assert set(obs) <= set(BY_ID), "ledger shapes the lattice no longer makes"
@@ -202,22 +202,27 @@ MODEL_LIVE = (
 def test_a_live_model_sample_still_gives_the_recorded_views(run_id: str) -> None:
     """A few of the recorded model views, driven again: offered and call as recorded, and the
     object sent as predicted (the server names differ from the run's, so the hashes do)."""
-    from catalogaudit.verify.drivers.claude_code import driver
+    from catalogaudit.verify import driver
     from catalogaudit.verify.observatory_model import FIELDS, MODES, observe_models
 
-    if not (MODULES / ".bin" / "claude").is_file():
+    if not (MODULES / ".bin" / LIVE[run_id]).is_file():
         not_installed(f"{run_id} (npm ci --prefix tests)")
         pytest.skip("npm packages not installed: run `npm ci --prefix tests`")
     run = MODEL_RUNS[run_id]
-    drv = driver(str(MODULES))
-    assert f"claude-code@{drv.version()}" == run_id
+    drv = driver(run["client"], str(MODULES))
+    assert f"{run['client']}@{drv.version()}" == run_id
     ids = [i for i in MODEL_LIVE if i in run["observations"]]
     got = observe_models(drv, [BY_ID[i] for i in ids], batch=len(ids))
     predicted = predict_models(run_id, [BY_ID[i] for i in ids], {i: got[i]["server"] for i in ids})
     drift = {
         sid: (run["observations"][sid], got[sid])
         for sid in ids
-        if any(got[sid][m][f] != run["observations"][sid][m][f] for m in MODES for f in FIELDS[:2])
+        if any(
+            got[sid][m][f] != run["observations"][sid][m][f]
+            for m in MODES
+            if m in got[sid]
+            for f in FIELDS[:2]
+        )
         or differences(got[sid], predicted[sid])
     }
     assert not drift, f"recorded -> now: {drift}"

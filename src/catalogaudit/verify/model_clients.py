@@ -34,7 +34,7 @@ from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify import chat_api, gemini_api, responses_api
 from catalogaudit.verify.base import OFFLINE_ENV, run_group
 from catalogaudit.verify.model_view import PROMPT, Served, Session, logged
-from catalogaudit.verify.predict_model import collision_names
+from catalogaudit.verify.predict_model import hashed_names
 from catalogaudit.verify.standin import Offered, Recorded, Script, StandIn, member
 
 #: The one mode of these clients.
@@ -72,11 +72,11 @@ def sent_name(client: str, server: str, tool: str) -> str:
 
 
 def _sent_names(client: str, s: Served) -> dict[str, str]:
-    """Served tool name -> its sent name; Codex suffixes names that meet once sanitized
-    (`predict_model.collision_names`, as measured)."""
+    """Served tool name -> its sent name; Codex suffixes names that meet once sanitized or
+    are too long (`predict_model.hashed_names`, as measured)."""
     items = s.target.catalog.items("tools")
     names = [str(i.value.get("name")) for i in items if isinstance(i.value, dict)]
-    renamed = collision_names("codex", s.name, names) if client == "codex" else {}
+    renamed = hashed_names("codex", s.name, names, 128) if client == "codex" else {}
     return {n: sent_name(client, s.name, renamed.get(n, n)) for n in names}
 
 

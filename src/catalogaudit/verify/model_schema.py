@@ -17,7 +17,9 @@ and root-combinator catalogs and server-filesystem (2026-12-06):
   `type: "object"` when it has no type left. `refuse` lists what leaves
   the tool out of the request: `null-root` (a root typed `"null"`), `tuple-items` (an array
   `items`), `bad-additional` (`additionalProperties` neither boolean nor object),
-  `bad-combinator` (an `anyOf`/`oneOf`/`allOf` that is not an array).
+  `bad-combinator` (an `anyOf`/`oneOf`/`allOf` that is not an array), `bad-properties`
+  (`properties` neither null nor an object), `bad-required` (`required` neither null nor an
+  array).
 - `order` / `sorted` (Codex 0.169.0, which parses the schema into a struct and writes it back):
   every subschema's keys in this order whatever the served one, and the members of the maps
   named in `sorted` (`properties`, `$defs`, `definitions`) by name.
@@ -77,6 +79,14 @@ def _refused(schema: Any, refuse: list[str], root: bool) -> str:
     first subschema that refuses, each before its children (`_children`), in their order."""
     null_root, tuple_items = "null-root" in refuse, "tuple-items" in refuse
     bad_additional, bad_combinator = "bad-additional" in refuse, "bad-combinator" in refuse
+    shapes = {
+        key: kind
+        for key, kind, name in (
+            ("properties", dict, "bad-properties"),
+            ("required", list, "bad-required"),
+        )
+        if name in refuse
+    }
     todo: list[tuple[Any, bool]] = [(schema, root)]
     while todo:
         node, top = todo.pop()
@@ -92,6 +102,9 @@ def _refused(schema: Any, refuse: list[str], root: bool) -> str:
         for key in _SUBSCHEMA_LISTS if bad_combinator else ():
             if key in node and not isinstance(node[key], list):
                 return f"{key} is not an array"
+        for key, kind in shapes.items():
+            if node.get(key) is not None and not isinstance(node[key], kind):
+                return f"{key} is not {'an object' if kind is dict else 'an array'}"
         todo.extend((child, False) for child in reversed(_children(node)))
     return ""
 

@@ -1,12 +1,14 @@
-"""Claude Code's model view over the lattice: what `verify --client claude-code --model` saw of
-each tool shape's subject tool, reduced to what a ledger can keep and a profile can predict.
+"""A model client's view over the lattice: what `verify --client C --model` saw of each tool
+shape's subject tool, reduced to what a ledger can keep and a profile can predict.
 
-Per shape and mode (`tool-search-off`, `default`) the subject tool's observation is
+Per shape and mode (Claude Code's `tool-search-off` and `default`, the others' `default`) the
+subject tool's observation is
 `{"offered", "call", "view"}`: how it was offered, the call outcome (every tool is called), and
 `view`, the first 16 hex digits of the SHA-256 of the object sent once canonical (keys sorted,
 integral floats as integers: the comparison `verify --model` makes, key order aside), or null
 when nothing was sent. The server name the session gave the shape goes beside them (`server`),
-since the sent name `mcp__<server>__<tool>` is part of the view a prediction must rebuild.
+since the sent name (`mcp__<server>__<tool>` and the like) is part of the view a prediction
+must rebuild.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ def observe_models(
     progress: Callable[[int], None] | None = None,
     keep: Callable[[dict[str, dict[str, Any]]], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Shape id -> the subject tool's observation, one `claude` pair of starts per batch."""
+    """Shape id -> the subject tool's observation, one session per batch (Claude Code: a pair
+    of starts, one per mode)."""
     from catalogaudit.verify import observe_model
 
     out: dict[str, dict[str, Any]] = {}
@@ -69,7 +72,7 @@ def observe_models(
             work.mkdir()
             found = [target(s, work, driver.id) for s in chunks[n]]
             seen = observe_model(driver, found, work, ["all"])
-            names = {s.target.label: s.name for s in seen.served[SEARCH_OFF]}
+            names = {s.target.label: s.name for s in next(iter(seen.served.values()))}
             got: dict[str, dict[str, Any]] = {sid: {"server": names[sid]} for sid in names}
             for v in seen.views:
                 if v.index == SUBJECT:
@@ -100,8 +103,9 @@ def predict_models(
     from catalogaudit.verify.model_view import to_call
 
     out: dict[str, dict[str, Any]] = {}
+    client = profile.partition("@")[0]
     for shape in shapes:
-        t = target(shape, None, "claude-code")
+        t = target(shape, None, client)
         name = servers[shape.id]
         calls = to_call(t, ["all"], False)
         got: dict[str, Any] = {"server": name}
@@ -131,14 +135,14 @@ def differences(observed: dict[str, Any], predicted: dict[str, Any]) -> list[str
     ]
 
 
-def model_shapes(version: str | None = None) -> list[Shape]:
-    """The shapes whose defect is in the tools listing that Claude Code observes (both eras)."""
+def model_shapes(client: str, version: str | None = None) -> list[Shape]:
+    """The shapes whose defect is in the tools listing that the client observes (both eras,
+    where its driver speaks them)."""
     from catalogaudit.verify.lattice import shapes
     from catalogaudit.verify.observatory import applicable
 
     return [
         s
         for s in shapes()
-        if applicable("claude-code", s, version)
-        and (s.pointer or "/tools").split("/")[1] == "tools"
+        if applicable(client, s, version) and (s.pointer or "/tools").split("/")[1] == "tools"
     ]

@@ -86,32 +86,39 @@ def qualified(entry: dict[str, Any], server: str, tool: str) -> str:
     return name
 
 
-def collision_names(transform: str, server: str, names: Iterable[str]) -> dict[str, str]:
-    """Served name -> the name Codex gives it when names that differ meet once renamed by
-    `transform`: the renamed name, `_` and the first 12 hex digits of the SHA-1 of the tool's
-    raw identity (server, namespace, connector, callable name and name, NUL-separated, the
-    namespace being the server's name and the connector none: codex-rs mcp_tool_names.rs;
-    measured with `verify --model` on `a.b` beside `a_b`, 2026-12-07)."""
+def hashed_names(transform: str, server: str, names: Iterable[str], most: int) -> dict[str, str]:
+    """Served name -> the tool part of the name Codex sends for it, where that is not the
+    name renamed by `transform`: names that differ but meet once renamed each get `_` and the
+    first 12 hex digits of the SHA-1 of the tool's raw identity (server, namespace, connector,
+    callable name and name, NUL-separated; here the namespace is the server's name and there
+    is no connector), and a tool part longer than `most` bytes less `mcp__<server>__` is cut
+    to fit with that suffix (codex-rs mcp_tool_names.rs; measured with `verify --model`,
+    2026-12-07: `a.b` beside `a_b`, and the lattice's long names)."""
     fix = TRANSFORMS[transform]
     met: dict[str, set[str]] = {}
     for name in names:
         met.setdefault(fix(name), set()).add(name)
-    return {
-        name: f"{fix(name)}_{hashlib.sha1(raw.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
-        for group in met.values()
-        if len(group) > 1
-        for name in group
-        for raw in (f"{server}\0{server}\0\0{name}\0{name}",)
-    }
+    room = most - len(f"mcp__{fix(server)}__")
+    out: dict[str, str] = {}
+    for renamed, group in met.items():
+        for name in group:
+            raw = f"{server}\0{server}\0\0{name}\0{name}".encode("utf-8", "surrogatepass")
+            suffix = "_" + hashlib.sha1(raw).hexdigest()[:12]
+            part = renamed + suffix if len(group) > 1 else renamed
+            if len(part) > room:
+                part = part[: max(room - len(suffix), 0)] + suffix
+            if part != renamed:
+                out[name] = part
+    return out
 
 
-def collided(entry: dict[str, Any] | None, server: str, tools: Iterable[Any]) -> dict[str, str]:
-    """`collision_names` of the tools' names when the entry says the client renames so
-    (`name_collisions`: `sha1`)."""
-    if entry is None or entry.get("name_collisions") != "sha1":
+def hashed(entry: dict[str, Any] | None, server: str, tools: Iterable[Any]) -> dict[str, str]:
+    """`hashed_names` of the tools' names when the entry says the client renames so
+    (`name_hash`: the longest sent name)."""
+    if entry is None or "name_hash" not in entry:
         return {}
     names = (str(t.get("name")) for t in tools if isinstance(t, dict))
-    return collision_names(entry.get("transform", "none"), server, names)
+    return hashed_names(entry.get("transform", "none"), server, names, int(entry["name_hash"]))
 
 
 def view_of(
@@ -122,7 +129,7 @@ def view_of(
     name: str | None = None,
 ) -> dict[str, Any]:
     """The object the client is predicted to send the model for `tool` (offered `offered`;
-    `name`: the tool's name as the client renamed it first, `collision_names`)."""
+    `name`: the tool's name as the client renamed it first, `hashed_names`)."""
     out: dict[str, Any] = {}
     for sent, served in entry.get("fields", {}).items():
         if sent == "name":
@@ -196,7 +203,7 @@ def predict_views(
     paged_out = _paged_out(entry, target)
     how = entry.get("duplicates") if entry is not None else None
     groups: dict[str, list[int]] = {}
-    renamed = collided(entry, server, (i.value for i in target.catalog.items("tools")))
+    renamed = hashed(entry, server, (i.value for i in target.catalog.items("tools")))
     for item in target.catalog.items("tools"):
         tool = item.value if isinstance(item.value, dict) else {}
         name = str(tool.get("name"))

@@ -27,7 +27,7 @@ from catalogaudit.rules import TRANSFORMS
 from catalogaudit.verify.base import Target
 from catalogaudit.verify.model_view import server_names
 from catalogaudit.verify.predict import _versions, lost_items
-from catalogaudit.verify.predict_model import _entries, _first, _paged_out, collided, sent_view
+from catalogaudit.verify.predict_model import _entries, _first, _paged_out, hashed, sent_view
 
 #: Primary weights of the characters a sent name can hold ([A-Za-z0-9_-], the transforms'
 #: alphabet) in the Unicode root collation (CLDR root, as ICU and so `localeCompare` sort):
@@ -83,7 +83,7 @@ def client_prompt(
     offered = deferral.get(mode, INLINE)
     known = {} if seen is None else seen
     keys = [value_digest(t) for t in tools] if digests is None else digests
-    renamed = collided(entry, server, tools)
+    renamed = hashed(entry, server, tools)
     sent = [
         SentTool(str(t.get("name") if isinstance(t, dict) else None), NOT_OFFERED, because=why)
         if (why := dropped.get(n))
@@ -176,7 +176,7 @@ def _sent(
     renamed: dict[str, str],
 ) -> SentTool:
     """`_tool`, once per distinct tool: the view is a function of the tool's value, unless
-    the client renamed it for a collision (`collided`)."""
+    the client renamed it (`hashed`)."""
     name = renamed.get(str(tool.get("name"))) if renamed and isinstance(tool, dict) else None
     if name is not None:
         return _tool(entry, server, tool, offered, name)

@@ -34,8 +34,8 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     "casefold": str.casefold,
     "trim": str.strip,
     "cf-slug": cf_slug,
-    # Codex `mcp_tool_names.rs`: both parts sanitized to [A-Za-z0-9_].
-    "codex": lambda s: re.sub(r"[^A-Za-z0-9_]", "_", s),
+    # Codex `mcp_tool_names.rs`: both parts sanitized to [A-Za-z0-9_], an empty one to `_`.
+    "codex": lambda s: re.sub(r"[^A-Za-z0-9_]", "_", s) or "_",
     # opencode v1, Claude Code: anything outside [A-Za-z0-9_-] becomes `_`.
     "underscore-invalid": lambda s: re.sub(r"[^A-Za-z0-9_-]", "_", s),
     # Gemini CLI `generateValidName`: outside [A-Za-z0-9_.:-] becomes `_` (gemini-cli#20987).
