@@ -81,6 +81,14 @@ def test_a_snapshot_that_also_holds_a_listing_key_is_read_as_a_snapshot(tmp_path
         canonicalize.hashes_of(str(path))
 
 
+@pytest.mark.parametrize("constant", ["NaN", "-Infinity"])
+def test_a_non_finite_constant_takes_the_full_path(constant: str, tmp_path: Path) -> None:
+    """The C scanner refuses NaN and Infinity (`jcs._refuse`): orjson would write them null."""
+    path = tmp_path / "catalog.json"
+    path.write_text('{"tools":[{"name":"a","x":' + constant + "}]}")
+    assert quick.hash_report(str(path), path.read_bytes()) is None
+
+
 def test_the_quick_path_is_what_hash_runs_on_a_plain_list(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_text('{"tools":[{"name":"b","x":1.5},{"name":"a"}],"nextCursor":null}')

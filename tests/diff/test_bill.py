@@ -97,6 +97,8 @@ def test_prices_file_overrides_and_minimum(tmp_path: Path) -> None:
     mine["date"] = "2030-01-01"
     fam = mine["providers"]["openai"]["families"]["gpt-5"]
     fam.update({"cacheWrite": {"auto": 1_000_000}, "cacheRead": 0, "minimumPrefix": 0})
+    for provider in mine["providers"].values():
+        provider.pop("tokenizer", None)  # NOTE: optional: then told by provider (`tokens.label`)
     path = tmp_path / "prices.json"
     path.write_text(json.dumps(mine))
     old, new = _described(tmp_path)
@@ -105,6 +107,8 @@ def test_prices_file_overrides_and_minimum(tmp_path: Path) -> None:
     assert doc["promptCache"]["prices"]["source"] == str(path)
     for row in doc["promptCache"]["providers"]:
         assert row["rebills"] is True and row["resent"] > 0
+        estimate = row["provider"] != "openai"
+        assert row["tokenizer"] == ("o200k estimate" if estimate else "o200k_base")
         if row["provider"] == "openai":  # one currency unit per re-sent token
             assert row["cost"]["perSession"] == row["resent"]
             assert row["belowMinimum"] is False

@@ -270,7 +270,6 @@ def server_json_entries(doc: Any) -> list[tuple[dict[str, Any], str]]:
 
 __all__ = [
     "Intake",
-    "Loaded",
     "display_name",
     "display_names",
     "input_name",

@@ -148,7 +148,6 @@ if TYPE_CHECKING:
     from catalogaudit.model.wiretypes import (
         MAX_INPUT,
         MAX_INT_DIGITS,
-        MAX_SAFE_INTEGER,
         WireDecodeError,
         WireLimitError,
         WireObject,
@@ -197,8 +196,7 @@ __getattr__ = lazy(
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",
         "wiretypes": (
-            "MAX_INPUT MAX_INT_DIGITS MAX_SAFE_INTEGER WireDecodeError "
-            "WireLimitError WireObject has_unsafe_integer"
+            "MAX_INPUT MAX_INT_DIGITS WireDecodeError WireLimitError WireObject has_unsafe_integer"
         ),
     },
 )

@@ -82,7 +82,7 @@ def page_anomalies(
     return found
 
 
-def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
+def unsafe_integers(value: Any) -> list[jsonwire.Anomaly]:
     """Integers beyond +-(2^53-1), in document order (CA544).
 
     Valid JSON, but not I-JSON (RFC 7493 section 2.2): JavaScript clients and the RFC 8785
@@ -91,7 +91,7 @@ def unsafe_integers(value: Any, pointer: str = "") -> list[jsonwire.Anomaly]:
     and an integer found (a number-heavy page holds a hundred thousand scalars).
     """
     found: list[jsonwire.Anomaly] = []
-    stack: list[tuple[Any, str]] = [(iter([(None, value)]), pointer)]  # NOTE: key None: the root
+    stack: list[tuple[Any, str]] = [(iter([(None, value)]), "")]  # NOTE: key None: the root
     while stack:
         members, at = stack[-1]
         for key, node in members:

@@ -144,14 +144,13 @@ class Member:
     plain: bool = False
 
 
-def parse_members(text: str, duplicates: list[str] | None = None) -> dict[str, Member]:
+def parse_members(text: str) -> dict[str, Member]:
     """Parse a top-level object keeping each member's span, so `result` text can be kept verbatim.
 
     Request ids, SSE ids and envelope key order differ between runs and SDKs; the span lets us
-    keep exactly the served `result` and nothing else. A duplicate key keeps its last member,
-    and is appended to `duplicates` when given.
+    keep exactly the served `result` and nothing else. A duplicate key keeps its last member.
     """
-    members, end = object_members(text, duplicates)
+    members, end = object_members(text)
     return ended(text, members, end)  # type: ignore[no-any-return]
 
 

@@ -336,15 +336,12 @@ def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText
 
 
 def _scalar(value: Any, number: NumberText) -> str:
-    """A scalar as `_orjson` would not write it: a lone surrogate, a risky number."""
-    if value is None or value is True or value is False:
-        return "null" if value is None else "true" if value else "false"
+    """A scalar as `_orjson` would not write it: a lone surrogate, a risky number (null,
+    booleans and empty containers orjson always writes)."""
     if isinstance(value, str):
         return dump_string(value)
     if isinstance(value, (int, float)):
         return number(value)
-    if isinstance(value, (dict, list, tuple)) and not value:
-        return "{}" if isinstance(value, dict) else "[]"
     raise TypeError(f"cannot serialize {type(value).__name__}")
 
 
