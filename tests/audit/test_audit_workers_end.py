@@ -92,3 +92,31 @@ def test_a_signal_to_the_command_stops_its_workers(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGTERM)
     err = _ended(proc, workers)
     assert err == "error: terminated by SIGTERM; no partial file written\n", err
+
+
+def test_a_worker_signalled_as_it_starts_is_one_error_line(tmp_path: Path) -> None:
+    """A worker starts with the command's handlers, which raise: until it has put the
+    defaults back, the signal waits (each round signals the first worker the moment it is
+    seen, which printed a traceback in most rounds before)."""
+    for n in range(5):
+        where = tmp_path / str(n)
+        where.mkdir()
+        one = where / "s00.snapshot.json"
+        one.write_text(ca.load(str(FIXTURES / "bench" / "tools100.json")).dumps(), "utf-8")
+        for i in range(1, 40):
+            os.link(one, where / f"s{i:02}.snapshot.json")
+        names = sorted(p.name for p in where.glob("*.snapshot.json"))
+        proc = subprocess.Popen(
+            [PYTHON, "-m", "catalogaudit", "audit", "--jobs", "2", *names],
+            cwd=where,
+            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        while not (workers := _children(proc.pid)):
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        os.kill(workers[0], signal.SIGTERM)
+        err = _ended(proc, workers)
+        assert err.startswith("error: a --jobs worker process died"), err
+        assert err.count("\n") == 1 and "Traceback" not in err, err

@@ -27,6 +27,11 @@ _FORKS = sys.platform.startswith("linux")
 #: worker costs a fork and a pipe, and a handful of files are done before two would start.
 MANY = 8
 
+#: The signals a worker answers otherwise than this process (`_child`).
+_SIGNALS = {
+    getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT") if hasattr(signal, n)
+}
+
 #: What each worker does with one input; set before the fork, so no function is pickled.
 _WORK: Callable[[Any], Any] | None = None
 
@@ -72,7 +77,14 @@ def fan_out(work: Callable[[Any], T], inputs: Sequence[Any], jobs: int) -> Itera
         # one: a task's round trip through the pool's queues is a real share of the wall time
         # of many small files.
         chunk = max(1, min(16, len(inputs) // (jobs * 8)))
-        yield from pool.map(_run, inputs, chunksize=chunk)
+        # NOTE: the workers are forked here, each with this process's handlers, which raise:
+        # the signals wait until `_child` has put the defaults back (a traceback, else)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+        try:
+            results = pool.map(_run, inputs, chunksize=chunk)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        yield from results
         done = True
     except BrokenProcessPool:
         raise CatalogauditError(
@@ -95,9 +107,9 @@ def _child() -> None:
     # the workers. The parent's handlers of the ending signals raise in its main thread; a
     # worker signalled alone just ends (the parent then reports a dead worker).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for sig in _SIGNALS - {signal.SIGINT}:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
     # NOTE: reading and auditing a file makes no reference cycles (250 bench files in one
     # process: nothing left for `gc.collect()`), yet the collector's passes over the objects
     # made between them are a share of each file (bench/README.md); `_run` collects every
