@@ -12,6 +12,15 @@ import pytest
 
 from helpers import FIXTURES, cli
 
+#: The model clients `verify --model` drives -> (pinned version, executable under
+#: tests/node_modules/.bin).
+MODEL_CLIENTS = {
+    "claude-code": ("2.1.328", "claude"),
+    "codex": ("0.169.0", "codex"),
+    "gemini-cli": ("0.61.0", "gemini"),
+    "opencode": ("1.18.33", "opencode"),
+}
+
 
 @pytest.fixture(scope="module", autouse=True)
 def asked_for(request: pytest.FixtureRequest) -> None:

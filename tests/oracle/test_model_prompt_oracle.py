@@ -22,7 +22,7 @@ import pytest
 from helpers import FIXTURES, ROOT, cli
 from helpers.lattice_drops import cases as lattice_drops
 from helpers.lattice_drops import snapshot
-from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fixture
+from helpers.oracle_common import MODEL_CLIENTS, asked_for, not_installed  # noqa: F401
 from helpers.prompt_parts import mcp_part, server_name
 
 from catalogaudit.intake import read_catalog
@@ -34,13 +34,7 @@ pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
 RECORD = FIXTURES / "model" / "requests.observed.json"
-#: Client -> (pinned version, executable under node_modules/.bin).
-CLIENTS = {
-    "claude-code": ("2.1.328", "claude"),
-    "codex": ("0.169.0", "codex"),
-    "gemini-cli": ("0.61.0", "gemini"),
-    "opencode": ("1.18.33", "opencode"),
-}
+CLIENTS = MODEL_CLIENTS
 
 
 def _tools(client: str, sources: list[str], where: Path) -> str:

@@ -16,20 +16,14 @@ from pathlib import Path
 
 import pytest
 from helpers import FIXTURES, ROOT, cli
-from helpers.oracle_common import asked_for, not_installed  # noqa: F401 - a fixture
+from helpers.oracle_common import MODEL_CLIENTS, asked_for, not_installed  # noqa: F401
 
 pytestmark = pytest.mark.oracle
 
 MODULES = ROOT / "tests" / "node_modules"
 SOURCE = FIXTURES / "model" / "name-collisions-tools.json"
 RECORD = FIXTURES / "model" / "name-collisions.observed.json"
-#: Client -> (pinned version, executable under node_modules/.bin).
-CLIENTS = {
-    "claude-code": ("2.1.328", "claude"),
-    "codex": ("0.169.0", "codex"),
-    "gemini-cli": ("0.61.0", "gemini"),
-    "opencode": ("1.18.33", "opencode"),
-}
+CLIENTS = MODEL_CLIENTS
 FIELDS = ("mode", "index", "identity", "offered", "call", "name", "modelView")
 
 
