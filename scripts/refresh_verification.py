@@ -419,6 +419,11 @@ def _model_extras(e: dict[str, Any]) -> str:
         out.append(f"of tools with one sent name the {e['duplicates']} is sent")
     if e.get("duplicates") == "first-of-name":
         out.append("of tools with one name the first is sent")
+    if "name_hash" in e:
+        out.append(
+            f"a name over {e['name_hash']} bytes, or one that meets another once renamed, cut "
+            "and suffixed with a SHA-1"
+        )
     for era, how in e.get("empty_cursor", {}).items():
         what = "ends the listing" if how == "stop" else "is followed"
         out.append(f'{era}: a nextCursor of "" {what}')
