@@ -1,6 +1,7 @@
 """Differential oracle: what each model client sends of tools that share a sent name
-(fixtures/model/name-collisions-tools.json: two tools named `ok`, `a.b` before `a_b`, `x_y`
-before `x y`), against fixtures/model/name-collisions.observed.json, which
+(fixtures/model/name-collisions-tools.json: two tools named `ok`, `a.b` before `a_b` and
+`a b`, `x_y` before `x y`, an empty name before `_`, names of 200 non-ASCII and 300 ASCII
+characters), against fixtures/model/name-collisions.observed.json, which
 tests/verify/test_name_collisions.py compares the profiles' predictions with.
 
 One `verify --model` session per client, every tool called; its prompt hash must be the one

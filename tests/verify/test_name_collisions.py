@@ -3,7 +3,8 @@ real clients sent (fixtures/model/name-collisions.observed.json, recorded by
 tests/oracle/test_name_collisions_oracle.py with `verify --model`, 2026-12-07): Claude Code
 and Codex send the first tool of a name, opencode and Gemini CLI the last, and verify sees
 every tool of the name as that one object; Codex sends names that meet only after sanitizing
-(`a.b` and `a_b`, `x_y` and `x y`) each with a SHA-1 suffix of its own."""
+(`a.b`, `a_b` and `a b`; `x_y` and `x y`; an empty name and `_`) and names too long each with a
+SHA-1 suffix of its own."""
 
 from __future__ import annotations
 

@@ -115,18 +115,23 @@ def client_prompt(
 
 def _one_per_name(sent: list[SentTool], last: bool) -> list[SentTool]:
     """One object per sent name (`duplicates`, as `predict_model` predicts it): the first
-    tool of a name, or the last, is sent; the others are not offered."""
-    names: set[str] = set()
-    out = []
-    for tool in reversed(sent) if last else sent:
-        if tool.name is not None and tool.name in names:
-            which = "a later" if last else "an earlier"
-            why = f"sent as {tool.name}, {which} tool's name: only that one is sent"
-            tool = SentTool(tool.identity, NOT_OFFERED, because=why)
-        elif tool.name is not None:
-            names.add(tool.name)
-        out.append(tool)
-    return out[::-1] if last else out
+    tool of a name is sent, or the last in the first one's place (measured: Gemini CLI keeps
+    a name where it first came, as a map keeps a key); the others are not offered."""
+    at: dict[str, int] = {}
+    out = list(sent)
+    for n, tool in enumerate(sent):
+        if tool.name is None:
+            continue
+        if tool.name not in at:
+            at[tool.name] = n
+            continue
+        k = at[tool.name]
+        if last:
+            out[k], tool = tool, out[k]
+        which = "a later" if last else "an earlier"
+        why = f"sent as {tool.name}, {which} tool's name: only that one is sent"
+        out[n] = SentTool(tool.identity, NOT_OFFERED, because=why)
+    return out
 
 
 def collation_key(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
