@@ -1,6 +1,6 @@
-"""Start-up: each command imports what it needs (typer parses every command line; rich, httpx
-and jsonschema only where a command uses them), and `main` as a program ends without the
-interpreter's last garbage collection."""
+"""Start-up: each command imports what it needs (typer parses every command line, without
+pydantic; rich, httpx and jsonschema only where a command uses them), and `main` as a program
+ends without the interpreter's last garbage collection."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from catalogaudit.cli import main
 
 TOOLS = str(fixture("bench", "tools100.json"))
 SNAP = str(fixture("captures", "example-server.snapshot.json"))
-HEAVY = ("rich", "httpx", "jsonschema")
+#: (pydantic: typer 0.29 imported it to coerce every parameter, about 0.1 s of every command)
+HEAVY = ("rich", "httpx", "jsonschema", "pydantic")
 
 
 def _loaded(args: list[str], modules: tuple[str, ...]) -> tuple[str, list[str]]:

@@ -34,7 +34,7 @@ COMMANDS = [
     "proxy",
     "verify",
 ]
-#: What typer 0.29 printed before: Python types and a doubled ellipsis.
+#: What typer printed before `helptext.plain`: Python types and a doubled ellipsis.
 PYTHON_TYPES = re.compile(r"<bool>|<str>|<int>|<float>|list\[|str\]|\.\.\.\}\.\.\.|\{\{|\}\}")
 
 

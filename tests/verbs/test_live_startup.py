@@ -12,7 +12,7 @@ import pytest
 from helpers import PYTHON, SERVERS
 
 #: Loaded only after the server is spawned (`verbs.snapshot._prepare`, `wire.capture`); typer,
-#: which parses the command line first, and what it loads (pydantic, tempfile) come before.
+#: which parses the command line first, comes before.
 LATER = (
     "catalogaudit.snapshots.build",
     "catalogaudit.intake",

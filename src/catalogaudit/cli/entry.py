@@ -144,7 +144,7 @@ def _one_line(exc: Exception) -> str:
     if isinstance(exc, CatalogauditError):
         return str(exc)
     if isinstance(exc, TyperException):
-        # NOTE: typer >= 0.29 vendors click; its usage errors all derive from TyperException.
+        # NOTE: typer >= 0.28 vendors click; its usage errors all derive from TyperException.
         return (exc.format_message().splitlines() or [type(exc).__name__])[0]
     if isinstance(exc, RecursionError):
         # NOTE: JSON nested about as deep as Python's stack (~1,000 frames) parses, but the

@@ -1,24 +1,32 @@
 """Plain `--help`: choices and click-style metavars (`TEXT`, `INTEGER`, `FILE...`) instead of
-the Python types typer 0.29 prints (`<bool>`, `<list[str]>`, `<str>`), no type at all after
-a flag, paragraphs that the terminal wraps (not the docstring's line breaks), a long choice
-list in the help text (`One of: text, json, ...`, which wraps between words) behind a short
-metavar (`FORMAT`), and a command's many options grouped into panels by what they are for.
+the type names typer prints (`<str>`, `<int range>`), an argument by its upper-case name and
+no type after it or after a flag, paragraphs that the terminal wraps (not the docstring's line
+breaks), a long choice list in the help text (`One of: text, json, ...`, which wraps between
+words) behind a short metavar (`FORMAT`), and a command's many options grouped into panels by
+what they are for.
 
-Why here: typer derives the help column from the annotation and, for arguments, ignores
-`metavar`; the one fix is to give every parameter of the built command a subclass that
-renders the type as a user reads it. `plain(command)` does that once, before parsing.
+Why here: typer's rich help takes an option's column from `make_metavar` and an argument's
+from its type; the one fix is to give every parameter of the built command a subclass (and an
+argument a type without a metavar) that renders it as a user reads it. `plain(command)` does
+that once, before parsing.
 """
 
 from __future__ import annotations
 
-import enum
+import copy
 from types import SimpleNamespace
-from typing import Any, Literal, get_args, get_origin
+from typing import Any
 
 from typer.core import TyperArgument, TyperOption
 
-#: The metavar of a value type, as click names them.
-_NAMES = {str: "TEXT", int: "INTEGER", float: "NUMBER"}
+#: The metavar of a value type (click's names), by the type's name.
+_NAMES = {
+    "str": "TEXT",
+    "int": "INTEGER",
+    "int range": "INTEGER",
+    "float": "NUMBER",
+    "float range": "NUMBER",
+}
 #: Choices longer than this go into the help text: the metavar column would cut them.
 _CHOICES = 18
 #: A command with more options than this shows them in panels (`PANELS`).
@@ -46,50 +54,30 @@ PANELS = {
 }
 
 
-def _element(annotation: Any) -> Any:
-    """`list[str]` -> `str`; `X | None` -> `X`."""
-    args = [a for a in get_args(annotation) if a is not type(None)]
-    if getattr(annotation, "__origin__", None) is list and args:
-        return args[0]
-    return args[0] if len(args) == 1 else annotation
-
-
 def metavar(param: TyperOption | TyperArgument) -> str:
     """What the help shows for the parameter's value: `text|json`, `TEXT`, `INTEGER`."""
-    annotation = param.type_descriptor.annotation
-    inner = _element(_element(annotation))
-    if isinstance(inner, type) and issubclass(inner, enum.Enum):
-        return "|".join(str(m.value) for m in inner)
-    if get_origin(inner) is Literal:
-        return "|".join(get_args(inner))
-    return _NAMES.get(inner, "VALUE")
+    choices = getattr(param.type, "choices", None)
+    if choices:
+        return "|".join(str(c) for c in choices)
+    return _NAMES.get(param.type.name, "VALUE")
 
 
 class PlainOption(TyperOption):
     """An option whose help column is its choices or a plain metavar; nothing for a flag."""
 
-    def display_type_rich(self, ctx: Any) -> str | None:
+    def make_metavar(self, ctx: Any) -> str:
         if self.metavar is not None:
             return self.metavar
-        if self.is_flag:
-            return None
-        return metavar(self)
+        return "" if self.is_flag else metavar(self)
 
 
 class PlainArgument(TyperArgument):
     """An argument shown by its name (`FILE...`), without a Python type, in click's usage form:
     `FILE...` when required, `[FILE]...` when not."""
 
-    @property
-    def display_name_raw(self) -> str:
-        return self.metavar if self.metavar is not None else (self.name or "").upper()
-
-    def display_type_rich(self, ctx: Any) -> str | None:
-        return None
-
-    def _usage_display_name(self) -> str:
-        name = self.display_name_raw.removesuffix("...")
-        if not self.required:
+    def make_metavar(self, ctx: Any, *, usage: bool = False) -> str:
+        name = (self.metavar or "").removesuffix("...")
+        if usage and not self.required:
             name = f"[{name}]"
         return name + ("..." if self.nargs != 1 else "")
 
@@ -134,6 +122,15 @@ def plain(command: Any) -> Any:
                 param.rich_help_panel = PANELS.get(max(param.opts, key=len))
         elif type(param) is TyperArgument:
             param.__class__ = PlainArgument
+            if param.metavar is None:
+                param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
+            param.type = copy.copy(param.type)  # NOTE: click's types are shared instances
+            param.type.get_metavar = _untyped  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         plain(sub)
     return command
+
+
+def _untyped(param: Any, ctx: Any) -> str:
+    """An argument's type metavar: none, so that the help's type column stays empty."""
+    return ""
