@@ -34,8 +34,12 @@ COMMANDS = [
     "proxy",
     "verify",
 ]
-#: What typer printed before `helptext.plain`: Python types and a doubled ellipsis.
-PYTHON_TYPES = re.compile(r"<bool>|<str>|<int>|<float>|list\[|str\]|\.\.\.\}\.\.\.|\{\{|\}\}")
+#: What typer printed before `helptext.plain`: type names (0.29: Python types; 0.28: click's
+#: with Python names, `<int range>`) and a doubled ellipsis.
+PYTHON_TYPES = re.compile(
+    r"<bool>|<boolean>|<str>|<int>|<int range>|<float>|<float range>|<choice>|list\[|str\]"
+    r"|\.\.\.\}\.\.\.|\{\{|\}\}"
+)
 
 
 def plain_env(**extra: str) -> dict[str, str]:
