@@ -118,15 +118,32 @@ def _unsafe_pointers(value: Any, at: str = "") -> Iterator[str]:
         yield at
 
 
+def _expected(value: Any) -> list[tuple[str, int]]:
+    """The reference grouping: each item of an array of the page result (a dict) is a group,
+    the rest of the page one; (first pointer, count) per group, by first pointer's order."""
+    groups: dict[str | None, list[Any]] = {}
+    for at in _unsafe_pointers(value):
+        steps = at.split("/")
+        key = steps[1].replace("~1", "/").replace("~0", "~") if len(steps) > 2 else None
+        is_item = isinstance(value, dict) and isinstance(value.get(key), list)
+        group = "/".join(steps[:3]) if is_item else None
+        groups.setdefault(group, [at, 0])[1] += 1
+    return [(first, count) for first, count in groups.values()]
+
+
 @settings(max_examples=300, deadline=None)
 @given(WIRE_TEXT)
-def test_unsafe_integers_are_found_in_document_order(text: str) -> None:
+def test_unsafe_integers_are_found_once_per_item_in_document_order(text: str) -> None:
     value = jsonwire.loads(text)
     for big in ("9007199254740993", "-12345678901234567890123"):
         value = [value, {"a/b": [jsonwire.loads(big)], "~": {"x": value}}]
-        found = unsafe_integers(value)
-        assert [a.pointer for a in found] == list(_unsafe_pointers(value))
-        assert all(a.kind == "unsafe-integer" and "beyond 2^53-1" in a.detail for a in found)
+        for page in (value, {"tools": value, "_meta": {"m": value}, "n": jsonwire.loads(big)}):
+            found = unsafe_integers(page)
+            expected = _expected(page)
+            assert [a.pointer for a in found] == [at for at, _ in expected]
+            for anomaly, (_, count) in zip(found, expected, strict=True):
+                assert anomaly.kind == "unsafe-integer" and "beyond 2^53-1" in anomaly.detail
+                assert (f"; {count - 1:,} more in this " in anomaly.detail) is (count > 1)
     assert [a.pointer for a in unsafe_integers(jsonwire.loads("1e400"))] == []
     assert [a.pointer for a in unsafe_integers(2**60)] == [""]
 

@@ -443,10 +443,14 @@ def test_a_broken_snapshot_is_a_one_line_error(
 @pytest.mark.parametrize("count", [10, 11, 25])
 def test_ca544_lines_stop_at_ten_and_count_the_rest(tmp_path: Path, count: int) -> None:
     """`hash` and `canonicalize` print the first ten CA544 warnings of an input and one line
-    counting the others; the snapshot keeps a finding for each."""
-    props = {f"p{i}": {"type": "integer", "maximum": 2**63 + i} for i in range(count)}
-    schema = {"type": "object", "properties": props}
-    write(tmp_path, "tools.json", json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    counting the others; the snapshot keeps a finding for each item that holds such integers,
+    at its first, saying how many more it holds."""
+    tools = [
+        {"name": f"t{i}", "inputSchema": {"type": "object", "maximum": 2**63 + i}}
+        for i in range(count)
+    ]
+    tools[0]["inputSchema"]["properties"] = {f"p{i}": {"minimum": -(2**60)} for i in range(3)}
+    write(tmp_path, "tools.json", json.dumps({"tools": tools}))
     for verb in ("hash", "canonicalize"):
         result = cli(verb, "tools.json", cwd=tmp_path)
         assert result.code == 0, str(result)
@@ -455,9 +459,11 @@ def test_ca544_lines_stop_at_ten_and_count_the_rest(tmp_path: Path, count: int) 
         assert [x.split(" integer ")[1].split()[0] for x in shown] == [
             str(2**63 + i) for i in range(min(count, 10))
         ]
+        assert "; 3 more in this item ('t0' at /inputSchema/maximum)" in shown[0]
+        assert all(" more in this item" not in x for x in shown[1:])
         rest = [x for x in lines if x not in shown]
-        more = [f"tools.json: warning: CA544 on {count - 10} more integers beyond 2^53-1 "]
-        assert [x[: len(more[0])] for x in rest] == (more if count > 10 else [])
+        more = f"tools.json: warning: CA544 in {count - 10} more items or pages with integers "
+        assert [x[: len(more)] for x in rest] == ([more] if count > 10 else [])
         if verb == "canonicalize":
             found = [f for f in result.json()["findings"] if f["ruleId"] == "CA544"]
-            assert len(found) == count
+            assert [f["identity"] for f in found] == [f"t{i}" for i in range(count)]

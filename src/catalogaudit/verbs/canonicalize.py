@@ -124,15 +124,16 @@ PRECISION_LINES = 10
 
 
 def precision_notes(name: str, findings: Sequence[Any]) -> tuple[str, ...]:
-    """stderr lines for the CA544 findings, integers the canonical hash sees as IEEE doubles:
-    one per finding up to `PRECISION_LINES`, then how many more (`audit` lists them all)."""
+    """stderr lines for the CA544 findings (one per item or page holding integers the
+    canonical hash sees as IEEE doubles): one per finding up to `PRECISION_LINES`, then how
+    many more (`audit` lists them all)."""
     found = [f for f in findings if isinstance(f, dict) and f.get("ruleId") == "CA544"]
     notes = [f"{name}: warning: CA544 {f.get('message')}" for f in found[:PRECISION_LINES]]
     if len(found) > PRECISION_LINES:
         more = len(found) - PRECISION_LINES
         notes.append(
-            f"{name}: warning: CA544 on {more:,} more integers beyond 2^53-1 "
-            "(catalogaudit audit lists every one)"
+            f"{name}: warning: CA544 in {more:,} more items or pages with integers beyond "
+            "2^53-1 (catalogaudit audit lists them all)"
         )
     return tuple(notes)
 
