@@ -59,16 +59,21 @@ def _utf8(text: str) -> bool:
     return text.isascii() or _SURROGATE.search(text) is None
 
 
-def plain(value: Any, depth: int = 0, keys: set[Any] | None = None) -> Any:
+def plain(
+    value: Any, depth: int = 0, keys: set[Any] | None = None, stand: dict[int, int] | None = None
+) -> Any:
     """`value` as builtin dicts, lists, strings, finite floats, small ints, booleans and None
     (numbers as their value: `1.50E1` becomes 15.0, which every keyword reads alike), or
     `NOT_PLAIN` (non-finite or huge numbers, nesting over `MAX_DEPTH`, lone surrogates, other
     types). `keys`: every object's keys are added to it (complete unless `NOT_PLAIN`), so a
     caller asking whether some object holds a key needs no second walk (`Item.keys`).
+    `stand`: each integer of magnitude `STAND_IN_BOUND` or more becomes its stand-in there
+    (`stand_ins`), or the value is `NOT_PLAIN`.
 
     Copy on write: a container whose members are all plain is handed back itself, so a
     catalog without wire numbers (the parser keeps every float's lexeme) costs one walk."""
     kind = type(value)
+    bound = _INT_BOUND if stand is None else STAND_IN_BOUND
     if kind is dict or kind is list:
         if depth >= MAX_DEPTH:
             return NOT_PLAIN
@@ -88,7 +93,7 @@ def plain(value: Any, depth: int = 0, keys: set[Any] | None = None) -> Any:
                 if item.isascii() or lone(item) is None:
                     continue
                 return NOT_PLAIN
-            if each is bool or item is None or (each is int and -_INT_BOUND < item < _INT_BOUND):
+            if each is bool or item is None or (each is int and -bound < item < bound):
                 continue
             if isinstance(item, float):
                 if not finite(item):
@@ -96,8 +101,12 @@ def plain(value: Any, depth: int = 0, keys: set[Any] | None = None) -> Any:
                 if each is float:
                     continue
                 new = float(item)
+            elif isinstance(item, int):  # NOTE: a parser's int, or beyond `bound`: no call each
+                new = _integer(item, bound, stand)
+                if new is NOT_PLAIN:
+                    return NOT_PLAIN
             else:
-                new = plain(item, depth + 1, keys)
+                new = plain(item, depth + 1, keys, stand)
                 if new is NOT_PLAIN:
                     return NOT_PLAIN
                 if new is item:
@@ -113,10 +122,16 @@ def plain(value: Any, depth: int = 0, keys: set[Any] | None = None) -> Any:
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else NOT_PLAIN
     if isinstance(value, int):
-        return int(value) if -_INT_BOUND < value < _INT_BOUND else NOT_PLAIN
+        return _integer(value, bound, stand)
     if isinstance(value, dict):
-        return plain(dict(value), depth, keys)
+        return plain(dict(value), depth, keys, stand)
     return NOT_PLAIN
+
+
+def _integer(value: int, bound: int, stand: dict[int, int] | None) -> Any:
+    if -bound < value < bound:
+        return int(value)
+    return NOT_PLAIN if stand is None else stand.get(value, NOT_PLAIN)
 
 
 #: Integers at least this large in magnitude get stand-ins (`stand_ins`), placed between this
@@ -138,18 +153,18 @@ def stand_ins(value: Any) -> Any:
     `const` and `uniqueItems` (python-jsonschema's `uniq` sorts) answer alike at every place,
     and an error sits where it sat. Its wording stays python-jsonschema's, on the original."""
     big: set[int] = set()
-    stack: list[tuple[Any, int]] = [(value, 0)]
+    stack: list[tuple[Any, int]] = [([value], -1)]  # NOTE: the root, as a member at level 0
     while stack:
         node, level = stack.pop()
-        if isinstance(node, (dict, list)):
-            if level >= MAX_DEPTH:
-                return NOT_PLAIN
-            stack.extend((v, level + 1) for v in _children(node))
-        elif isinstance(node, (int, float)) and not isinstance(node, bool):
-            if not -STAND_IN_BOUND < node < STAND_IN_BOUND:  # NOTE: false for NaN too
-                if not isinstance(node, int):
+        if level >= MAX_DEPTH:
+            return NOT_PLAIN
+        for child in _children(node):  # NOTE: scalars (most members) are read here, not pushed
+            if isinstance(child, (dict, list)):
+                stack.append((child, level + 1))
+            elif isinstance(child, (int, float)) and not -STAND_IN_BOUND < child < STAND_IN_BOUND:
+                if not isinstance(child, int):  # NOTE: NaN too
                     return NOT_PLAIN
-                big.add(node)
+                big.add(child)
     if not big:
         return NOT_PLAIN
     up = sorted(n for n in big if n > 0)
@@ -157,33 +172,18 @@ def stand_ins(value: Any) -> Any:
     step = 2**11  # NOTE: multiples are doubles exactly, were they compared as doubles
     stand = {n: STAND_IN_BOUND + step * (i + 1) for i, n in enumerate(up)}
     stand.update({n: -STAND_IN_BOUND - step * (i + 1) for i, n in enumerate(down)})
-    return plain(_replaced(value, stand))
-
-
-def _replaced(value: Any, stand: dict[int, int]) -> Any:
-    """`value` with the integers `stand` maps replaced (containers copied only where they hold
-    one; nesting below `MAX_DEPTH`, checked by `stand_ins`)."""
-    if isinstance(value, dict):
-        new = {k: _replaced(v, stand) for k, v in value.items()}
-        return value if all(new[k] is v for k, v in value.items()) else new
-    if isinstance(value, list):
-        items = [_replaced(v, stand) for v in value]
-        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
-    if isinstance(value, int) and value in stand:  # NOTE: the parser's `WireInt` too
-        return stand[value]
-    return value
+    return plain(value, stand=stand)
 
 
 def depth(value: Any) -> int:
     """How deep containers nest in `value` (0: a scalar; `plain` refuses `MAX_DEPTH` or more),
     without recursion."""
     deepest = 0
-    stack = [(value, 0)]
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
     while stack:
         node, level = stack.pop()
-        if isinstance(node, (dict, list)):
-            deepest = max(deepest, level + 1)
-            stack.extend((child, level + 1) for child in _children(node))
+        deepest = max(deepest, level)
+        stack.extend((c, level + 1) for c in _children(node) if isinstance(c, (dict, list)))
     return deepest
 
 
