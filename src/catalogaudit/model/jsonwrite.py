@@ -118,13 +118,15 @@ def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText)
     written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
     are counted, and any more in the text are orjson's own."""
     jcs = number is jcs_number
-    # NOTE: the writers that spell a finite `WireFloat` by its lexeme, which `default` then
-    # takes as it stands (most of a number-heavy item's calls)
+    # NOTE: the writers that spell a finite `WireFloat` and a `WireInt` by its lexeme, which
+    # `default` then takes as it stands (most of a number-heavy item's calls)
     lexemes = number is lexeme or number is _written_number
     risky = 0
 
     def default(obj: Any) -> Any:
         nonlocal risky
+        if lexemes and type(obj) is WireInt:
+            return orjson.Fragment(obj.lexeme)  # NOTE: digits only: never a risky token
         if lexemes and type(obj) is WireFloat and obj.lexeme not in NON_FINITE:
             spelt: str = obj.lexeme
             if spelt.endswith(".0") or "e+" in spelt or "e-" in spelt:
