@@ -201,3 +201,14 @@ DIALECTS = [
     "Draft201909Validator",
     "Draft202012Validator",
 ]
+
+
+def jcs_of(data: bytes, name: str = "x") -> bytes:
+    """`canonicalize --jcs`'s bytes of `data` (`canonical.strict.write_jcs`), held whole, as a
+    test compares them; also checks the size it says it wrote."""
+    from catalogaudit.canonical import strict
+
+    fh = io.BytesIO()
+    size = strict.write_jcs(data, name, fh)
+    assert size == len(fh.getvalue())
+    return fh.getvalue()

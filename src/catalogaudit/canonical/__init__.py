@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from catalogaudit.canonical.jcs import gc_paused, jcs_bytes, jcs_hash, sha256
     from catalogaudit.canonical.prompts import ClientPrompt, SentTool, sent_text
     from catalogaudit.canonical.quick import hash_report as quick_hash_report
-    from catalogaudit.canonical.strict import strict_jcs
+    from catalogaudit.canonical.strict import write_jcs
     from catalogaudit.canonical.tokens import count as count_tokens
     from catalogaudit.canonical.tokens import label as token_label
     from catalogaudit.canonical.tokens import resent as tokens_resent
@@ -38,7 +38,7 @@ __getattr__ = lazy(
         "jcs": "gc_paused jcs_bytes jcs_hash sha256",
         "prompts": "ClientPrompt SentTool sent_text",
         "quick": "quick_hash_report=hash_report",
-        "strict": "strict_jcs",
+        "strict": "write_jcs",
         "tokens": "count_tokens=count token_label=label tokens_resent=resent",
     },
 )

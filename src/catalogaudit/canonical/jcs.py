@@ -227,25 +227,38 @@ def es6_numbers(out: bytes) -> bytes:
     return out
 
 
-def plain_jcs(value: Any, split: int = 0, floats: bool = True) -> bytes:
+def plain_jcs(value: Any, floats: bool = True) -> bytes:
     """`jcs_bytes` of a value `read_values` gave: orjson writes it with keys sorted, the
     numbers it writes otherwise than ECMAScript spelled again (`es6_numbers`); where UTF-16
     order may differ from orjson's, from a copy with every object's keys in UTF-16 order
-    (`jsonwrite.utf16_ordered`), which orjson keeps. The first `split` levels are written member by
-    member (a document's listings, so one such key costs one item written twice). `floats`:
-    False for a value known to hold none (nothing to spell again). Raises
-    `orjson.JSONEncodeError` as `served` does."""
-    kind = type(value)
-    if split > 0 and kind is list:
-        return b"[" + b",".join(plain_jcs(v, split - 1, floats) for v in value) + b"]"
-    if split > 0 and kind is dict:
-        keys = sorted(value, key=jcs_key)
-        pairs = (orjson.dumps(k) + b":" + plain_jcs(value[k], split - 1, floats) for k in keys)
-        return b"{" + b",".join(pairs) + b"}"
+    (`jsonwrite.utf16_ordered`), which orjson keeps. `floats`: False for a value known to hold
+    none (nothing to spell again). Raises `orjson.JSONEncodeError` as `served` does."""
     out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     if utf16_order_may_differ(out):  # NOTE: never for a scalar
         out = orjson.dumps(utf16_ordered(value))
     return es6_numbers(out) if floats else out
+
+
+def jcs_pieces(value: Any, split: int) -> Iterator[bytes]:
+    """`plain_jcs(value)` in pieces: the first `split` levels member by member (a document's
+    listings and their items), so that neither the whole text nor a list of its pieces is
+    held, and a key whose UTF-16 order may differ costs one member written twice."""
+    kind = type(value)
+    if split > 0 and kind is list:
+        yield b"["
+        for n, member in enumerate(value):
+            if n:
+                yield b","
+            yield from jcs_pieces(member, split - 1)
+        yield b"]"
+    elif split > 0 and kind is dict:
+        yield b"{"
+        for n, key in enumerate(sorted(value, key=jcs_key)):
+            yield (b"," if n else b"") + orjson.dumps(key) + b":"
+            yield from jcs_pieces(value[key], split - 1)
+        yield b"}"
+    else:
+        yield plain_jcs(value)
 
 
 def same_members(data: bytes, colons: int) -> bool:

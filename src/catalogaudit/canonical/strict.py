@@ -5,14 +5,14 @@ proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
 from catalogaudit.canonical.jcs import (
     gc_paused,
     jcs_bytes,
-    plain_jcs,
+    jcs_pieces,
     read_values,
     same_members,
 )
@@ -50,9 +50,11 @@ def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
     return [Problem(a.pointer, _WORDS[a.kind].format(a.subject)) for a in found]
 
 
-def strict_jcs(data: bytes, name: str) -> bytes:
-    """The RFC 8785 bytes of any JSON document, or an `InputError` naming what JCS cannot hold."""
-    quick = _orjson_jcs(data)
+def write_jcs(data: bytes, name: str, fh: BinaryIO) -> int:
+    """Write the RFC 8785 bytes of any JSON document to `fh` (which it may rewind and truncate:
+    `verbs.output.emit_document`'s file), returning their size; or raise an `InputError`
+    naming what JCS cannot hold."""
+    quick = _orjson_jcs(data, fh)
     if quick is not None:
         return quick
     text, invalid_utf8 = decode_utf8(data)
@@ -70,19 +72,26 @@ def strict_jcs(data: bytes, name: str) -> bytes:
         raise InputError(
             f"{name}: not representable in RFC 8785: {found[0].detail} at {where}{more}"
         )
-    return jcs_bytes(value)
+    return fh.write(jcs_bytes(value))
 
 
-def _orjson_jcs(data: bytes) -> bytes | None:
-    """`strict_jcs` at C speed (`jcs.read_values`, `jcs.plain_jcs`): RFC 8785 depends on values
-    only; None when the exact path must read the document (it says what RFC 8785 cannot hold), or
-    a duplicate key was dropped."""
+def _orjson_jcs(data: bytes, fh: BinaryIO) -> int | None:
+    """`write_jcs` at C speed (`jcs.read_values`, `jcs.plain_jcs`): RFC 8785 depends on values
+    only. None, with `fh` emptied again, when the exact path must read the document (it says
+    what RFC 8785 cannot hold), or a duplicate key was dropped."""
     with gc_paused():
         value = read_values(data)
         if value is None:
             return None
+        size = colons = 0
         try:
-            out = plain_jcs(value, split=2)
+            for piece in jcs_pieces(value, split=2):
+                colons += piece.count(b":")
+                size += fh.write(piece)
         except (orjson.JSONEncodeError, RecursionError):
-            return None  # NOTE: 255 levels
-    return out if same_members(data, out.count(b":")) else None
+            size = -1  # NOTE: 255 levels
+    if size >= 0 and same_members(data, colons):
+        return size
+    fh.seek(0)
+    fh.truncate()
+    return None

@@ -159,12 +159,11 @@ def run(o: Options) -> int:
     Option combinations are checked by `options`.
     """
     if o.jcs:
-        from catalogaudit.canonical import strict_jcs
+        from catalogaudit.canonical import write_jcs
 
         spec = o.inputs[0]
-        name = input_name(spec)
-        jcs = strict_jcs(read_bytes(spec), name)
-        output.emit(o.output, jcs)
+        name, data = input_name(spec), read_bytes(spec)
+        output.emit_document(o.output, lambda fh: write_jcs(data, name, fh), lambda _: None)
         return EXIT_OK
     # NOTE: all read before any write; the bytes read are compared only by --check and
     # --in-place
