@@ -144,7 +144,7 @@ def test_unsafe_integers_are_found_once_per_item_in_document_order(text: str) ->
             assert [a.pointer for a in found] == [at for at, _ in expected]
             for anomaly, (_, count) in zip(found, expected, strict=True):
                 assert anomaly.kind == "unsafe-integer" and "beyond 2^53-1" in anomaly.detail
-                assert (f"; {count - 1:,} more in this " in anomaly.detail) is (count > 1)
+                assert anomaly.count == count
     assert [a.pointer for a in unsafe_integers(jsonwire.loads("1e400"))] == []
     assert [a.pointer for a in unsafe_integers(2**60)] == [""]
 

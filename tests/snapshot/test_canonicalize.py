@@ -467,3 +467,42 @@ def test_ca544_lines_stop_at_ten_and_count_the_rest(tmp_path: Path, count: int) 
         if verb == "canonicalize":
             found = [f for f in result.json()["findings"] if f["ruleId"] == "CA544"]
             assert [f["identity"] for f in found] == [f"t{i}" for i in range(count)]
+
+
+def test_wire_anomalies_are_one_finding_per_kind_and_item(tmp_path: Path) -> None:
+    """CA540-CA544 of a page: one finding per kind and item (and per kind for the rest of the
+    page), at the first, saying how many more; a page of many anomalies cannot grow the
+    findings past its items."""
+    nan3 = '{"type":"object","properties":{"x":{"minimum":NaN,"maximum":NaN,"default":NaN}}}'
+    text = (
+        '{"tools":['
+        f'{{"name":"a","description":"\\ud800 one","title":"\\udc00 two","inputSchema":{nan3}}},'
+        '{"name":"b","inputSchema":{"type":"object","type":"object"}},'
+        '{"name":"c","inputSchema":{"type":"object","maximum":NaN}}],'
+        '"_meta":{"p":NaN,"q":[NaN,NaN]}}'
+    )
+    write(tmp_path, "tools.json", text)
+    result = cli("canonicalize", "tools.json", cwd=tmp_path)
+    assert result.code == 0, str(result)
+    found = [
+        (f["ruleId"], f.get("identity"), f["pointer"], f["message"])
+        for f in result.json()["findings"]
+        if f["ruleId"].startswith("CA54")
+    ]
+    assert found == [
+        (
+            "CA542",
+            "a",
+            "/description",
+            "string contains an unpaired surrogate; 1 more in this item ('a' at /description)",
+        ),
+        (
+            "CA541",
+            "a",
+            "/inputSchema/properties/x/minimum",
+            "NaN is not JSON; 2 more in this item ('a' at /inputSchema/properties/x/minimum)",
+        ),
+        ("CA540", "b", "/inputSchema/type", "key 'type' repeated ('b' at /inputSchema/type)"),
+        ("CA541", "c", "/inputSchema/maximum", "NaN is not JSON ('c' at /inputSchema/maximum)"),
+        ("CA541", None, "/_meta/p", "NaN is not JSON; 2 more in this page (page pointer /_meta/p)"),
+    ]

@@ -20,7 +20,7 @@ from catalogaudit.model import (
     Session,
     Severity,
     WireDecodeError,
-    anomaly_finding,
+    anomaly_findings,
     compact,
     loads,
     page_anomalies,
@@ -156,7 +156,6 @@ def _listing(name: str, pages: list[StaticPage] | None, texts: bool) -> Listing:
         # NOTE: `page.text` may hold more than the page (`loader.parse(texts=False)`): what it
         # is asked only rules out a walk of the page, which finds the page's anomalies alone
         found = page_anomalies(result, page.text, page.invalid_utf8, page.plain, page.digits)
-        for anomaly in found:
-            listing.findings.append(anomaly_finding(name, anomaly, items, index))
+        listing.findings.extend(anomaly_findings(name, found, items, index))
         listing.pages.append(Page(page.text if texts else "", fields, list(items)))
     return listing

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         Capture,
         Listing,
         Page,
-        anomaly_finding,
+        anomaly_findings,
         page_anomalies,
         unsafe_integers,
     )
@@ -158,7 +158,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy(
     globals(),
     {
-        "capture": "Capture Listing Page anomaly_finding page_anomalies unsafe_integers",
+        "capture": "Capture Listing Page anomaly_findings page_anomalies unsafe_integers",
         "catalog": "Catalog Item written_positions",
         "envelope": "with_envelope=envelope",
         "fleet": "MANIFEST Fleet Server file_names fleet_id parse_shard shard_of",

@@ -83,10 +83,9 @@ def page_anomalies(
 
 
 def unsafe_integers(value: Any) -> list[jsonwire.Anomaly]:
-    """Integers beyond +-(2^53-1) (CA544): one anomaly per item of a page's arrays, and one for
-    the rest of the page, at its first such integer, saying how many more it holds; in
-    document order. One per integer made a page of number schemas 130,000 findings, a hostile
-    server's way to grow an audit's memory without bound.
+    """Integers beyond +-(2^53-1) (CA544): for each item of a page's arrays, and for the rest
+    of the page, its first such integer, standing for all of them (`Anomaly.count`); in
+    document order.
 
     Valid JSON, but not I-JSON (RFC 7493 section 2.2): JavaScript clients and the RFC 8785
     canonical form round them, so two different served limits can hash the same canonically.
@@ -118,17 +117,16 @@ def unsafe_integers(value: Any) -> list[jsonwire.Anomaly]:
                     found[mine] = [at if key is None else jsonwire.pointer_join(at, key), node, 1]
         else:
             stack.pop()
-    return [_unsafe(where, n, count, group is None) for group, (where, n, count) in found.items()]
-
-
-def _unsafe(where: str, integer: int, count: int, page: bool) -> jsonwire.Anomaly:
-    detail = (
-        f"integer {lexeme(integer)} is beyond 2^53-1; IEEE 754 readers "
-        f"(JavaScript, the canonical hash) see {jcs_number(integer)}"
-    )
-    if count > 1:
-        detail += f"; {count - 1:,} more in this {'page, outside its items' if page else 'item'}"
-    return jsonwire.Anomaly("unsafe-integer", where, detail)
+    return [
+        jsonwire.Anomaly(
+            "unsafe-integer",
+            where,
+            f"integer {lexeme(n)} is beyond 2^53-1; IEEE 754 readers "
+            f"(JavaScript, the canonical hash) see {jcs_number(n)}",
+            count=count,
+        )
+        for where, n, count in found.values()
+    ]
 
 
 ANOMALY_RULES = {
@@ -140,23 +138,54 @@ ANOMALY_RULES = {
 }
 
 
-def anomaly_finding(name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int) -> Finding:
+def anomaly_findings(
+    name: str, found: list[jsonwire.Anomaly], items: list[Any], page: int
+) -> list[Finding]:
+    """The findings (CA540-CA544) of a page's anomalies: one per kind and item, and per kind
+    for the rest of the page, at the first and saying how many more there are. One per
+    anomaly made a page of number schemas 130,000 CA544 findings, and an audit of them
+    gigabytes: a hostile page could grow them without bound."""
+    groups: dict[tuple[str, int | None], tuple[jsonwire.Anomaly, list[int]]] = {}
+    for anomaly in found:
+        key = (anomaly.kind, _item_index(name, anomaly.pointer, len(items)))
+        if key in groups:
+            groups[key][1][0] += anomaly.count
+        else:
+            groups[key] = (anomaly, [anomaly.count])
+    return [
+        _finding(name, anomaly, items, page, total)
+        for (_, index), (anomaly, [total]) in groups.items()
+    ]
+
+
+def _item_index(name: str, pointer: str, count: int) -> int | None:
+    """The index of the item of listing `name` a page pointer is in ("/tools/3/..."), or None."""
+    parts = pointer.split("/", 3)
+    if len(parts) >= 3 and parts[1] == name and parts[2].isdigit() and int(parts[2]) < count:
+        return int(parts[2])
+    return None
+
+
+def _finding(
+    name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int, total: int
+) -> Finding:
     rule, severity = ANOMALY_RULES[anomaly.kind]
-    parts = anomaly.pointer.split("/")
-    ident: str | None = None
+    index = _item_index(name, anomaly.pointer, len(items))
+    ident = None if index is None else identity(name, items[index])
     pointer = anomaly.pointer
     # Map "/tools/3/description" to the item's identity and "/description" inside it.
-    if len(parts) >= 3 and parts[1] == name and parts[2].isdigit() and int(parts[2]) < len(items):
-        ident = identity(name, items[int(parts[2])])
-        if ident is not None:
-            pointer = "/" + "/".join(parts[3:]) if len(parts) > 3 else ""
+    if ident is not None:
+        pointer = "".join("/" + part for part in anomaly.pointer.split("/")[3:])
     where = (
         f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
     )
+    more = ""
+    if total > 1:
+        more = f"; {total - 1:,} more in this " + ("item" if index is not None else "page")
     return Finding(
         rule,
         severity,
-        f"{anomaly.detail} ({where})",
+        f"{anomaly.detail}{more} ({where})",
         kind=name,
         identity=ident,
         pointer=pointer,

@@ -200,6 +200,8 @@ class Anomaly:
     detail: str
     #: What it is about: `key` or `string` (a lone surrogate), the number's lexeme.
     subject: str = ""
+    #: How many anomalies of its kind it stands for, itself the first (`unsafe_integers`).
+    count: int = 1
 
 
 def escape_pointer(token: str) -> str:

@@ -20,7 +20,7 @@ from catalogaudit.errors import InputError
 from catalogaudit.model import (
     LISTINGS,
     WireDecodeError,
-    anomaly_finding,
+    anomaly_findings,
     canonical,
     identity,
     loads,
@@ -183,8 +183,8 @@ def _record(
 def _unsafe_integers(lname: str, pages: list[_Page], known: set[str]) -> Iterator[dict[str, Any]]:
     """CA544 findings the document does not already carry (e.g. after a hand edit)."""
     for index, page in enumerate(pages):
-        for anomaly in unsafe_integers(page.result):
-            found = anomaly_finding(lname, anomaly, page.items, index).as_dict()
+        for finding in anomaly_findings(lname, unsafe_integers(page.result), page.items, index):
+            found = finding.as_dict()
             if canonical(found) not in known:
                 known.add(canonical(found))
                 yield found

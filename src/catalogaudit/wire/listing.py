@@ -22,7 +22,7 @@ from catalogaudit.model import (
     Session,
     Severity,
     anomalies,
-    anomaly_finding,
+    anomaly_findings,
     dump_string,
     identity,
     unsafe_integers,
@@ -190,6 +190,6 @@ def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
             )
         )
         items = []
-    for anomaly in [*anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]:
-        listing.findings.append(anomaly_finding(name, anomaly, items, index))
+    found = [*anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]
+    listing.findings.extend(anomaly_findings(name, found, items, index))
     return Page(reply.result_text, fields, list(items))
