@@ -163,3 +163,19 @@ def test_the_built_in_prices_are_valid_price_data() -> None:
     for provider in PRICES["providers"].values():
         assert all(s.startswith("https://") for s in provider["sources"])
     assert set(PRICES["clients"].values()) <= set(PRICES["providers"])
+
+
+@pytest.mark.parametrize("description", ["plain", "a lone \ud800 surrogate"])
+def test_a_rows_prompt_hashes_are_the_prompts_own(description: str) -> None:
+    """Each row names a prompt by `ClientPrompt.sha256` (a lone surrogate written `?`), and
+    counts its text with the surrogate kept, whichever way the bill writes the bytes."""
+    from catalogaudit.canonical import ClientPrompt, SentTool, count_tokens
+    from catalogaudit.diffing.bill import bill
+
+    def prompt(text: str) -> ClientPrompt:
+        return ClientPrompt("x", None, "inline", (SentTool("t", "inline", "t", text),))
+
+    old, new = prompt(description), prompt(description + "!")
+    rows = bill(lambda client: {"old": old, "new": new}, (lambda: 0, {"new": 0}), PRICES)
+    assert rows and all(r["prompts"] == {"old": old.sha256, "new": new.sha256} for r in rows)
+    assert all(r["tokens"] == count_tokens(old.utf8()) for r in rows)

@@ -108,3 +108,62 @@ def test_older_versions_have_no_flattening_data() -> None:
         )
         is None
     )
+
+
+#: Subschema keywords (one schema, a map of them, an array of them), and members the
+#: 2020-12 meta-schema refuses or accepts wherever they are.
+_ONE = ("items", "additionalProperties", "not", "if", "then", "contains", "propertyNames")
+_MAP = ("properties", "patternProperties", "$defs", "dependentSchemas", "dependencies")
+_ARRAY = ("allOf", "anyOf", "oneOf", "prefixItems")
+_LEAVES = (
+    {"multipleOf": -0.25},
+    {"minLength": -1},
+    {"required": "name"},
+    {"type": 5},
+    {"type": "string"},
+    {"enum": []},
+    {"description": 3},
+    {"minimum": 1.5},
+    {"dependencies": {"a": ["b", 1]}},
+    {"items": [{"type": "string"}]},
+    {"$anchor": "a\n"},
+)
+
+
+def _schemas() -> Any:
+    from hypothesis import strategies as st
+
+    leaf = st.sampled_from(_LEAVES).map(dict) | st.booleans()
+    names = st.sampled_from(["a", "b", "properties", "items", "0"])
+
+    def nest(inner: Any) -> Any:
+        one = st.tuples(st.sampled_from(_ONE), inner).map(lambda kv: {kv[0]: kv[1]})
+        mapped = st.tuples(
+            st.sampled_from(_MAP), st.dictionaries(names, inner, min_size=1, max_size=3)
+        ).map(lambda kv: {kv[0]: kv[1]})
+        listed = st.tuples(st.sampled_from(_ARRAY), st.lists(inner, max_size=3)).map(
+            lambda kv: {kv[0]: kv[1]}
+        )
+        merged = st.lists(one | mapped | listed | leaf, min_size=1, max_size=3)
+        return merged.map(
+            lambda ds: {k: v for d in ds if isinstance(d, dict) for k, v in d.items()}
+        )
+
+    return st.recursive(leaf, nest, max_leaves=12).filter(lambda s: isinstance(s, dict))
+
+
+def test_the_schema_check_is_python_jsonschemas_verdict() -> None:
+    """`_valid` (jsonschema-rs, then python-jsonschema on the subschema of its error) answers
+    what python-jsonschema's walk of the whole schema answers."""
+    from hypothesis import given
+    from jsonschema import Draft202012Validator
+
+    from catalogaudit.verify.flatten import _valid
+
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+    @given(_schemas())
+    def check(schema: dict[str, Any]) -> None:
+        assert _valid(schema) == meta.is_valid(schema)
+
+    check()

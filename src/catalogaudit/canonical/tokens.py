@@ -33,7 +33,6 @@ JSON, every string that starts with a letter or digit, found by a search for its
 from __future__ import annotations
 
 import hashlib
-import operator
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -62,9 +61,8 @@ _SPECIAL = {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
 #: ASCII punctuation (no space, no control character).
 _PUNCT = rb"!-/:-@\[-`{-~"
 #: A cut: the position after a double quote that follows ASCII punctuation, before an ASCII
-#: letter or digit (the pattern starts with the quote, so a search finds it fast); the quote
-#: is captured, so that `split` keeps it.
-_CUT = re.compile(rb'("(?<=[' + _PUNCT + rb']")(?=[A-Za-z0-9]))')
+#: letter or digit (the pattern starts with the quote, so a search finds it fast).
+_CUT = re.compile(rb'"(?<=[' + _PUNCT + rb']")(?=[A-Za-z0-9])')
 #: A coarser cut, among those: after `{"` where an object starts an array's item (a tool, a
 #: schema of `anyOf`), found by a search for the brace.
 _ITEM = re.compile(rb'\{"(?<=[\[,]\{")(?=[A-Za-z0-9])')
@@ -146,11 +144,13 @@ def _fine(data: bytes, known: dict[bytes, int]) -> int:
     while start < len(data):
         found = _CUT.search(data, start + _WINDOW)
         end = found.end() if found else len(data)
-        pieces = _CUT.split(data[start:end])
-        parts = list(map(operator.add, pieces[0::2], [*pieces[1::2], b""]))
+        # NOTE: `split` drops the quote each cut ends with: every part but the last stands in
+        # `known` for itself and that quote (no copy of each part is made to put it back), the
+        # last (after the last cut: empty when the window ends at one) is counted on its own
+        *parts, last = _CUT.split(data[start:end])
         for part in set(parts).difference(known):
-            known[part] = len(_ids(part))
-        total += sum(map(known.__getitem__, parts))
+            known[part] = len(_ids(part + b'"'))
+        total += sum(map(known.__getitem__, parts)) + (len(_ids(last)) if last else 0)
         start = end
     return total
 

@@ -52,14 +52,14 @@ def rewrite(schema: Any, spec: Mapping[str, Any]) -> tuple[Any, str]:
         if why:
             return None, why
         out = _project(out, _Plan(spec), root=True)
-        refs = _reachable(out)
-        for key in ("$defs", "definitions"):
-            if isinstance(out.get(key), dict):
-                kept = {k: v for k, v in out[key].items() if (key, k) in refs}
-                if kept:
-                    out[key] = kept
-                else:
-                    del out[key]
+        defined = [k for k in ("$defs", "definitions") if isinstance(out.get(k), dict)]
+        refs = _reachable(out) if defined else set()
+        for key in defined:
+            kept = {k: v for k, v in out[key].items() if (key, k) in refs}
+            if kept:
+                out[key] = kept
+            else:
+                del out[key]
     if spec.get("nullable"):
         out = _nullable(out)
     for key, value in spec.get("defaults", {}).items():
