@@ -104,6 +104,7 @@ def bill(
             first = next(iter(by_input.values()), None)
             if first is not None and not first.missing:
                 found.append(_client_row(by_input, client, known))
+            del by_input, first  # NOTE: else alive while the next client's are predicted
         if not found:
             row: dict[str, Any] = {
                 "client": None,
