@@ -11,12 +11,17 @@ are not in the request's tools until loaded, so they are outside the cached pref
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from catalogaudit.canonical import jcs
 from catalogaudit.canonical.tokens import count
 from catalogaudit.model import DEFERRED, INLINE, dumps, jcs_number
+
+#: A lone surrogate as `surrogatepass` writes it (U+D800-U+DFFF: ED A0-BF xx): bytes UTF-8
+#: never holds.
+_LONE_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
 
 
 def sent_text(view: Any) -> str:
@@ -98,6 +103,12 @@ class ClientPrompt:
     def sha256(self) -> str:
         """The client's prompt hash: `sha256:` of `text` (a lone surrogate as `?`)."""
         return jcs.sha256(self.utf8("replace"))
+
+    def hashed_utf8(self) -> tuple[bytes, str]:
+        """`utf8()` and `sha256`, the text written once unless it holds a lone surrogate
+        (without one, the hash is of the same bytes)."""
+        data = self.utf8()
+        return data, self.sha256 if _LONE_SURROGATE.search(data) else jcs.sha256(data)
 
     def tokens(self) -> int:
         """o200k tokens of `text` (the inline tools only)."""

@@ -14,7 +14,6 @@ is cached (a client's own system prompt and built-in tools usually come first an
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
@@ -23,16 +22,12 @@ from typing import Any
 from catalogaudit.canonical import (
     ClientPrompt,
     count_tokens,
-    sha256,
     token_label,
     tokens_resent,
 )
 from catalogaudit.errors import InputError
 
 SESSIONS = 1000
-#: A lone surrogate as `surrogatepass` writes it (U+D800-U+DFFF: ED A0-BF xx): bytes UTF-8
-#: never holds.
-_LONE_SURROGATE = re.compile(rb"\xed[\xa0-\xbf]")
 #: client -> input label -> its predicted prompt (the baseline first), computed when asked, so
 #: a bill holds one client's prompts at a time; empty for a client without `model_view` data.
 Prompts = Callable[[str], Mapping[str, ClientPrompt]]
@@ -129,10 +124,7 @@ def _client_row(
     digests: dict[str, str] = {}
     texts: dict[str, bytes] = {}
     for k, p in by_input.items():
-        texts[k] = text = p.utf8()
-        # NOTE: the prompt hash is of the text with a lone surrogate as `?`: without one, of
-        # these same bytes (not written a second time)
-        digests[k] = p.sha256 if _LONE_SURROGATE.search(text) else sha256(text)
+        texts[k], digests[k] = p.hashed_utf8()
     base = texts.pop(labels[0])
     total = count_tokens(base, known) if first.inline else 0
     per_input = {k: tokens_resent(base, text, known) for k, text in texts.items()}

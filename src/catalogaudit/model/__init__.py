@@ -127,6 +127,7 @@ if TYPE_CHECKING:
         MAX_DEPTH,
         META_FORMATS,
         NOT_PLAIN,
+        meta_validator,
         plain,
         regex_guarded,
         stand_ins,
@@ -190,8 +191,8 @@ __getattr__ = lazy(
             "ProtocolChoice Session client_capabilities parse_protocol"
         ),
         "validation": (
-            "CUT MAX_DEPTH META_FORMATS NOT_PLAIN plain regex_guarded stand_ins surely_valid "
-            "validator cut_deep=cut value_depth=depth"
+            "CUT MAX_DEPTH META_FORMATS NOT_PLAIN meta_validator plain regex_guarded stand_ins "
+            "surely_valid validator cut_deep=cut value_depth=depth"
         ),
         "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
         "wiretext": "array_items join members replace_member",

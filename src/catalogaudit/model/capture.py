@@ -145,16 +145,16 @@ def anomaly_findings(
     for the rest of the page, at the first and saying how many more there are. One per
     anomaly made a page of number schemas 130,000 CA544 findings, and an audit of them
     gigabytes: a hostile page could grow them without bound."""
-    groups: dict[tuple[str, int | None], tuple[jsonwire.Anomaly, list[int]]] = {}
+    groups: dict[tuple[str, int | None], list[Any]] = {}  # kind, item -> first, total
     for anomaly in found:
         key = (anomaly.kind, _item_index(name, anomaly.pointer, len(items)))
         if key in groups:
-            groups[key][1][0] += anomaly.count
+            groups[key][1] += anomaly.count
         else:
-            groups[key] = (anomaly, [anomaly.count])
+            groups[key] = [anomaly, anomaly.count]
     return [
-        _finding(name, anomaly, items, page, total)
-        for (_, index), (anomaly, [total]) in groups.items()
+        _finding(name, first, items, page, index, total)
+        for (_, index), (first, total) in groups.items()
     ]
 
 
@@ -167,10 +167,9 @@ def _item_index(name: str, pointer: str, count: int) -> int | None:
 
 
 def _finding(
-    name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int, total: int
+    name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int, index: int | None, total: int
 ) -> Finding:
     rule, severity = ANOMALY_RULES[anomaly.kind]
-    index = _item_index(name, anomaly.pointer, len(items))
     ident = None if index is None else identity(name, items[index])
     pointer = anomaly.pointer
     # Map "/tools/3/description" to the item's identity and "/description" inside it.

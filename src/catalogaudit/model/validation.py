@@ -247,11 +247,13 @@ def surely_valid(dialect: str, schema: Any, formats: tuple[str, ...] = ()) -> bo
     python-jsonschema finds it valid too (`validator`), and its much slower walk is spared.
     False means "ask python-jsonschema" (so for a schema jsonschema-rs cannot read exactly)."""
     copy = plain(schema)
-    return copy is not NOT_PLAIN and bool(_meta_validator(dialect, formats).is_valid(copy))
+    return copy is not NOT_PLAIN and bool(meta_validator(dialect, formats).is_valid(copy))
 
 
 @cache
-def _meta_validator(dialect: str, formats: tuple[str, ...]) -> Any:
+def meta_validator(dialect: str, formats: tuple[str, ...]) -> Any:
+    """jsonschema-rs's validator of the meta-schema of `dialect` (`surely_valid`), one per
+    process: a caller that wants its first error as well as its verdict asks this one."""
     import jsonschema  # lazy: heavy
 
     meta = jsonschema.validators.validator_for({"$schema": dialect}).META_SCHEMA
@@ -289,6 +291,7 @@ __all__ = [
     "STAND_IN_BOUND",
     "cut",
     "depth",
+    "meta_validator",
     "plain",
     "regex_guarded",
     "stand_ins",

@@ -29,7 +29,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from catalogaudit.model import NOT_PLAIN, plain, validator
+from catalogaudit.model import NOT_PLAIN, meta_validator, plain
 
 _REF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
 _DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -237,16 +237,17 @@ def _refused(schema: Any, skip: Any) -> str:
 
 
 def _valid(schema: dict[str, Any]) -> bool:
-    """python-jsonschema's verdict, asked of jsonschema-rs first (`model.validator`: its
+    """python-jsonschema's verdict, asked of jsonschema-rs first (`model.meta_validator`: its
     "valid" is python-jsonschema's too), so a catalog of many valid tools stays fast. An
     error jsonschema-rs finds is confirmed by python-jsonschema on the subschema it is in
     (`_part`), and only when that finds it valid, on the whole schema: its walk of a large
     schema to the error took it milliseconds a tool."""
     copy = plain(schema)
     if copy is not NOT_PLAIN:
-        if _rs_meta().is_valid(copy):
+        checker = meta_validator(_DRAFT_2020, ())
+        if checker.is_valid(copy):
             return True
-        error = next(_rs_meta().iter_errors(copy), None)
+        error = next(checker.iter_errors(copy), None)
         part = _part(schema, error.instance_path) if error is not None else None
         if part is not None and not _meta().is_valid(part):
             return False
@@ -295,9 +296,3 @@ def _part(schema: dict[str, Any], path: Any) -> Any:
 @cache
 def _meta() -> Draft202012Validator:
     return Draft202012Validator(Draft202012Validator.META_SCHEMA)
-
-
-@cache
-def _rs_meta() -> Any:
-    """jsonschema-rs's validator of the 2020-12 meta-schema (`model.validator`)."""
-    return validator(Draft202012Validator.META_SCHEMA)
