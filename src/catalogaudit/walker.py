@@ -225,7 +225,7 @@ _KEEP = 50_000
 
 def forget() -> None:
     """Drop the kept walks (and the items they hold): the audit calls it after each catalog,
-    so 500 files audited in one run do not keep every file's items alive (522 MiB)."""
+    so 500 files audited in one run do not keep every file's items alive."""
     _VISITS.clear()
     _NODES.clear()
 
@@ -243,7 +243,7 @@ def _collect(listing: str, item: Any) -> list[Visit]:
         add = seen.append
         for key in ("inputSchema", "outputSchema"):
             if key in item:
-                # NOTE: `_prose` inlined: a call per subschema was a third of the walk.
+                # NOTE: `_prose` inlined: no call per subschema.
                 for sub, at, _ in schema_nodes(item[key], "/" + key):
                     for prose in PROSE_KEYS:
                         text = sub.get(prose)

@@ -52,7 +52,7 @@ def gc_paused() -> Iterator[None]:
     """Pause the cyclic GC (restoring its state after): bulk JSON work makes no cycles.
 
     NOTE: a parse allocates a container per JSON object or array and frees none, so the
-    collector runs over and over for nothing; pausing it saves a quarter of the parse.
+    collector runs over and over for nothing.
     """
     enabled = gc.isenabled()
     gc.disable()

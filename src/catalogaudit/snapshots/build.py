@@ -52,7 +52,7 @@ def build(
     """Turn one capture into the snapshot document (plain JSON values, wire lexemes kept).
 
     `hashed=False` leaves out every hash (`hashes`, `itemHashes`): an audit of raw results reads
-    none, and hashing is a quarter of its time on a 10 MB list. Such a document is never written.
+    none. Such a document is never written.
     """
     session = capture.session
     listings = {name: listing_record(capture.listings[name], hashed) for name in LISTINGS}
@@ -223,7 +223,7 @@ def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> di
 @cache
 def snapshot_schema() -> dict[str, Any]:
     """The published JSON Schema of the snapshot file."""
-    # NOTE: pkgutil, not importlib.resources: a quarter of its import time (a live snapshot
+    # NOTE: pkgutil, not importlib.resources, which costs more to import (a live snapshot
     # reads the schema while its server starts).
     data = pkgutil.get_data("catalogaudit.snapshots", "snapshot.schema.json")
     assert data is not None  # a file of the package, always there
@@ -275,7 +275,8 @@ def render(doc: dict[str, Any]) -> str:
 def write(doc: dict[str, Any], fh: BinaryIO) -> int:
     """Write `render(doc)` as UTF-8 to `fh` in pieces and return its size in bytes.
 
-    Why: a 10 MB catalog's written form is 29 MB, several times that as one Python string.
+    Why: the written form is about three times the catalog, and several times that as one
+    Python string.
     """
     size = 0
 

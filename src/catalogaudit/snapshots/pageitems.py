@@ -1,10 +1,9 @@
 """A wire page text read one item at a time, for a caller that only compares its items.
 
 Why: `resolve_wire` checks that a snapshot's readable items are its wire items. Parsed whole,
-the 10 MB bench page is 32 MB of Python objects held at once, on top of the document; read
-item by item it is one item. A packed page (UTF-8 bytes, `model.pieces`, `diffing.sides`) is
-decoded about `_WINDOW` bytes at a time, never whole (40 MB as one string: it holds an astral
-character).
+a page is all its items held at once, on top of the document; read item by item it is one
+item. A packed page (UTF-8 bytes, `model.pieces`, `diffing.sides`) is decoded about `_WINDOW`
+bytes at a time, never whole (a `str` holding one astral character takes 4 bytes a character).
 
 Only the common page is read this way: one JSON object, no duplicate key, the listing's member
 an array. Anything else raises `Irregular` (maybe after some items were yielded), and the caller
@@ -90,7 +89,7 @@ def page_items(
 ) -> Iterator[Any]:
     """The items of `listing` in one page text, in served order; its other members are put
     in `fields` (served order) by the time the iterator ends. Raises `Irregular`.
-    `compared`: items and fields only compared with `==`, which are parsed a third faster
+    `compared`: items and fields only compared with `==`, parsed without the wire types' hooks
     (`jsonwire.raw_decode`: equal to the whole parse's in every comparison, not the same)."""
     page = _Reader(text, compared)
     page.take("{")

@@ -238,10 +238,8 @@ def _agrees(lname: str, rec: dict[str, Any], texts: list[str | bytes]) -> bool:
     """True when the readable items and page fields are the wire pages', read item by item
     (`pageitems`); False when they differ or a page is not the common one (parse it whole).
     Read `compared`: only `==` asks about them, as of the whole parse's (floats and objects
-    the C scanner's own: a third of reading a snapshot file was the hooks of the whole parse).
-
-    NOTE: the whole parse of the bench's 10 MB page held 32 MB of items at once (30 MB of
-    peak RSS per snapshot read, `diff` reads two); this holds one item.
+    the C scanner's own, without the whole parse's hooks). One item is held at a time, not
+    the page's items all at once (`diff` reads two snapshots).
     """
     readable = _served_order(rec)
     meta = rec.get("pages")

@@ -37,7 +37,7 @@ def strings(value: Any, at: str = "") -> Iterator[tuple[str, str]]:
 def may_hold(value: Any, key: str, within: Item | None = None) -> bool:
     """Whether an object at any depth of `value` has a member named `key`: a scan without
     pointers that lets a rule skip its walk (most schemas have no `$ref`, and the
-    pointer-building walks cost a tenth of a second on a 10 MB catalog). `within`: the item
+    pointer-building walks cost far more). `within`: the item
     `value` is part of, whose copy for jsonschema-rs noted which of the keys rules ask about
     it has (`Item.lacks`): a key it lacks is in no object of `value`, and nothing is walked.
 
