@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
+    CONTRACT,
     REACH,
     START,
     Group,

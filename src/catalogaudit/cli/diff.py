@@ -6,13 +6,14 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
+    CONTRACT,
     AcceptedOpt,
     ColorOpt,
     Group,
     MaxChars,
     PricesOpt,
+    ReportFormatOpt,
     filled,
     grouped,
 )
@@ -49,7 +50,7 @@ def diff_cmd(
         Literal["fail", "ignore"],
         typer.Option(help="fail: undecidable changes count as breaking; ignore: as model-visible."),
     ] = "fail",
-    fmt: Annotated[DiffFormat, typer.Option("--format", help="Report format.")] = (DiffFormat.TEXT),
+    fmt: ReportFormatOpt[DiffFormat] = DiffFormat.TEXT,
     output: OutputOpt = "-",
     max_chars: MaxChars = None,
     color: ColorOpt = "auto",
@@ -123,9 +124,7 @@ def stability_cmd(
             help="Snapshots or captures of one server; one `snapshot --runs N` file is enough."
         ),
     ],
-    fmt: Annotated[
-        StabilityFormat, typer.Option("--format", help="Report format.")
-    ] = StabilityFormat.TEXT,
+    fmt: ReportFormatOpt[StabilityFormat] = StabilityFormat.TEXT,
     output: OutputOpt = "-",
     max_chars: MaxChars = None,
     color: ColorOpt = "auto",
