@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from catalogaudit._faces import lazy
 from catalogaudit.canonical import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
@@ -28,7 +29,8 @@ from catalogaudit.intake.loader import (
 )
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
-    from catalogaudit.model import Fleet
+    from catalogaudit.intake.clients import read_fleet
+    from catalogaudit.intake.registry import entries as server_json_entries
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def read_merged(
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     with gc_paused():
-        loaded = [(spec, loader.load(spec)) for spec in specs]
+        loaded = [(spec, loader.parse(spec)) for spec in specs]
         return _merged(loaded, protocol, wire)
 
 
@@ -253,20 +255,9 @@ def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
     return {**doc, "wire": {**wire, "pages": unpacked}}
 
 
-def read_fleet(spec: str) -> Fleet:
-    """The servers of a client configuration or registry `server.json` (`intake.clients`)."""
-    from catalogaudit.intake.clients import read_fleet as read
-
-    return read(spec)
-
-
-def server_json_entries(doc: Any) -> list[tuple[dict[str, Any], str]]:
-    """Each registry server.json in `doc` (one, a list, or a registry API answer) and its
-    JSON Pointer (`intake.registry`)."""
-    from catalogaudit.intake.registry import entries
-
-    return entries(doc)
-
+#: The servers of a client configuration or registry `server.json`, and each registry
+#: server.json in a document with its JSON Pointer: loaded on first use (`_faces.lazy`).
+__getattr__ = lazy(globals(), {"clients": "read_fleet", "registry": "server_json_entries=entries"})
 
 __all__ = [
     "Intake",
