@@ -178,7 +178,10 @@ def _merged(
     wire: bool,
     hashed: bool = True,
 ) -> Intake:
-    from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
+    # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
+    # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
+    # protocol: `model.protocol` loads the findings vocabulary).
+    from catalogaudit.intake import static
     from catalogaudit.model import parse_protocol
     from catalogaudit.snapshots import build_snapshot
 
@@ -192,17 +195,11 @@ def _merged(
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
-    # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
-    # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
-    # protocol: `model.protocol` loads the findings vocabulary).
-    from catalogaudit.intake import static
-    from catalogaudit.model import parse_protocol
-    from catalogaudit.snapshots import build_snapshot, rehash_snapshot, resolve_wire
+    from catalogaudit.snapshots import rehash_snapshot, resolve_wire  # NOTE: lazy, as in `_merged`
 
     if loaded.snapshot is None:
-        doc = build_snapshot(static.merge([(spec, loaded)], parse_protocol(protocol)))
-        inferred = tuple((loaded.name, note) for note in loaded.inferred)
-        return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
+        merged = _merged([(spec, loaded)], protocol, wire=True)
+        return replace(merged, spec=spec, name=loaded.name, form=loaded.form, data=data)
     _refuse_invalid(loaded)
     if rehash:
         done = rehash_snapshot(loaded.snapshot, loaded.name)
