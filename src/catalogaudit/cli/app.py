@@ -21,6 +21,7 @@ from catalogaudit.cli.options import (
     server_options,
 )
 from catalogaudit.cli.root import app
+from catalogaudit.errors import UsageError
 
 
 @app.command()
@@ -95,8 +96,6 @@ def snapshot(
     if servers is not None:
         raise typer.Exit(run_fleet_snapshot(options, servers, shard))
     if shard is not None:
-        from catalogaudit.errors import UsageError
-
         raise UsageError("--shard splits the servers of --servers FILE")
     raise typer.Exit(run_snapshot(options))
 

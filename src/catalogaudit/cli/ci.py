@@ -114,7 +114,6 @@ def ci(
     options = filled(
         CiOptions,
         o,
-        snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,
         profiles=tuple(p.strip() for v in profiles or () for p in v.split(",") if p.strip()),
