@@ -80,19 +80,14 @@ def _expander(client: str, root: Path) -> Callable[[str], str]:
     return expand
 
 
-#: A string (kept, to the end of the text when unterminated), a comment, or a comma before a
+#: JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON: a string
+#: (kept as it is, to the end of the text when unterminated), a comment, or a comma before a
 #: closing bracket (both dropped).
 _JSONC = re.compile(
     r'("(?:\\.|[^"\\])*(?:"|\\?\Z))|//[^\n]*|/\*.*?(?:\*/|\Z)'
     r"|,(?=(?:\s|//[^\n]*\n|/\*(?:[^*]|\*(?!/))*\*/)*[}\]])",
     re.DOTALL,
 )
-
-
-def _strip_jsonc(text: str) -> str:
-    """JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON;
-    strings are copied as they are."""
-    return _JSONC.sub(lambda m: m[1] or "", text)
 
 
 def _client_of(path: Path, doc: Mapping[str, Any]) -> str:
@@ -131,7 +126,7 @@ def read_fleet(spec: str) -> Fleet:
         client, doc = "codex", _toml(text, spec)
     else:
         try:
-            doc = json.loads(_strip_jsonc(text))
+            doc = json.loads(_JSONC.sub(lambda m: m[1] or "", text))
         except json.JSONDecodeError as exc:
             raise InputError(f"{spec}: not JSON: {exc.msg} (line {exc.lineno})") from None
         from catalogaudit.intake import registry
