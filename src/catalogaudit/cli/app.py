@@ -15,6 +15,7 @@ from catalogaudit.cli.options import (
     REACH,
     START,
     Group,
+    List,
     PricesOpt,
     TimeoutOpt,
     grouped,
@@ -27,10 +28,7 @@ from catalogaudit.errors import UsageError
 @app.command()
 @grouped
 def snapshot(
-    command: Annotated[
-        list[str] | None,
-        typer.Argument(help="The stdio server command, after --.", show_default=False),
-    ] = None,
+    command: Annotated[List, typer.Argument(help="The stdio server command, after --.")] = None,
     _reach: Group = REACH,
     _start: Group = START,
     runs: Annotated[int, typer.Option(min=1, help="Start the server N times and compare.")] = 1,

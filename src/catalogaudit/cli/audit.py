@@ -39,11 +39,7 @@ def _selector(flag: str) -> Any:
 @grouped
 def audit(
     args: Annotated[
-        List,
-        typer.Argument(
-            help="Files to audit, or with --live the server command after --.",
-            show_default=False,
-        ),
+        List, typer.Argument(help="Files to audit, or with --live the server command after --.")
     ] = None,
     live: Annotated[
         bool, typer.Option("--live", help="Snapshot the server after -- first.")

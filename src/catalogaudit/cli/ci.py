@@ -34,8 +34,7 @@ def ci(
         List,
         typer.Argument(
             help="The stdio server command, after -- (none and no --url: the committed "
-            "snapshot is the candidate).",
-            show_default=False,
+            "snapshot is the candidate)."
         ),
     ] = None,
     snapshot: Annotated[

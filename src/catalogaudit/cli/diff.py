@@ -35,13 +35,11 @@ def diff_cmd(
     old: Annotated[
         str | None,
         typer.Argument(
-            help="Old catalog: file, -, or git:REF:PATH (--live: default the configured snapshot).",
-            show_default=False,
+            help="Old catalog: file, -, or git:REF:PATH (--live: default the configured snapshot)."
         ),
     ] = None,
     new: Annotated[
-        str | None,
-        typer.Argument(help="New catalog: file, -, or git:REF:PATH.", show_default=False),
+        str | None, typer.Argument(help="New catalog: file, -, or git:REF:PATH.")
     ] = None,
     fail_on: Annotated[
         FailOn, typer.Option("--fail-on", help="Exit 1 at or above this level.")

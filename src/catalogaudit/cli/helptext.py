@@ -122,6 +122,7 @@ def plain(command: Any) -> Any:
                 param.rich_help_panel = PANELS.get(max(param.opts, key=len))
         elif type(param) is TyperArgument:
             param.__class__ = PlainArgument
+            param.show_default = False  # NOTE: an optional argument's default is None or empty
             if param.metavar is None:
                 param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
             param.type = copy.copy(param.type)  # NOTE: click's types are shared instances

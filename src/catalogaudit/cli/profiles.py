@@ -18,7 +18,6 @@ def profiles(
         str | None,
         typer.Argument(
             help="A profile id, optionally @VERSION, to show its rules.",
-            show_default=False,
             autocompletion=complete_profiles,
         ),
     ] = None,
