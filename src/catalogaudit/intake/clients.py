@@ -324,9 +324,8 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
             request_timeout=float(request) if isinstance(request, (int, float)) else None,
         )
         if entry.get("url"):
-            headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
-            for header, var in (entry.get("env_http_headers") or {}).items():
-                headers[str(header)] = _env(var)
+            headers = _pairs(entry.get("http_headers"), f"{where}/http_headers", str)
+            headers.update(_pairs(entry.get("env_http_headers"), f"{where}/env_http_headers", _env))
             token = entry.get("bearer_token_env_var")
             if token:
                 headers["Authorization"] = f"Bearer {_env(token)}"
@@ -335,7 +334,7 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
         command = entry.get("command")
         if not isinstance(command, str) or not command:
             raise Unresolved("neither a command nor a url")
-        env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+        env = _pairs(entry.get("env"), f"{where}/env", str)
         for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
             if var in os.environ:
                 env.setdefault(var, os.environ[var])
