@@ -51,7 +51,6 @@ ColorOpt = Annotated[
         "--color",
         help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
         "or never.",
-        rich_help_panel="Output",
     ),
 ]
 
