@@ -310,3 +310,17 @@ def test_secret_values_stay_out_of_repr_and_rows(tmp_path: Path) -> None:
 def test_bad_configurations_are_one_error(tmp_path: Path, name: str, text: str, said: str) -> None:
     with pytest.raises(InputError, match=said.replace("[", r"\[").replace(".", r"\.")):
         intake.read_fleet(_write(tmp_path / name, text))
+
+
+def test_a_codex_table_that_is_not_one_fails_its_server_only(tmp_path: Path) -> None:
+    """`env`, `http_headers` and `env_http_headers` must be tables: that server's problem, not
+    an internal error."""
+    text = (
+        '[mcp_servers.a]\ncommand = "x"\nenv = "y"\n'
+        '[mcp_servers.b]\nurl = "http://h"\nenv_http_headers = ["X"]\n'
+        '[mcp_servers.c]\ncommand = "x"\nenv = {K = 1}\n'
+    )
+    a, b, c = intake.read_fleet(_write(tmp_path / "config.toml", text)).servers
+    assert a.problem == "/mcp_servers/a/env must be an object"
+    assert b.problem == "/mcp_servers/b/env_http_headers must be an object"
+    assert c.problem is None and c.env == {"K": "1"}

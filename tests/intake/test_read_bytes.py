@@ -54,3 +54,16 @@ def test_a_fifo_is_read_to_its_end_or_the_bound(
             assert loader.read_bytes(str(path)) == b"x" * size
     finally:
         writer.join(timeout=10)
+
+
+def test_stdin_over_the_bound_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stdin is bounded as a file is (it was parsed cut short at the bound)."""
+    import io
+    import sys
+
+    monkeypatch.setattr(loader, "MAX_INPUT", 1000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"7" * 1001)))
+    with pytest.raises(InputError, match="^<stdin>: larger than 1000 bytes$"):
+        loader.read_bytes("-")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"7" * 1000)))
+    assert loader.read_bytes("-") == b"7" * 1000

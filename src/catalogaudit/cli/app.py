@@ -10,26 +10,25 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
+    CONTRACT,
     REACH,
     START,
     Group,
+    List,
     PricesOpt,
     TimeoutOpt,
     grouped,
     server_options,
 )
 from catalogaudit.cli.root import app
+from catalogaudit.errors import UsageError
 
 
 @app.command()
 @grouped
 def snapshot(
-    command: Annotated[
-        list[str] | None,
-        typer.Argument(help="The stdio server command, after --.", show_default=False),
-    ] = None,
+    command: Annotated[List, typer.Argument(help="The stdio server command, after --.")] = None,
     _reach: Group = REACH,
     _start: Group = START,
     runs: Annotated[int, typer.Option(min=1, help="Start the server N times and compare.")] = 1,
@@ -95,8 +94,6 @@ def snapshot(
     if servers is not None:
         raise typer.Exit(run_fleet_snapshot(options, servers, shard))
     if shard is not None:
-        from catalogaudit.errors import UsageError
-
         raise UsageError("--shard splits the servers of --servers FILE")
     raise typer.Exit(run_snapshot(options))
 

@@ -6,14 +6,15 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
     CHECKED,
+    CONTRACT,
     REACH,
     START,
     AuditFailOn,
     ColorOpt,
     ConfigOpt,
+    FormatOpt,
     Group,
     List,
     MaxChars,
@@ -38,11 +39,7 @@ def _selector(flag: str) -> Any:
 @grouped
 def audit(
     args: Annotated[
-        List,
-        typer.Argument(
-            help="Files to audit, or with --live the server command after --.",
-            show_default=False,
-        ),
+        List, typer.Argument(help="Files to audit, or with --live the server command after --.")
     ] = None,
     live: Annotated[
         bool, typer.Option("--live", help="Snapshot the server after -- first.")
@@ -119,9 +116,7 @@ def audit(
 
 @app.command()
 def rules(
-    output_format: Annotated[
-        RulesFormat, typer.Option("--format", help="Output format.")
-    ] = RulesFormat.TEXT,
+    output_format: FormatOpt[RulesFormat] = RulesFormat.TEXT,
 ) -> None:
     """List every rule (spec and profiles) with its origin, severity, summary and source."""
     from catalogaudit.verbs import rules_listing
@@ -139,9 +134,7 @@ def rule(
             autocompletion=complete_rules,
         ),
     ],
-    output_format: Annotated[
-        RuleFormat, typer.Option("--format", help="Output format.")
-    ] = RuleFormat.TEXT,
+    output_format: FormatOpt[RuleFormat] = RuleFormat.TEXT,
 ) -> None:
     """Explain one rule: what it checks, why, its severity and evidence, its sources, and a
     failing and a passing example from its fixtures."""

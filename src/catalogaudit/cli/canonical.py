@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from catalogaudit.cli.options import FormatOpt
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import HashFormat
 
@@ -60,7 +61,7 @@ def canonicalize_cmd(
 @app.command("hash")
 def hash_cmd(
     file: Annotated[str, INPUT],
-    fmt: Annotated[HashFormat, typer.Option("--format", help="Output format.")] = (HashFormat.TEXT),
+    fmt: FormatOpt[HashFormat] = HashFormat.TEXT,
     protocol: ProtocolOpt = "auto",
     client: Annotated[
         list[str] | None,

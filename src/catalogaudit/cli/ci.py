@@ -34,8 +34,7 @@ def ci(
         List,
         typer.Argument(
             help="The stdio server command, after -- (none and no --url: the committed "
-            "snapshot is the candidate).",
-            show_default=False,
+            "snapshot is the candidate)."
         ),
     ] = None,
     snapshot: Annotated[
@@ -114,7 +113,6 @@ def ci(
     options = filled(
         CiOptions,
         o,
-        snapshot=snapshot or "",
         server=server,
         baseline=baseline or None,
         profiles=tuple(p.strip() for v in profiles or () for p in v.split(",") if p.strip()),

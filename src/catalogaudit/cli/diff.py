@@ -6,13 +6,14 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from catalogaudit.cli.contract import CONTRACT
 from catalogaudit.cli.options import (
+    CONTRACT,
     AcceptedOpt,
     ColorOpt,
     Group,
     MaxChars,
     PricesOpt,
+    ReportFormatOpt,
     filled,
     grouped,
 )
@@ -34,13 +35,11 @@ def diff_cmd(
     old: Annotated[
         str | None,
         typer.Argument(
-            help="Old catalog: file, -, or git:REF:PATH (--live: default the configured snapshot).",
-            show_default=False,
+            help="Old catalog: file, -, or git:REF:PATH (--live: default the configured snapshot)."
         ),
     ] = None,
     new: Annotated[
-        str | None,
-        typer.Argument(help="New catalog: file, -, or git:REF:PATH.", show_default=False),
+        str | None, typer.Argument(help="New catalog: file, -, or git:REF:PATH.")
     ] = None,
     fail_on: Annotated[
         FailOn, typer.Option("--fail-on", help="Exit 1 at or above this level.")
@@ -49,7 +48,7 @@ def diff_cmd(
         Literal["fail", "ignore"],
         typer.Option(help="fail: undecidable changes count as breaking; ignore: as model-visible."),
     ] = "fail",
-    fmt: Annotated[DiffFormat, typer.Option("--format", help="Report format.")] = (DiffFormat.TEXT),
+    fmt: ReportFormatOpt[DiffFormat] = DiffFormat.TEXT,
     output: OutputOpt = "-",
     max_chars: MaxChars = None,
     color: ColorOpt = "auto",
@@ -123,9 +122,7 @@ def stability_cmd(
             help="Snapshots or captures of one server; one `snapshot --runs N` file is enough."
         ),
     ],
-    fmt: Annotated[
-        StabilityFormat, typer.Option("--format", help="Report format.")
-    ] = StabilityFormat.TEXT,
+    fmt: ReportFormatOpt[StabilityFormat] = StabilityFormat.TEXT,
     output: OutputOpt = "-",
     max_chars: MaxChars = None,
     color: ColorOpt = "auto",

@@ -122,15 +122,12 @@ def plain(command: Any) -> Any:
                 param.rich_help_panel = PANELS.get(max(param.opts, key=len))
         elif type(param) is TyperArgument:
             param.__class__ = PlainArgument
+            param.show_default = False  # NOTE: an optional argument's default is None or empty
             if param.metavar is None:
                 param.metavar = (param.name or "").upper() + ("..." if param.nargs != 1 else "")
             param.type = copy.copy(param.type)  # NOTE: click's types are shared instances
-            param.type.get_metavar = _untyped  # type: ignore[method-assign]
+            # NOTE: no type metavar, so that the help's type column stays empty
+            param.type.get_metavar = lambda param, ctx: ""  # type: ignore[method-assign]
     for sub in getattr(command, "commands", {}).values():
         plain(sub)
     return command
-
-
-def _untyped(param: Any, ctx: Any) -> str:
-    """An argument's type metavar: none, so that the help's type column stays empty."""
-    return ""

@@ -51,7 +51,6 @@ ColorOpt = Annotated[
         "--color",
         help="Text output: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces), always "
         "or never.",
-        rich_help_panel="Output",
     ),
 ]
 
@@ -67,6 +66,11 @@ PricesOpt = Annotated[
     ),
 ]
 
+
+T = TypeVar("T")
+#: `--format` of a verb that prints a listing or document, and of one that writes a report.
+FormatOpt = Annotated[T, typer.Option("--format", help="Output format.")]
+ReportFormatOpt = Annotated[T, typer.Option("--format", help="Report format.")]
 
 List = list[str] | None
 CwdOpt = Annotated[str | None, typer.Option(help="Working directory of the server.")]
@@ -176,8 +180,31 @@ CHECKED = Group(
     option("gateway_name", str | None, help="Gateway name (ContextForge)."),
     option("revision", str | None, help="Protocol revision to audit as."),
 )
-
-T = TypeVar("T")
+#: The contract `snapshot`, `audit` and `diff` share (`--expect-tool NAME`, `--forbid-tool GLOB`,
+#: `--min-tools N`, the same for prompts, resources and templates): `verbs.contract` turns them
+#: (and the configuration keys) into assertions.
+CONTRACT_PANEL = "Contract (a failed assertion is an error finding, exit 1)"
+CONTRACT = Group(
+    *(
+        option(name, kind, None, help=text, rich_help_panel=CONTRACT_PANEL, **more)
+        for word, what in (  # each listing's word in the option names, what `--expect-WORD` names
+            ("tool", "tool (name)"),
+            ("prompt", "prompt (name)"),
+            ("resource", "resource (URI)"),
+            ("template", "resource template (uriTemplate)"),
+        )
+        for name, kind, text, more in (
+            (f"expect_{word}", List, f"This {what} must be listed. Repeatable.", {}),
+            (
+                f"forbid_{word}",
+                List,
+                f"No {word} may match this glob (fnmatch, case-sensitive). Repeatable.",
+                {},
+            ),
+            (f"min_{word}s", int | None, f"At least N {word}s must be listed.", {"min": 0}),
+        )
+    )
+)
 
 
 def filled(cls: type[T], o: Mapping[str, Any], skip: Sequence[str] = (), **more: Any) -> T:

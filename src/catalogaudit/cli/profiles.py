@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from catalogaudit.cli.options import complete_profiles
+from catalogaudit.cli.options import FormatOpt, complete_profiles
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import ProfilesFormat
 
@@ -18,13 +18,10 @@ def profiles(
         str | None,
         typer.Argument(
             help="A profile id, optionally @VERSION, to show its rules.",
-            show_default=False,
             autocompletion=complete_profiles,
         ),
     ] = None,
-    output_format: Annotated[
-        ProfilesFormat, typer.Option("--format", help="Output format.")
-    ] = ProfilesFormat.TEXT,
+    output_format: FormatOpt[ProfilesFormat] = ProfilesFormat.TEXT,
 ) -> None:
     """List the client, gateway and LLM-API profiles, or show one profile's rules with their
     version ranges, sources and confidence."""

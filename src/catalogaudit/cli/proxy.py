@@ -16,9 +16,7 @@ from catalogaudit.cli.root import app
 
 @app.command(name="proxy")
 def proxy_command(
-    command: Annotated[
-        List, typer.Argument(help="The stdio server command, after --.", show_default=False)
-    ] = None,
+    command: Annotated[List, typer.Argument(help="The stdio server command, after --.")] = None,
     listen: Annotated[
         int | None,
         typer.Option(

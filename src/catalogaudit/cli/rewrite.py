@@ -10,7 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
-from catalogaudit.cli.options import CHECKED, ConfigOpt, Group, List, filled, grouped
+from catalogaudit.cli.options import (
+    CHECKED,
+    ConfigOpt,
+    Group,
+    List,
+    ReportFormatOpt,
+    filled,
+    grouped,
+)
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import RewriteFormat
 
@@ -36,9 +44,7 @@ def rewrite_command(
         str | None,
         typer.Option(help="Report file (default: stdout, or stderr when -o is stdout)."),
     ] = None,
-    output_format: Annotated[
-        RewriteFormat, typer.Option("--format", help="Report format.")
-    ] = RewriteFormat.TEXT,
+    output_format: ReportFormatOpt[RewriteFormat] = RewriteFormat.TEXT,
     _checked: Group = CHECKED,
     fail_on: Annotated[
         str | None, typer.Option(help="error (default), warning, info, never.")

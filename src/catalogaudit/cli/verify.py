@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from catalogaudit.cli.options import MaxChars, complete_clients
+from catalogaudit.cli.options import MaxChars, ReportFormatOpt, complete_clients
 from catalogaudit.cli.root import app
 from catalogaudit.formatters import VerifyFormat
 
@@ -40,9 +40,7 @@ def verify_cmd(
             "`python -m catalogaudit.verify.drivers.context_forge_install VERSION`)."
         ),
     ] = None,
-    output_format: Annotated[
-        VerifyFormat, typer.Option("--format", help="Report format.")
-    ] = VerifyFormat.TEXT,
+    output_format: ReportFormatOpt[VerifyFormat] = VerifyFormat.TEXT,
     output: Annotated[
         str,
         typer.Option("-o", "--output", help="Report file, written atomically ('-' stdout)."),

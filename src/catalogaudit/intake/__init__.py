@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from catalogaudit._faces import lazy
 from catalogaudit.canonical import gc_paused
 from catalogaudit.errors import InputError, UsageError
 from catalogaudit.intake import loader
@@ -28,7 +29,8 @@ from catalogaudit.intake.loader import (
 )
 
 if TYPE_CHECKING:  # NOTE: only for types; `snapshots.build` is imported where used
-    from catalogaudit.model import Fleet
+    from catalogaudit.intake.clients import read_fleet
+    from catalogaudit.intake.registry import entries as server_json_entries
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def read_merged(
     if sum(1 for s in specs if s == "-") > 1:
         raise UsageError("- (stdin) can be given once")
     with gc_paused():
-        loaded = [(spec, loader.load(spec)) for spec in specs]
+        loaded = [(spec, loader.parse(spec)) for spec in specs]
         return _merged(loaded, protocol, wire)
 
 
@@ -176,7 +178,10 @@ def _merged(
     wire: bool,
     hashed: bool = True,
 ) -> Intake:
-    from catalogaudit.intake import static  # NOTE: lazy, as in `_intake`
+    # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
+    # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
+    # protocol: `model.protocol` loads the findings vocabulary).
+    from catalogaudit.intake import static
     from catalogaudit.model import parse_protocol
     from catalogaudit.snapshots import build_snapshot
 
@@ -190,17 +195,11 @@ def _merged(
 
 
 def _intake(spec: str, data: bytes, loaded: Loaded, protocol: str, rehash: bool) -> Intake:
-    # NOTE: imported here, not at the top: `hash` of a list result (`canonical.quick`) and
-    # `canonicalize --jcs` read bytes through this package and build no snapshot (nor parse a
-    # protocol: `model.protocol` loads the findings vocabulary).
-    from catalogaudit.intake import static
-    from catalogaudit.model import parse_protocol
-    from catalogaudit.snapshots import build_snapshot, rehash_snapshot, resolve_wire
+    from catalogaudit.snapshots import rehash_snapshot, resolve_wire  # NOTE: lazy, as in `_merged`
 
     if loaded.snapshot is None:
-        doc = build_snapshot(static.merge([(spec, loaded)], parse_protocol(protocol)))
-        inferred = tuple((loaded.name, note) for note in loaded.inferred)
-        return Intake(spec, loaded.name, loaded.form, doc, data, inferred=inferred)
+        merged = _merged([(spec, loaded)], protocol, wire=True)
+        return replace(merged, spec=spec, name=loaded.name, form=loaded.form, data=data)
     _refuse_invalid(loaded)
     if rehash:
         done = rehash_snapshot(loaded.snapshot, loaded.name)
@@ -253,20 +252,9 @@ def _as_text(doc: dict[str, Any], *, decoded: bool = False) -> dict[str, Any]:
     return {**doc, "wire": {**wire, "pages": unpacked}}
 
 
-def read_fleet(spec: str) -> Fleet:
-    """The servers of a client configuration or registry `server.json` (`intake.clients`)."""
-    from catalogaudit.intake.clients import read_fleet as read
-
-    return read(spec)
-
-
-def server_json_entries(doc: Any) -> list[tuple[dict[str, Any], str]]:
-    """Each registry server.json in `doc` (one, a list, or a registry API answer) and its
-    JSON Pointer (`intake.registry`)."""
-    from catalogaudit.intake.registry import entries
-
-    return entries(doc)
-
+#: The servers of a client configuration or registry `server.json`, and each registry
+#: server.json in a document with its JSON Pointer: loaded on first use (`_faces.lazy`).
+__getattr__ = lazy(globals(), {"clients": "read_fleet", "registry": "server_json_entries=entries"})
 
 __all__ = [
     "Intake",

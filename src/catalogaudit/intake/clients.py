@@ -80,19 +80,14 @@ def _expander(client: str, root: Path) -> Callable[[str], str]:
     return expand
 
 
-#: A string (kept, to the end of the text when unterminated), a comment, or a comma before a
+#: JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON: a string
+#: (kept as it is, to the end of the text when unterminated), a comment, or a comma before a
 #: closing bracket (both dropped).
 _JSONC = re.compile(
     r'("(?:\\.|[^"\\])*(?:"|\\?\Z))|//[^\n]*|/\*.*?(?:\*/|\Z)'
     r"|,(?=(?:\s|//[^\n]*\n|/\*(?:[^*]|\*(?!/))*\*/)*[}\]])",
     re.DOTALL,
 )
-
-
-def _strip_jsonc(text: str) -> str:
-    """JSON with comments and trailing commas (VS Code's and opencode's JSONC) as JSON;
-    strings are copied as they are."""
-    return _JSONC.sub(lambda m: m[1] or "", text)
 
 
 def _client_of(path: Path, doc: Mapping[str, Any]) -> str:
@@ -131,7 +126,7 @@ def read_fleet(spec: str) -> Fleet:
         client, doc = "codex", _toml(text, spec)
     else:
         try:
-            doc = json.loads(_strip_jsonc(text))
+            doc = json.loads(_JSONC.sub(lambda m: m[1] or "", text))
         except json.JSONDecodeError as exc:
             raise InputError(f"{spec}: not JSON: {exc.msg} (line {exc.lineno})") from None
         from catalogaudit.intake import registry
@@ -329,9 +324,8 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
             request_timeout=float(request) if isinstance(request, (int, float)) else None,
         )
         if entry.get("url"):
-            headers = {str(k): str(v) for k, v in (entry.get("http_headers") or {}).items()}
-            for header, var in (entry.get("env_http_headers") or {}).items():
-                headers[str(header)] = _env(var)
+            headers = _pairs(entry.get("http_headers"), f"{where}/http_headers", str)
+            headers.update(_pairs(entry.get("env_http_headers"), f"{where}/env_http_headers", _env))
             token = entry.get("bearer_token_env_var")
             if token:
                 headers["Authorization"] = f"Bearer {_env(token)}"
@@ -340,7 +334,7 @@ def _codex(spec: str, doc: dict[str, Any], notes: list[str]) -> list[Server]:
         command = entry.get("command")
         if not isinstance(command, str) or not command:
             raise Unresolved("neither a command nor a url")
-        env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+        env = _pairs(entry.get("env"), f"{where}/env", str)
         for var in _strings(entry.get("env_vars"), f"{where}/env_vars"):
             if var in os.environ:
                 env.setdefault(var, os.environ[var])

@@ -67,26 +67,27 @@ class Loaded:
 def read_bytes(spec: str) -> bytes:
     """Read `-` (stdin), `git:REF:PATH` (a blob of the current repository) or a file path."""
     if spec == "-":
-        return sys.stdin.buffer.read(MAX_INPUT + 1)
-    if spec.startswith("git:"):
-        return _git_blob(spec)
-    try:
-        with open(spec, "rb") as fh:
-            # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first. More
-            # than its size: it grew, or is no regular file (a FIFO says 0); the rest is read
-            # up to the bound, as before.
-            size = min(os.fstat(fh.fileno()).st_size, MAX_INPUT)
-            data = fh.read(size + 1)
-            if len(data) > size:
-                data += fh.read(MAX_INPUT + 1 - len(data))
-    except FileNotFoundError:
-        raise InputError(f"{spec}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{spec}: is a directory") from None
-    except OSError as exc:
-        raise InputError(f"{spec}: {exc.strerror}") from None
-    if len(data) > MAX_INPUT:
-        raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
+        data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    elif spec.startswith("git:"):
+        data = _git_blob(spec)
+    else:
+        try:
+            with open(spec, "rb") as fh:
+                # NOTE: sized by the file: `read(MAX_INPUT + 1)` allocates that much first. More
+                # than its size: it grew, or is no regular file (a FIFO says 0); the rest is
+                # read up to the bound, as before.
+                size = min(os.fstat(fh.fileno()).st_size, MAX_INPUT)
+                data = fh.read(size + 1)
+                if len(data) > size:
+                    data += fh.read(MAX_INPUT + 1 - len(data))
+        except FileNotFoundError:
+            raise InputError(f"{spec}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"{spec}: is a directory") from None
+        except OSError as exc:
+            raise InputError(f"{spec}: {exc.strerror}") from None
+    if len(data) > MAX_INPUT:  # NOTE: one check for every source, stdin included
+        raise InputError(f"{input_name(spec)}: larger than {MAX_INPUT} bytes")
     return data
 
 
@@ -118,14 +119,7 @@ def _git_blob(spec: str) -> bytes:
     if proc.returncode != 0:
         why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise InputError(f"{spec}: {why[0] if why else 'git cat-file failed'}")
-    if len(proc.stdout) > MAX_INPUT:
-        raise InputError(f"{spec}: larger than {MAX_INPUT} bytes")
     return proc.stdout
-
-
-def load(spec: str) -> Loaded:
-    """Load one input and classify it."""
-    return parse(spec)
 
 
 def parse_written_snapshot(spec: str, data: bytes, *, packed: bool = False) -> Loaded | None:
