@@ -4,8 +4,6 @@ This module assembles the verbs: `snapshot` here, the others in their modules, e
 to `root.app`.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,7 +1,5 @@
 """`catalogaudit audit`, `rules` and `rule ID`: typer options in, the verbs do the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,7 +1,5 @@
 """The `canonicalize` and `hash` commands: typer options in, `verbs.canonicalize` does the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

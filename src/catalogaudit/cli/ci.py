@@ -1,7 +1,5 @@
 """`catalogaudit ci`: typer options in, `verbs.ci` does the rest (the GitHub Action runs this)."""
 
-from __future__ import annotations
-
 import shlex
 from typing import Annotated, Any, Literal
 

@@ -1,7 +1,5 @@
 """The `diff` and `stability` commands: typer options in, `verbs.diff` does the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import typer

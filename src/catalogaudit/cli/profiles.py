@@ -1,8 +1,6 @@
 """`catalogaudit profiles [ID[@VERSION]]`: what each profile checks, for which versions, and
 on what evidence. Typer options in, `verbs.profiles` does the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

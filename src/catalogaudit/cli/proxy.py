@@ -4,8 +4,6 @@ Exit codes (its help does not list them): 0 the client (stdin EOF) or SIGTERM en
 session; 1 the server ended first; 2 usage errors and a server that cannot be started.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -4,8 +4,6 @@ Operators who cannot change a server still need its catalog to pass their gatewa
 before deploying a substitution list, every string it changes and which findings it clears.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -4,8 +4,6 @@ Its own module so that the verb modules import it without importing each other: 
 assembles them.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

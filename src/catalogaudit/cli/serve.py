@@ -1,7 +1,5 @@
 """The `serve` command: typer options in, `verbs.serve` does the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import typer

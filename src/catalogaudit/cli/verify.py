@@ -1,7 +1,5 @@
 """The `verify` command: typer options in, `verbs.verify` does the rest."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import typer
