@@ -324,3 +324,95 @@ def test_a_codex_table_that_is_not_one_fails_its_server_only(tmp_path: Path) -> 
     assert a.problem == "/mcp_servers/a/env must be an object"
     assert b.problem == "/mcp_servers/b/env_http_headers must be an object"
     assert c.problem is None and c.env == {"K": "1"}
+
+
+_FULL_SERVER_JSON = {
+    "name": "io.github.x/s",
+    "description": "d",
+    "version": "1.0.0",
+    "packages": [
+        {
+            "registryType": "npm",
+            "identifier": "one",
+            "version": "1.0.0",
+            "runtimeHint": "npx",
+            "transport": {"type": "stdio"},
+            "runtimeArguments": [
+                {
+                    "type": "named",
+                    "name": "--a",
+                    "value": "{v}",
+                    "variables": {"v": {"default": "x"}},
+                }
+            ],
+            "packageArguments": [{"type": "positional", "value": "p"}],
+            "environmentVariables": [{"name": "K", "default": "d", "isRequired": False}],
+        }
+    ],
+    "remotes": [
+        {
+            "type": "streamable-http",
+            "url": "https://h/{t}",
+            "variables": {"t": {"default": "x"}},
+            "headers": [{"name": "X", "value": "v"}],
+        }
+    ],
+}
+
+
+def _members(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = [at]
+    if isinstance(value, dict):
+        for key, member in value.items():
+            found += _members(member, (*at, key))
+    elif isinstance(value, list):
+        for index, member in enumerate(value):
+            found += _members(member, (*at, index))
+    return found
+
+
+def test_every_member_of_a_server_json_of_any_type_is_a_row_or_one_error(tmp_path: Path) -> None:
+    """Each member of a full server.json replaced by each JSON type in turn: the fleet is read
+    (a member of the wrong type fails its server's row) or refused with one input error,
+    never an internal error."""
+    spec = str(tmp_path / "server.json")
+    for at in _members(_FULL_SERVER_JSON):
+        for wrong in ("s", 5, 1.5, True, None, [], [1], {}, {"a": 1}):
+            doc = json.loads(json.dumps(_FULL_SERVER_JSON))
+            node = doc
+            for step in at[:-1]:
+                node = node[step]
+            if at:
+                node[at[-1]] = wrong
+            else:
+                doc = wrong
+            _write(tmp_path / "server.json", json.dumps(doc))
+            try:
+                intake.read_fleet(spec)
+            except InputError:
+                pass
+
+
+@pytest.mark.parametrize(
+    ("at", "wrong", "problem"),
+    [
+        (("packages", 0, "transport"), "stdio", "transport is not an object"),
+        (("packages", 0, "runtimeArguments"), 5, "runtimeArguments is not an array"),
+        (("packages", 0, "runtimeArguments", 0, "variables"), ["v"], "variables is not an object"),
+        (("remotes", 0, "headers"), {"X": "v"}, "headers is not an array"),
+        (("packages",), "npm", "packages is not an array"),
+    ],
+)
+def test_a_member_of_the_wrong_type_fails_its_server(
+    tmp_path: Path, at: tuple[object, ...], wrong: object, problem: str
+) -> None:
+    doc = json.loads(json.dumps(_FULL_SERVER_JSON))
+    node = doc
+    for step in at[:-1]:
+        node = node[step]
+    node[at[-1]] = wrong
+    rows = intake.read_fleet(_write(tmp_path / "server.json", json.dumps(doc))).servers
+    assert [s.problem for s in rows if s.problem] and all(
+        problem in s.problem for s in rows if s.problem
+    ), [s.problem for s in rows]
+    assert any(s.problem is None for s in rows)  # the fleet's other server is still there

@@ -68,11 +68,21 @@ def fleet(spec: str, doc: Any) -> Fleet:
         if not isinstance(name, str) or not name:
             raise InputError(f"{spec}: {where or '/'}: a server.json without a name")
         options: list[tuple[str, Server]] = []
-        for i, pkg in enumerate(entry.get("packages") or []):
-            kind = pkg.get("registryType", "package") if isinstance(pkg, dict) else "package"
-            options.append((str(kind), _package(name, pkg, f"{where}/packages/{i}")))
-        for i, remote in enumerate(entry.get("remotes") or []):
-            options.append(("remote", _remote(name, remote, f"{where}/remotes/{i}")))
+        for key in ("packages", "remotes"):
+            try:
+                listed = _array(entry, key)
+            except _Problem as exc:
+                options.append((key, Server(name, problem=str(exc), where=where)))
+                continue
+            for i, item in enumerate(listed):
+                at = f"{where}/{key}/{i}"
+                if key == "remotes":
+                    options.append(("remote", _remote(name, item, at)))
+                    continue
+                kind = item.get("registryType") if isinstance(item, dict) else None
+                options.append(
+                    (kind if isinstance(kind, str) else "package", _package(name, item, at))
+                )
         if len(options) < 2:
             none = Server(name, problem="neither packages nor remotes", where=where)
             servers.append(options[0][1] if options else none)
@@ -92,8 +102,9 @@ def _value(item: dict[str, Any], what: str) -> str | None:
     environment (for an environment variable), else `default`; None when optional and unset."""
     value = item.get("value")
     if isinstance(value, str):
-        variables = item.get("variables") or {}
-        for var, spec in variables.items():
+        for var, spec in _object(item, "variables", what).items():
+            if not isinstance(spec, dict | None):
+                raise _Problem(f"{what} variable {var} is not an object")
             got = _value({**spec, "name": None}, f"{what} variable {var}") if spec else None
             if got is not None:
                 value = value.replace("{" + var + "}", got)
@@ -105,18 +116,35 @@ def _value(item: dict[str, Any], what: str) -> str | None:
         return str(item["default"])
     if item.get("isRequired"):
         hint = f"set {name}" if what == "env" else "give it a value"
-        raise _Missing(f"{what} {name or item.get('valueHint') or '?'} is required ({hint})")
+        raise _Problem(f"{what} {name or item.get('valueHint') or '?'} is required ({hint})")
     return None
 
 
-class _Missing(Exception):
-    pass
+class _Problem(Exception):
+    """What makes one server unusable (a required value unset, a member of the wrong type):
+    its row says so, and the fleet's other servers are captured."""
 
 
-def _named(inputs: Any, what: str) -> dict[str, str]:
+def _array(owner: dict[str, Any], key: str) -> list[Any]:
+    """`owner[key]` as a list (absent or null: none)."""
+    value = owner.get(key) or []
+    if not isinstance(value, list):
+        raise _Problem(f"{key} is not an array")
+    return value
+
+
+def _object(owner: dict[str, Any], key: str, what: str = "") -> dict[str, Any]:
+    """`owner[key]` as a dict (absent or null: empty); `what`: whose member it is."""
+    value = owner.get(key) or {}
+    if not isinstance(value, dict):
+        raise _Problem(f"{what} {key} is not an object".lstrip())
+    return value
+
+
+def _named(inputs: list[Any], what: str) -> dict[str, str]:
     """The values of named inputs (environment variables, headers) that have one, by name."""
     out: dict[str, str] = {}
-    for item in inputs or []:
+    for item in inputs:
         if isinstance(item, dict) and isinstance(item.get("name"), str):
             got = _value(item, what)
             if got is not None:
@@ -124,9 +152,9 @@ def _named(inputs: Any, what: str) -> dict[str, str]:
     return out
 
 
-def _arguments(args: Any) -> list[str]:
+def _arguments(args: list[Any]) -> list[str]:
     out: list[str] = []
-    for arg in args or []:
+    for arg in args:
         if not isinstance(arg, dict):
             continue
         value = _value(arg, "argument")
@@ -142,7 +170,10 @@ def _package(name: str, pkg: Any, where: str) -> Server:
     if not isinstance(pkg, dict):
         return Server(name, problem=f"{where} is not an object", where=where)
     kind = pkg.get("registryType")
-    transport = (pkg.get("transport") or {}).get("type", "stdio")
+    try:
+        transport = _object(pkg, "transport").get("type", "stdio")
+    except _Problem as exc:
+        return Server(name, problem=str(exc), where=where)
     if transport != "stdio":
         return Server(
             name,
@@ -150,17 +181,17 @@ def _package(name: str, pkg: Any, where: str) -> Server:
             "configure its URL",
             where=where,
         )
-    if kind not in _RUNTIMES:
+    if not isinstance(kind, str) or kind not in _RUNTIMES:
         return Server(name, problem=f"registryType {kind!r} has no runtime here", where=where)
-    runtime, reference = _RUNTIMES[str(kind)]
+    runtime, reference = _RUNTIMES[kind]
     identifier, version = str(pkg.get("identifier", "")), pkg.get("version")
     if not identifier:
         return Server(name, problem="a package without an identifier", where=where)
     try:
-        env = _named(pkg.get("environmentVariables"), "env")
+        env = _named(_array(pkg, "environmentVariables"), "env")
         command = str(pkg.get("runtimeHint") or runtime)
-        runtime_args = _arguments(pkg.get("runtimeArguments"))
-        package_args = _arguments(pkg.get("packageArguments"))
+        runtime_args = _arguments(_array(pkg, "runtimeArguments"))
+        package_args = _arguments(_array(pkg, "packageArguments"))
         pinned = version if isinstance(version, str) else None
         if kind == "oci":
             # NOTE: a container sees only the variables passed into it by name.
@@ -169,7 +200,7 @@ def _package(name: str, pkg: Any, where: str) -> Server:
             argv = (command, "run", "-i", "--rm", *runtime_args, *passed, image, *package_args)
         else:
             argv = (command, *runtime_args, *reference(identifier, pinned), *package_args)
-    except _Missing as exc:
+    except _Problem as exc:
         return Server(name, problem=str(exc), where=where)
     return Server(name, command=argv, env=env, where=where)
 
@@ -181,15 +212,15 @@ def _remote(name: str, remote: Any, where: str) -> Server:
     transport = "sse" if kind == "sse" else "streamable-http"
     try:
         url = remote["url"]
-        for var, spec in (remote.get("variables") or {}).items():
+        for var, spec in _object(remote, "variables").items():
             got = _value(spec, f"url variable {var}") if isinstance(spec, dict) else None
             if got is not None:
                 url = url.replace("{" + var + "}", got)
         left = re.search(r"\{([^}]+)\}", url)
         if left:
-            raise _Missing(f"url variable {left[1]} has no value")
-        headers = _named(remote.get("headers"), "header")
-    except _Missing as exc:
+            raise _Problem(f"url variable {left[1]} has no value")
+        headers = _named(_array(remote, "headers"), "header")
+    except _Problem as exc:
         return Server(name, problem=str(exc), where=where)
     return Server(name, url=url, transport=transport, headers=headers, where=where)
 
