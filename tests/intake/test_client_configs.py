@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -371,22 +372,67 @@ def _members(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, .
     return found
 
 
-def test_every_member_of_a_server_json_of_any_type_is_a_row_or_one_error(tmp_path: Path) -> None:
-    """Each member of a full server.json replaced by each JSON type in turn: the fleet is read
-    (a member of the wrong type fails its server's row) or refused with one input error,
-    never an internal error."""
-    spec = str(tmp_path / "server.json")
-    for at in _members(_FULL_SERVER_JSON):
+#: A configuration of each file format, every member a client reads filled in (`PROJECT`: the
+#: directory the test runs in).
+_FULL_CONFIGS: dict[str, object] = {
+    "server.json": _FULL_SERVER_JSON,
+    "claude_desktop_config.json": {
+        "mcpServers": {
+            "f": {"command": "npx", "args": ["-y", "srv"], "env": {"A": "b"}},
+            "w": {"type": "http", "url": "https://h/mcp", "headers": {"X": "y"}},
+        }
+    },
+    ".claude.json": {
+        "mcpServers": {"s": {"type": "stdio", "command": "c", "args": ["a"], "env": {"A": "b"}}},
+        "projects": {"PROJECT": {"mcpServers": {"s": {"command": "l"}}}},
+    },
+    ".vscode/mcp.json": {
+        "inputs": [{"type": "promptString", "id": "tok", "password": True}],
+        "servers": {
+            "l": {"type": "stdio", "command": "node", "args": ["${workspaceFolder}/s.js"]},
+            "h": {"type": "http", "url": "https://a/mcp", "headers": {"A": "Bearer ${input:tok}"}},
+        },
+    },
+    ".gemini/settings.json": {
+        "mcp": {"excluded": ["d"], "allowed": ["a", "c"]},
+        "mcpServers": {
+            "a": {"httpUrl": "https://a/mcp", "timeout": 5000, "headers": {"X": "y"}},
+            "c": {"command": "uvx", "args": ["g"], "cwd": "./r", "env": {"A": "b"}},
+        },
+    },
+    "v1/opencode.json": {
+        "mcp": {
+            "l": {"type": "local", "command": ["bun", "x"], "environment": {"A": "1"}},
+            "r": {"type": "remote", "url": "https://r/mcp", "headers": {"X": "y"}, "enabled": True},
+        }
+    },
+    "v2/opencode.json": {
+        "mcp": {"servers": {"e": {"type": "local", "command": ["npx", "e"], "disabled": False}}}
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FULL_CONFIGS))
+def test_every_member_of_any_type_is_a_row_or_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Each member of a full configuration replaced by each JSON type in turn: the fleet is
+    read (a member of the wrong type fails its server's row) or refused with one input
+    error, never an internal error (43 of the server.json cases and 14 of `.claude.json`'s
+    were one)."""
+    monkeypatch.chdir(tmp_path)
+    full = json.loads(json.dumps(_FULL_CONFIGS[name]).replace("PROJECT", str(tmp_path)))
+    for at in _members(full):
         for wrong in ("s", 5, 1.5, True, None, [], [1], {}, {"a": 1}):
-            doc = json.loads(json.dumps(_FULL_SERVER_JSON))
-            node = doc
+            doc: object = json.loads(json.dumps(full))
+            node: Any = doc
             for step in at[:-1]:
                 node = node[step]
             if at:
                 node[at[-1]] = wrong
             else:
                 doc = wrong
-            _write(tmp_path / "server.json", json.dumps(doc))
+            spec = _write(tmp_path / name, json.dumps(doc))
             try:
                 intake.read_fleet(spec)
             except InputError:

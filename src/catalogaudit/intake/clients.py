@@ -149,7 +149,11 @@ def read_fleet(spec: str) -> Fleet:
         key = "servers" if client == "vscode" else "mcpServers"
         entries = _table(doc[key], f"/{key}", spec)
         if path.name == ".claude.json":
-            local = doc.get("projects", {}).get(os.getcwd(), {}).get("mcpServers")
+            projects = doc.get("projects", {})
+            project = projects.get(os.getcwd(), {}) if isinstance(projects, dict) else None
+            if not isinstance(project, dict):
+                raise InputError(f"{spec}: /projects must map each directory to an object")
+            local = project.get("mcpServers")
             if isinstance(local, dict):
                 notes.append(f"{spec}: the local scope of {os.getcwd()} overrides the user scope")
                 entries.update(_table(local, f"/projects/{os.getcwd()}/mcpServers", spec))
