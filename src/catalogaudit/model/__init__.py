@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         page_anomalies,
         unsafe_integers,
     )
-    from catalogaudit.model.catalog import Catalog, Item, written_positions
+    from catalogaudit.model.catalog import Catalog, Item
     from catalogaudit.model.envelope import envelope as with_envelope
     from catalogaudit.model.findings import (
         EXIT_ERROR,
@@ -160,7 +160,7 @@ __getattr__ = lazy(
     globals(),
     {
         "capture": "Capture Listing Page anomaly_findings page_anomalies unsafe_integers",
-        "catalog": "Catalog Item written_positions",
+        "catalog": "Catalog Item",
         "envelope": "with_envelope=envelope",
         "fleet": "MANIFEST Fleet Server file_names fleet_id parse_shard shard_of",
         "findings": (

@@ -9,7 +9,7 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
-from catalogaudit.model.jsonwrite import dump_string, jcs_key
+from catalogaudit.model.jsonwrite import dump_string
 from catalogaudit.model.names import LISTINGS, identity
 from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
@@ -244,29 +244,3 @@ def _listing_array(raw: Any, listing: str) -> str | None:
     if isinstance(result, dict) and isinstance(result.get(listing), list):
         return "/result/" + listing
     return None
-
-
-def written_positions(value: Any) -> dict[str, tuple[int, int]]:
-    """Line and column (1-based) of every value in `jsonwrite.written(value)`, by pointer."""
-    out: dict[str, tuple[int, int]] = {}
-    line = 1
-
-    def visit(node: Any, at: str, col: int, depth: int) -> None:
-        nonlocal line
-        out[at] = (line, col)
-        children: list[tuple[str, Any, int]] = []
-        if isinstance(node, dict) and node:
-            for key in sorted(node, key=jcs_key):
-                klen = len(dump_string(key)) + 2
-                children.append((jsonwire.pointer_join(at, key), node[key], klen))
-        elif isinstance(node, list) and node:
-            children = [(jsonwire.pointer_join(at, i), v, 0) for i, v in enumerate(node)]
-        else:
-            return  # NOTE: a scalar never spans lines (strings escape newlines)
-        for child_at, child, prefix in children:
-            line += 1
-            visit(child, child_at, 2 * (depth + 1) + prefix + 1, depth + 1)
-        line += 1  # the closing bracket's line
-
-    visit(value, "", 1, 0)
-    return out
