@@ -281,20 +281,3 @@ def regex_guarded(checker: Any) -> Any:
         raises = raises if isinstance(raises, tuple) else (raises,)
         guarded.checkers["regex"] = (func, (*raises, *_NOT_COMPILED))
     return guarded
-
-
-__all__ = [
-    "CUT",
-    "MAX_DEPTH",
-    "META_FORMATS",
-    "NOT_PLAIN",
-    "STAND_IN_BOUND",
-    "cut",
-    "depth",
-    "meta_validator",
-    "plain",
-    "regex_guarded",
-    "stand_ins",
-    "surely_valid",
-    "validator",
-]
