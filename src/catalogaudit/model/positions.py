@@ -41,10 +41,9 @@ class Finder:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        #: By an object's offset: its keys' value offsets so far, and where to read on
-        #: (`_past`; -1: read to its end). The same for arrays, by index.
-        self._objects: dict[int, tuple[dict[str, int], list[int]]] = {}
-        self._arrays: dict[int, tuple[list[int], list[int]]] = {}
+        #: By a container's offset: its members' value offsets so far (by key, or by index),
+        #: and where to read on (`_past`; -1: read to its end).
+        self._read: dict[int, tuple[dict[str | int, int], list[int]]] = {}
         #: (offset, its line, where that line starts) for each offset asked for so far, sorted:
         #: a position is counted from the nearest one before it, not from the start of the text
         #: (findings by the thousand in a big file, maybe all on one line).
@@ -55,7 +54,7 @@ class Finder:
         None when `doc` has no such value."""
         try:
             at = self._offset(doc, pointer)
-        except (ValueError, IndexError, StopIteration, RecursionError):
+        except (ValueError, LookupError, StopIteration, RecursionError):
             return None  # NOTE: not the text `doc` was parsed from; no position, not a wrong one
         if at is None:
             return None
@@ -79,45 +78,35 @@ class Finder:
                 key = token.replace("~1", "/").replace("~0", "~")
                 if key not in node or pointer_join("", key) != "/" + token:
                     return None
-                at = self._member(at, key, type(node) is not dict)
+                at = self._child(at, key, type(node) is not dict)
                 node = node[key]
             elif isinstance(node, list) and _INDEX.fullmatch(token) and int(token) < len(node):
-                at = self._element(at, int(token))
+                at = self._child(at, int(token), False)
                 node = node[int(token)]
             else:
                 return None
         return at
 
-    def _member(self, start: int, key: str, last: bool) -> int:
+    def _child(self, start: int, want: str | int, last: bool) -> int:
+        """The offset of member `want` (a key, or an index) of the container at `start`."""
         text = self.text
-        if text[start] != "{":
-            raise ValueError("not an object")
-        found, read = self._objects.setdefault(start, ({}, [start + 1, -1]))
-        while read[0] >= 0 and (last or key not in found):
+        if text[start] != ("[" if type(want) is int else "{"):
+            raise ValueError("not the container the document has")
+        found, read = self._read.setdefault(start, ({}, [start + 1, -1]))
+        while read[0] >= 0 and (last or want not in found):
             at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
-            if text[at] == "}":
+            if text[at] in "]}":
                 read[0] = -1
                 break
             if text[at] == ",":
                 at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
-            name, at = scanstring(text, at + 1)
-            at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
-            at = _WS.match(text, at).end()  # type: ignore[union-attr]
+            name: str | int = len(found)
+            if text[start] == "{":
+                name, at = scanstring(text, at + 1)
+                at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
+                at = _WS.match(text, at).end()  # type: ignore[union-attr]
             found[name] = read[1] = at  # NOTE: a later duplicate replaces it, as the parse did
-        return found[key]
-
-    def _element(self, start: int, index: int) -> int:
-        text = self.text
-        if text[start] != "[":
-            raise ValueError("not an array")
-        found, read = self._arrays.setdefault(start, ([], [start + 1, -1]))
-        while len(found) <= index:
-            at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
-            if text[at] == ",":
-                at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
-            found.append(at)
-            read[1] = at
-        return found[index]
+        return found[want]
 
 
 def _past(text: str, read: list[int]) -> int:
