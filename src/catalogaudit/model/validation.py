@@ -50,13 +50,9 @@ _INT_BOUND = 2**63
 META_FORMATS = ("regex", "uri", "uri-reference")
 
 
-#: A lone surrogate: JSON text may spell one (`"\\ud800"`), UTF-8 cannot hold it.
+#: A lone surrogate: JSON text may spell one (`"\\ud800"`), UTF-8 cannot hold it, and
+#: jsonschema-rs reads strings as UTF-8.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _utf8(text: str) -> bool:
-    """Whether jsonschema-rs can take `text`: it reads strings as UTF-8 (`isascii` is O(1))."""
-    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def plain(
@@ -80,7 +76,7 @@ def plain(
         if kind is dict and keys is not None:
             keys.update(value)
         copy: Any = None
-        lone = _SURROGATE.search  # NOTE: `_utf8`, inline: called for every key and string
+        lone = _SURROGATE.search  # NOTE: `isascii` first: O(1)
         finite = math.isfinite
         # NOTE: scalars (most members) are read here, not by a call each: floats were most calls
         for slot, item in value.items() if kind is dict else enumerate(value):
@@ -101,8 +97,8 @@ def plain(
                 if each is float:
                     continue
                 new = float(item)
-            elif isinstance(item, int):  # NOTE: a parser's int, or beyond `bound`: no call each
-                new = _integer(item, bound, stand)
+            elif isinstance(item, int):  # NOTE: a parser's int, or beyond `bound`
+                new = int(item) if -bound < item < bound else (stand or {}).get(item, NOT_PLAIN)
                 if new is NOT_PLAIN:
                     return NOT_PLAIN
             else:
@@ -115,23 +111,12 @@ def plain(
                 copy = kind(value)
             copy[slot] = new
         return value if copy is None else copy
-    if kind is str:
-        return value if _utf8(value) else NOT_PLAIN
-    if kind is bool or value is None:
-        return value
-    if isinstance(value, float):
-        return float(value) if math.isfinite(value) else NOT_PLAIN
-    if isinstance(value, int):
-        return _integer(value, bound, stand)
     if isinstance(value, dict):
         return plain(dict(value), depth, keys, stand)
-    return NOT_PLAIN
-
-
-def _integer(value: int, bound: int, stand: dict[int, int] | None) -> Any:
-    if -bound < value < bound:
-        return int(value)
-    return NOT_PLAIN if stand is None else stand.get(value, NOT_PLAIN)
+    if kind is not str and not isinstance(value, (int, float)) and value is not None:
+        return NOT_PLAIN
+    copy = plain([value], depth - 1, keys, stand)  # NOTE: a scalar, read as members are
+    return copy if copy is NOT_PLAIN else copy[0]
 
 
 #: Integers at least this large in magnitude get stand-ins (`stand_ins`), placed between this
