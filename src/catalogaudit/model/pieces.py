@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import WireObject, object_from_pairs
+from catalogaudit.model.wiretypes import object_from_pairs
 
 #: What is parsed: the file's bytes, or the file mapped (`intake.loader.parse_mapped_snapshot`).
 Buffer = bytes | mmap.mmap
@@ -93,12 +93,15 @@ def _value(
     pack = at is not None and len(at) == len(_PACKED)
     if end - start > _PIECE and opener == ord('"'):
         return _long_string(data, start, end, pack=pack, done=done)
-    if end - start <= max(_PIECE, 2) or opener not in b"{[":
+    # NOTE: a container on the way to the packed page texts is split however small it is, so
+    # that each page text is met alone
+    on_path = at is not None and not pack
+    if opener not in b"{[" or end - start <= 2 or (end - start <= _PIECE and not on_path):
         # NOTE: decoded through a memoryview: a slice would copy the piece (the 12 MB wire
         # page of the bench snapshot) while its text and its value are both alive
         value = _whole(str(memoryview(data)[start:end], "utf-8"))
         done(end)
-        return _packed(value, at) if at is not None else value
+        return value.encode("utf-8", "surrogatepass") if pack and type(value) is str else value
     closer = b"}" if opener == ord("{") else b"]"
     pad = b"\n" + b"  " * (depth + 1)
     if data[start + 1 : start + 1 + len(pad)] != pad or data[end - 1 : end] != closer:
@@ -129,25 +132,6 @@ def _value(
 #: Bytes that end a token inside a string literal: not a backslash, `u` or hex digit (so not
 #: inside an escape), ASCII (so not inside a UTF-8 sequence).
 _BOUNDARY = frozenset(b"\"/ ,:;[]{}()<>=!?*+-_.#@$%&|~^`'ghijklmnopqrstvwxyzGHIJKLMNOPQRSTUVWXYZ")
-
-
-def _packed(value: Any, at: tuple[Any, ...]) -> Any:
-    """A value parsed whole at `at`, with the packed page texts in it as UTF-8 bytes."""
-    if len(at) == len(_PACKED):
-        return value.encode("utf-8", "surrogatepass") if type(value) is str else value
-    if type(value) is list:
-        return [_packed(v, got) if (got := _under(at, i)) else v for i, v in enumerate(value)]
-    if isinstance(value, dict) and any(_under(at, k) for k in value):
-        # NOTE: a copy of the same type: a WireObject remembers its duplicate keys
-        out = type(value)(value)
-        if isinstance(value, WireObject) and isinstance(out, WireObject):
-            out.duplicates = value.duplicates
-        for k, v in value.items():
-            got = _under(at, k)
-            if got is not None:
-                out[k] = _packed(v, got)
-        return out
-    return value
 
 
 def _long_string(
