@@ -188,16 +188,12 @@ class Catalog:
             doc_pointer = pointer
         else:
             doc_pointer = f"/listings/{item.listing}/items/{item.index}{pointer}"
-        line = col = None
+        pos = None
         if self.text is not None:
             pos = self._finder.position(self.doc, doc_pointer)
-            if pos is not None:
-                line, col = pos
         elif self.raw is not None and item is not None:
             pos = self._raw_position(item, pointer)
-            if pos is not None:
-                line, col = pos
-        return Location(self.source, doc_pointer, line, col)
+        return Location(self.source, doc_pointer, *(pos or (None, None)))
 
     def _raw_position(self, item: Item, pointer: str) -> tuple[int, int] | None:
         """Where a value of an item is in the raw input: its listing's array (`/tools`, or
