@@ -5,7 +5,7 @@ Why: a 29 MB snapshot holding one astral character decodes to a 116 MB Python st
 while the whole document is parsed; `diff` reads two of them. The written form puts every
 member of a container at depth `d` after `",\\n"` and `2 * (d + 1)` spaces (a raw newline can
 only be whitespace in JSON), so a container larger than `_PIECE` bytes is split there and each
-member parsed alone, by the same wire decoder (`jsonwire.raw_decode`: lexemes, duplicate keys).
+member parsed alone, by the same wire decoder (`jsonwire.loads`: lexemes, duplicate keys).
 
 A split is trusted only when every piece parses whole: JSON's grammar has one reading, so
 members that each parse completely are the container's members. Anything else (another
@@ -99,7 +99,7 @@ def _value(
     if opener not in b"{[" or end - start <= 2 or (end - start <= _PIECE and not on_path):
         # NOTE: decoded through a memoryview: a slice would copy the piece (the 12 MB wire
         # page of the bench snapshot) while its text and its value are both alive
-        value = _whole(str(memoryview(data)[start:end], "utf-8"))
+        value = jsonwire.loads(str(memoryview(data)[start:end], "utf-8"))
         done(end)
         return value.encode("utf-8", "surrogatepass") if pack and type(value) is str else value
     closer = b"}" if opener == ord("{") else b"]"
@@ -120,7 +120,7 @@ def _value(
         found = _KEY.match(data, a, b)
         if found is None:
             raise _NotWritten
-        key = _whole(data[a : found.end() - 2].decode("utf-8"))
+        key = jsonwire.loads(data[a : found.end() - 2].decode("utf-8"))
         if type(key) is not str:
             raise _NotWritten
         pairs.append((key, _value(data, found.end(), b, depth + 1, done, at=_under(at, key))))
@@ -147,7 +147,7 @@ def _long_string(
     Why: decoded whole, the literal (escapes and all; 4 bytes a character once it holds one
     astral character) and the value are alive together: 48 + 37 MB for the bench snapshot's
     wire page. Cut just after a byte in `_BOUNDARY` no escape spans the cut, so the parts'
-    values joined are the value; each part is checked as one whole literal, as `_whole` does.
+    values joined are the value; each part is checked as one whole literal.
     """
     if data[end - 1] != ord('"'):
         raise _NotWritten
@@ -161,7 +161,7 @@ def _long_string(
         cut = min(at + max(min(_PIECE, _PART), 1), stop)
         while cut < stop and data[cut - 1] not in _BOUNDARY:
             cut += 1
-        value = _whole('"' + str(view[at:cut], "utf-8") + '"')
+        value = jsonwire.loads('"' + str(view[at:cut], "utf-8") + '"')
         if type(value) is not str:
             raise _NotWritten
         if pack:
@@ -187,10 +187,3 @@ def _split(data: Buffer, start: int, end: int, depth: int) -> list[tuple[int, in
     spans.append((at, end))
     return spans
 
-
-def _whole(text: str) -> Any:
-    """One complete value and nothing else (no whitespace either side in the written form)."""
-    value, end = jsonwire.raw_decode(text, 0)
-    if end != len(text):
-        raise _NotWritten
-    return value

@@ -4,7 +4,7 @@ and the profile ids that have a verify driver, so the core and the formatters ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from catalogaudit.model.modelview import PromptBytes, ViewRow
@@ -47,15 +47,8 @@ class Observation:
         return (self.catalog, self.listing, self.index)
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain form for JSON reports."""
-        return {
-            "catalog": self.catalog,
-            "listing": self.listing,
-            "index": self.index,
-            "identity": self.identity,
-            "verdict": self.verdict,
-            "message": self.message,
-        }
+        """Plain form for JSON reports: the fields, in their order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
