@@ -186,4 +186,3 @@ def _split(data: Buffer, start: int, end: int, depth: int) -> list[tuple[int, in
         at = found.end()
     spans.append((at, end))
     return spans
-
