@@ -172,12 +172,10 @@ def _finding(
     rule, severity = ANOMALY_RULES[anomaly.kind]
     ident = None if index is None else identity(name, items[index])
     pointer = anomaly.pointer
-    # Map "/tools/3/description" to the item's identity and "/description" inside it.
-    if ident is not None:
-        pointer = "".join("/" + part for part in anomaly.pointer.split("/")[3:])
-    where = (
-        f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
-    )
+    where = f"page pointer {pointer}"
+    if ident is not None:  # NOTE: "/tools/3/description": the item's identity, "/description"
+        pointer = "".join("/" + part for part in pointer.split("/")[3:])
+        where = f"{ident!r} at {pointer or '/'}"
     more = ""
     if total > 1:
         more = f"; {total - 1:,} more in this " + ("item" if index is not None else "page")

@@ -1,25 +1,24 @@
 """JSON Schema validation by jsonschema-rs, reading values as python-jsonschema reads them.
 
 jsonschema-rs answers "valid?" and "where?" in Rust; python-jsonschema stays the reference
-(its messages are what users read, and tests/model/test_validation_reference.py compares the
-two on the schemas we validate against: the JSON Schema meta-schemas, the MCP schemas, the
-snapshot schema). What would make the two differ is closed here:
+(its messages are what users read; tests/model/test_validation_reference.py compares the two
+on the meta-schemas, the MCP schemas and the snapshot schema). What would make them differ is
+closed here:
 
-- values: jsonschema-rs reads only values of the exact builtin types. A float subclass (the
-  wire parser's `WireFloat`) makes most keywords raise, but `is_valid`, `not` and `if` misread
-  it silently (jsonschema-rs 0.61), NaN and Infinity read as no number, and a value nested about
-  10,000 deep overflows its native stack (the process dies). `plain` copies a value into
-  builtin types, or answers `NOT_PLAIN` and the caller asks python-jsonschema; a value nested
-  `MAX_DEPTH` or deeper, which python-jsonschema cannot follow either, is validated in its
-  first `CUT` levels (`cut`), and errors below them go unreported;
+- values: jsonschema-rs reads only exact builtin types (a `WireFloat` makes most keywords
+  raise, and `is_valid`, `not` and `if` misread it silently, jsonschema-rs 0.61), NaN and
+  Infinity as no number, and a value nested about 10,000 deep kills the process. `plain`
+  copies a value into builtin types, or answers `NOT_PLAIN` and the caller asks
+  python-jsonschema; a value nested `MAX_DEPTH` or deeper, which python-jsonschema cannot
+  follow either, is validated in its first `CUT` levels (`cut`);
 - regexes: format "regex" is Python's `re.compile`, as python-jsonschema's (ECMA-262 accepts
-  `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), which on our
-  schemas' patterns is the stricter (`$` before a final newline, `.` on `\\r`);
-- formats: the caller's python-jsonschema checker decides those it checks ("uri" only when
-  rfc3987 is installed, and so on), jsonschema-rs the other meta-schema formats.
+  `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), the stricter
+  on our schemas' patterns (`$` before a final newline, `.` on `\\r`);
+- formats: the caller's python-jsonschema checker decides those it checks, jsonschema-rs the
+  other meta-schema formats.
 
-So jsonschema-rs is used for what it answers exactly or more strictly: "valid" is final, an
-error is confirmed (and worded) by python-jsonschema.
+So "valid" from jsonschema-rs is final, and an error is confirmed (and worded) by
+python-jsonschema.
 """
 
 from __future__ import annotations
