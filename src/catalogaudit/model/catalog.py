@@ -206,7 +206,7 @@ class Catalog:
         base = _listing_array(raw, item.listing)
         if base is None:
             return None
-        finder = self._raw_finder
+        finder = self._finder
         where = f"{base}/{item.served_index}{pointer}"
         found = finder.position(raw, where)
         while found is None and where.count("/") > base.count("/") + 1:
@@ -216,7 +216,7 @@ class Catalog:
 
     @cached_property
     def _raw_doc(self) -> Any:
-        """The raw input parsed again (what `_raw_finder` reads it along), or None when it is
+        """The raw input parsed again (what `_finder` reads it along), or None when it is
         not one JSON document (JSON Lines)."""
         try:
             return jsonwire.loads(self.raw or "")
@@ -224,12 +224,9 @@ class Catalog:
             return None
 
     @cached_property
-    def _raw_finder(self) -> Finder:
-        return Finder(self.raw or "")
-
-    @cached_property
     def _finder(self) -> Finder:
-        return Finder(self.text or "")
+        """The finder of the snapshot file's text, else of the raw input's (`location`)."""
+        return Finder(self.text if self.text is not None else self.raw or "")
 
 
 def _listing_array(raw: Any, listing: str) -> str | None:

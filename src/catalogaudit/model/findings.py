@@ -128,7 +128,8 @@ class Finding:
         """Full form for reports: everything, plus the fingerprint; the listing is `listing`,
         as in every report (`kind` is the report's own kind, `model.envelope`; the snapshot
         file keeps `kind`, `as_dict`)."""
-        out = {("listing" if k == "kind" else k): v for k, v in self.as_dict().items()}
+        out = self.as_dict()
+        out = {("listing" if k == "kind" else k): v for k, v in out.items()}
         out.pop("extra", None)
         out["fingerprint"] = self.fingerprint
         for key, value in (
