@@ -57,10 +57,10 @@ def parse_written(
         return None
     done = release or _keep
     try:
-        value = _value(data, 0, len(data) - 1, 0, done, top=True, at=() if packed else None)
+        value = _value(data, 0, len(data) - 1, 0, done, at=() if packed else None)
     except (_NotWritten, jsonwire.WireDecodeError, UnicodeDecodeError):
         return None
-    return value if type(value) is dict else None
+    return value if type(value) is dict else None  # NOTE: a duplicate top-level key: not here
 
 
 def _keep(offset: int) -> None:
@@ -86,7 +86,6 @@ def _value(
     depth: int,
     done: Callable[[int], object],
     *,
-    top: bool = False,
     at: tuple[Any, ...] | None = None,
 ) -> Any:
     opener = data[start]
@@ -102,13 +101,10 @@ def _value(
         value = jsonwire.loads(str(memoryview(data)[start:end], "utf-8"))
         done(end)
         return value.encode("utf-8", "surrogatepass") if pack and type(value) is str else value
-    closer = b"}" if opener == ord("{") else b"]"
     pad = b"\n" + b"  " * (depth + 1)
-    if data[start + 1 : start + 1 + len(pad)] != pad or data[end - 1 : end] != closer:
-        raise _NotWritten
-    close = b"\n" + b"  " * depth
-    body_end = end - 1 - len(close)
-    if data[body_end : end - 1] != close:
+    close = b"\n" + b"  " * depth + (b"}" if opener == ord("{") else b"]")
+    body_end = end - len(close)
+    if data[start + 1 : start + 1 + len(pad)] != pad or data[body_end:end] != close:
         raise _NotWritten
     pieces = _split(data, start + 1 + len(pad), body_end, depth + 1)
     if opener == ord("["):
@@ -124,9 +120,7 @@ def _value(
         if type(key) is not str:
             raise _NotWritten
         pairs.append((key, _value(data, found.end(), b, depth + 1, done, at=_under(at, key))))
-    if top and len({k for k, _ in pairs}) != len(pairs):
-        raise _NotWritten  # NOTE: the whole-file reader keeps the last; do not guess
-    return dict(pairs) if top else object_from_pairs(pairs)
+    return object_from_pairs(pairs)
 
 
 #: Bytes that end a token inside a string literal: not a backslash, `u` or hex digit (so not
