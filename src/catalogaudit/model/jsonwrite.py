@@ -109,14 +109,12 @@ _BACKSLASH = ord("\\")
 
 
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
-    """`dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
-    differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
-    made ourselves written integral or with an exponent, or (JCS) an integer beyond 2^53-1.
-    Where UTF-16 and code-point key order may differ, orjson writes a copy in UTF-16 order
-    (`utf16_ordered`). Numbers that keep a lexeme are handed
-    to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
-    written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
-    are counted, and any more in the text are orjson's own."""
+    """`dumps(value)` as UTF-8 by orjson, or None where orjson's text could differ: a lone
+    surrogate or an integer beyond 64 bits (refused), a float we made ourselves written
+    integral or with an exponent, or (JCS) an integer beyond 2^53-1; keys in UTF-16 order
+    where it may differ from code-point order (`utf16_ordered`). Numbers that keep a lexeme go
+    to `default` and are written by `number`, as `_scalar` writes them, their risky tokens
+    counted: any more in the text are orjson's own."""
     jcs = number is jcs_number
     # NOTE: the writers that spell a finite `WireFloat` and a `WireInt` by its lexeme, which
     # `default` then takes as it stands (most of a number-heavy item's calls)

@@ -44,10 +44,8 @@ class _NotWritten(Exception):
 def parse_written(
     data: Buffer, *, packed: bool = False, release: Callable[[int], object] | None = None
 ) -> dict[str, Any] | None:
-    """The top-level object of `data` (bytes, or a read-only `mmap`) when it is in the
-    written form, else None.
-
-    `packed`: each string at `/wire/pages/LISTING/i` (run 1's page texts) comes back as its
+    """The top-level object of `data` (bytes, or a read-only `mmap`) in the written form, else
+    None. `packed`: each string at `/wire/pages/LISTING/i` (run 1's page texts) comes back as its
     UTF-8 bytes (`surrogatepass`: a lone surrogate kept), as `diff.sides` packs them; a long
     one is encoded part by part, never decoded whole (a 40 MB string for the bench page).
     `release(offset)`: called as the parse goes, once nothing before `offset` is read again

@@ -1,10 +1,8 @@
-"""Line and column of a value in a JSON text, by JSON Pointer: the regions of findings, in a
-snapshot file in any layout and in a raw list input (a `tools/list` result, a JSON-RPC
-response).
+"""Line and column of a value in a JSON text by JSON Pointer (the regions of findings), in a
+snapshot file in any layout or a raw list input (a `tools/list` result, a JSON-RPC response).
 
-NOTE: found along each pointer, not from a map of every value: a finding of 500 files asked for
-a map of the whole file (a pure-Python tokenizer over all of it), or a snapshot was re-rendered
-to prove it was the written form.
+NOTE: found along each pointer, not from a map of every value: a finding in one of 500 files
+cost a pure-Python tokenizer over the whole file, or a re-rendering of the snapshot.
 """
 
 from __future__ import annotations
@@ -30,13 +28,11 @@ _SKIP_LONG: Callable[[str, int], tuple[Any, int]] = _DECODERS[1].scan_once
 
 
 class Finder:
-    """Where values are in one JSON text, found along each pointer asked for, not mapped:
-    the containers on the way are read member by member (each value passed over by the C
-    scanner), and what was read is kept for the next pointer.
+    """Where values are in one JSON text: the containers on a pointer's way are read member by
+    member (each value passed over by the C scanner), and what was read is kept for the next.
 
-    `doc` must be the text's parse (`jsonwire`): an object parsed with duplicate keys is a
-    `WireObject`, whose last member with the key is the one the document holds, so such an
-    object is read to its end. Any text layout: written, compact or hand-edited.
+    `doc` must be the text's parse (`jsonwire`): in a `WireObject` (duplicate keys) the last
+    member with a key is the one the document holds, so such an object is read to its end.
     """
 
     def __init__(self, text: str) -> None:
