@@ -231,9 +231,8 @@ class Catalog:
 
 def _listing_array(raw: Any, listing: str) -> str | None:
     """The pointer of a listing's array in a raw list result or JSON-RPC response."""
-    if isinstance(raw, dict) and isinstance(raw.get(listing), list):
-        return "/" + listing
     result = raw.get("result") if isinstance(raw, dict) else None
-    if isinstance(result, dict) and isinstance(result.get(listing), list):
-        return "/result/" + listing
+    for base, node in (("", raw), ("/result", result)):
+        if isinstance(node, dict) and isinstance(node.get(listing), list):
+            return f"{base}/{listing}"
     return None

@@ -110,16 +110,12 @@ def _past(text: str, read: list[int]) -> int:
     the value last found, not passed over yet (-1: none)]. A value is passed over only when
     the one after it is asked for, so descending into it costs nothing."""
     if read[1] >= 0:
-        read[0], read[1] = _skip(text, read[1]), -1
+        try:
+            read[0] = _SKIP(text, read[1])[1]
+        except ValueError:  # an integer too long for int(): read its digits as text
+            read[0] = _SKIP_LONG(text, read[1])[1]
+        read[1] = -1
     return read[0]
-
-
-def _skip(text: str, at: int) -> int:
-    """The offset just past the value at `at`."""
-    try:
-        return _SKIP(text, at)[1]
-    except ValueError:  # an integer too long for int(): read its digits as text
-        return _SKIP_LONG(text, at)[1]
 
 
 _INDEX = re.compile("0|[1-9][0-9]*")
