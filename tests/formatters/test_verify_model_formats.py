@@ -11,8 +11,7 @@ from helpers import ROOT
 
 from catalogaudit.formatters.formats import VerifyFormat
 from catalogaudit.formatters.verify import format_verify
-from catalogaudit.model.modelview import Drift, PromptBytes, ToolView, ViewRow
-from catalogaudit.model.verify import VerifyRun
+from catalogaudit.model.verify import Drift, PromptBytes, ToolView, VerifyRun, ViewRow
 
 SCHEMAS = ROOT / "src" / "catalogaudit" / "formatters" / "schemas"
 VIEW = '{"name":"mcp__s__t","description":"d","input_schema":{"type":"object"}}'

@@ -13,7 +13,7 @@ import pytest
 from helpers import FIXTURES, cli
 from packaging.version import Version
 
-from catalogaudit.model.modelview import NOT_OFFERED
+from catalogaudit.model.verify import NOT_OFFERED
 from catalogaudit.verify.base import Target, targets
 from catalogaudit.verify.flatten import as_sent, normalize
 from catalogaudit.verify.predict_model import _entries, _first, predict_views

@@ -10,7 +10,7 @@
 - `envelope`: the `$schema`/`formatVersion`/`kind` envelope of every JSON output;
 - `validation`: jsonschema-rs validators that agree with python-jsonschema, and the plain
   values they read;
-- `verify`: verify's observations, rows, runs, and the ids that have a driver.
+- `verify`: verify's observations, rows, runs, model views, and the ids that have a driver.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         page_anomalies,
         unsafe_integers,
     )
-    from catalogaudit.model.catalog import Catalog, Item, written_positions
+    from catalogaudit.model.catalog import Catalog, Item
     from catalogaudit.model.envelope import envelope as with_envelope
     from catalogaudit.model.findings import (
         EXIT_ERROR,
@@ -85,20 +85,6 @@ if TYPE_CHECKING:
         write_written,
         written,
     )
-    from catalogaudit.model.modelview import (
-        DEFAULT,
-        DEFERRED,
-        INLINE,
-        NOT_CALLED,
-        NOT_OFFERED,
-        REACHED,
-        REFUSED,
-        SEARCH_OFF,
-        Drift,
-        PromptBytes,
-        ToolView,
-        ViewRow,
-    )
     from catalogaudit.model.names import (
         HASH_KINDS,
         IDENTITY,
@@ -137,13 +123,25 @@ if TYPE_CHECKING:
     from catalogaudit.model.validation import cut as cut_deep
     from catalogaudit.model.validation import depth as value_depth
     from catalogaudit.model.verify import (
+        DEFAULT,
+        DEFERRED,
         DRIVER_IDS,
         DROPPED,
         FAILED,
+        INLINE,
         KEPT,
+        NOT_CALLED,
+        NOT_OFFERED,
+        REACHED,
+        REFUSED,
+        SEARCH_OFF,
+        Drift,
         Observation,
+        PromptBytes,
         Row,
+        ToolView,
         VerifyRun,
+        ViewRow,
     )
     from catalogaudit.model.wiretext import array_items, join, members, replace_member
     from catalogaudit.model.wiretypes import (
@@ -160,7 +158,7 @@ __getattr__ = lazy(
     globals(),
     {
         "capture": "Capture Listing Page anomaly_findings page_anomalies unsafe_integers",
-        "catalog": "Catalog Item written_positions",
+        "catalog": "Catalog Item",
         "envelope": "with_envelope=envelope",
         "fleet": "MANIFEST Fleet Server file_names fleet_id parse_shard shard_of",
         "findings": (
@@ -176,10 +174,6 @@ __getattr__ = lazy(
             "canonical canonical_utf8 compact compact_utf8 dump_string dumps is_integer_lexeme "
             "jcs_key jcs_number lexeme utf16_order_may_differ utf16_ordered write_written written"
         ),
-        "modelview": (
-            "DEFAULT DEFERRED Drift INLINE NOT_CALLED NOT_OFFERED PromptBytes REACHED "
-            "REFUSED SEARCH_OFF ToolView ViewRow"
-        ),
         "names": (
             "HASH_KINDS IDENTITY LISTINGS METHODS PROMPT_FIELDS identity identity_sort_key "
             "result_note"
@@ -194,7 +188,10 @@ __getattr__ = lazy(
             "CUT MAX_DEPTH META_FORMATS NOT_PLAIN meta_validator plain regex_guarded stand_ins "
             "surely_valid validator cut_deep=cut value_depth=depth"
         ),
-        "verify": "DRIVER_IDS DROPPED FAILED KEPT Observation Row VerifyRun",
+        "verify": (
+            "DEFAULT DEFERRED DRIVER_IDS DROPPED Drift FAILED INLINE KEPT NOT_CALLED NOT_OFFERED "
+            "Observation PromptBytes REACHED REFUSED Row SEARCH_OFF ToolView VerifyRun ViewRow"
+        ),
         "wiretext": "array_items join members replace_member",
         "wiretypes": (
             "MAX_INPUT MAX_INT_DIGITS WireDecodeError WireLimitError WireObject has_unsafe_integer"

@@ -152,10 +152,20 @@ def anomaly_findings(
             groups[key][1] += anomaly.count
         else:
             groups[key] = [anomaly, anomaly.count]
-    return [
-        _finding(name, first, items, page, index, total)
-        for (_, index), (first, total) in groups.items()
-    ]
+    out: list[Finding] = []
+    for (kind, index), (first, total) in groups.items():
+        ident = None if index is None else identity(name, items[index])
+        pointer, where = first.pointer, f"page pointer {first.pointer}"
+        if ident is not None:  # NOTE: "/tools/3/description": the item's identity, "/description"
+            pointer = "".join("/" + part for part in pointer.split("/")[3:])
+            where = f"{ident!r} at {pointer or '/'}"
+        more = ""
+        if total > 1:
+            more = f"; {total - 1:,} more in this " + ("item" if index is not None else "page")
+        message = f"{first.detail}{more} ({where})"
+        rule, severity = ANOMALY_RULES[kind]
+        out.append(Finding(rule, severity, message, name, ident, pointer=pointer, page=page))
+    return out
 
 
 def _item_index(name: str, pointer: str, count: int) -> int | None:
@@ -164,32 +174,6 @@ def _item_index(name: str, pointer: str, count: int) -> int | None:
     if len(parts) >= 3 and parts[1] == name and parts[2].isdigit() and int(parts[2]) < count:
         return int(parts[2])
     return None
-
-
-def _finding(
-    name: str, anomaly: jsonwire.Anomaly, items: list[Any], page: int, index: int | None, total: int
-) -> Finding:
-    rule, severity = ANOMALY_RULES[anomaly.kind]
-    ident = None if index is None else identity(name, items[index])
-    pointer = anomaly.pointer
-    # Map "/tools/3/description" to the item's identity and "/description" inside it.
-    if ident is not None:
-        pointer = "".join("/" + part for part in anomaly.pointer.split("/")[3:])
-    where = (
-        f"{ident!r} at {pointer or '/'}" if ident is not None else f"page pointer {anomaly.pointer}"
-    )
-    more = ""
-    if total > 1:
-        more = f"; {total - 1:,} more in this " + ("item" if index is not None else "page")
-    return Finding(
-        rule,
-        severity,
-        f"{anomaly.detail}{more} ({where})",
-        kind=name,
-        identity=ident,
-        pointer=pointer,
-        page=page,
-    )
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Any
 
 from catalogaudit.model import jsonwire
 from catalogaudit.model.findings import Location
-from catalogaudit.model.jsonwrite import dump_string, jcs_key
+from catalogaudit.model.jsonwrite import dump_string
 from catalogaudit.model.names import LISTINGS, identity
 from catalogaudit.model.positions import Finder
 from catalogaudit.model.protocol import MODERN_VERSIONS
@@ -188,16 +188,12 @@ class Catalog:
             doc_pointer = pointer
         else:
             doc_pointer = f"/listings/{item.listing}/items/{item.index}{pointer}"
-        line = col = None
+        pos = None
         if self.text is not None:
             pos = self._finder.position(self.doc, doc_pointer)
-            if pos is not None:
-                line, col = pos
         elif self.raw is not None and item is not None:
             pos = self._raw_position(item, pointer)
-            if pos is not None:
-                line, col = pos
-        return Location(self.source, doc_pointer, line, col)
+        return Location(self.source, doc_pointer, *(pos or (None, None)))
 
     def _raw_position(self, item: Item, pointer: str) -> tuple[int, int] | None:
         """Where a value of an item is in the raw input: its listing's array (`/tools`, or
@@ -210,7 +206,7 @@ class Catalog:
         base = _listing_array(raw, item.listing)
         if base is None:
             return None
-        finder = self._raw_finder
+        finder = self._finder
         where = f"{base}/{item.served_index}{pointer}"
         found = finder.position(raw, where)
         while found is None and where.count("/") > base.count("/") + 1:
@@ -220,7 +216,7 @@ class Catalog:
 
     @cached_property
     def _raw_doc(self) -> Any:
-        """The raw input parsed again (what `_raw_finder` reads it along), or None when it is
+        """The raw input parsed again (what `_finder` reads it along), or None when it is
         not one JSON document (JSON Lines)."""
         try:
             return jsonwire.loads(self.raw or "")
@@ -228,45 +224,15 @@ class Catalog:
             return None
 
     @cached_property
-    def _raw_finder(self) -> Finder:
-        return Finder(self.raw or "")
-
-    @cached_property
     def _finder(self) -> Finder:
-        return Finder(self.text or "")
+        """The finder of the snapshot file's text, else of the raw input's (`location`)."""
+        return Finder(self.text if self.text is not None else self.raw or "")
 
 
 def _listing_array(raw: Any, listing: str) -> str | None:
     """The pointer of a listing's array in a raw list result or JSON-RPC response."""
-    if isinstance(raw, dict) and isinstance(raw.get(listing), list):
-        return "/" + listing
     result = raw.get("result") if isinstance(raw, dict) else None
-    if isinstance(result, dict) and isinstance(result.get(listing), list):
-        return "/result/" + listing
+    for base, node in (("", raw), ("/result", result)):
+        if isinstance(node, dict) and isinstance(node.get(listing), list):
+            return f"{base}/{listing}"
     return None
-
-
-def written_positions(value: Any) -> dict[str, tuple[int, int]]:
-    """Line and column (1-based) of every value in `jsonwrite.written(value)`, by pointer."""
-    out: dict[str, tuple[int, int]] = {}
-    line = 1
-
-    def visit(node: Any, at: str, col: int, depth: int) -> None:
-        nonlocal line
-        out[at] = (line, col)
-        children: list[tuple[str, Any, int]] = []
-        if isinstance(node, dict) and node:
-            for key in sorted(node, key=jcs_key):
-                klen = len(dump_string(key)) + 2
-                children.append((jsonwire.pointer_join(at, key), node[key], klen))
-        elif isinstance(node, list) and node:
-            children = [(jsonwire.pointer_join(at, i), v, 0) for i, v in enumerate(node)]
-        else:
-            return  # NOTE: a scalar never spans lines (strings escape newlines)
-        for child_at, child, prefix in children:
-            line += 1
-            visit(child, child_at, 2 * (depth + 1) + prefix + 1, depth + 1)
-        line += 1  # the closing bracket's line
-
-    visit(value, "", 1, 0)
-    return out

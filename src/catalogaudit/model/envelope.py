@@ -46,6 +46,3 @@ def envelope(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     if clash:
         raise ValueError(f"a {kind} document cannot carry its own {sorted(clash)}")
     return {"$schema": schema_id(kind), "formatVersion": VERSIONS[kind], "kind": kind, **body}
-
-
-__all__ = ["FIELDS", "SCHEMA_BASE", "VERSIONS", "envelope", "schema_id"]

@@ -98,6 +98,3 @@ def file_names(names: Sequence[str]) -> dict[str, str]:
         taken.add(candidate.casefold())
         out[name] = f"{candidate}.snapshot.json"
     return out
-
-
-__all__ = ["MANIFEST", "Fleet", "Server", "file_names", "fleet_id", "parse_shard", "shard_of"]

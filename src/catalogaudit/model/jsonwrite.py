@@ -109,14 +109,12 @@ _BACKSLASH = ord("\\")
 
 
 def _orjson(value: Any, sort_keys: bool, indent: int | None, number: NumberText) -> bytes | None:
-    """`dumps(value)` as UTF-8, written by orjson, or None where orjson's text could
-    differ: a lone surrogate or an integer beyond 64 bits (orjson refuses them), a float we
-    made ourselves written integral or with an exponent, or (JCS) an integer beyond 2^53-1.
-    Where UTF-16 and code-point key order may differ, orjson writes a copy in UTF-16 order
-    (`utf16_ordered`). Numbers that keep a lexeme are handed
-    to `default` (float subclasses always, int subclasses by `OPT_PASSTHROUGH_SUBCLASS`) and
-    written by `number`, as `_scalar` writes them; so the risky tokens `number` wrote
-    are counted, and any more in the text are orjson's own."""
+    """`dumps(value)` as UTF-8 by orjson, or None where orjson's text could differ: a lone
+    surrogate or an integer beyond 64 bits (refused), a float we made ourselves written
+    integral or with an exponent, or (JCS) an integer beyond 2^53-1; keys in UTF-16 order
+    where it may differ from code-point order (`utf16_ordered`). Numbers that keep a lexeme go
+    to `default` and are written by `number`, as `_scalar` writes them, their risky tokens
+    counted: any more in the text are orjson's own."""
     jcs = number is jcs_number
     # NOTE: the writers that spell a finite `WireFloat` and a `WireInt` by its lexeme, which
     # `default` then takes as it stands (most of a number-heavy item's calls)
@@ -248,13 +246,13 @@ def _pieces(
         data = _orjson(value, sort_keys, indent, number)
         if data is not None:
             if indent and depth:  # NOTE: rebound: orjson's text is not held beside the piece
-                data = data.replace(b"\n", _pad(indent, depth))
+                data = data.replace(b"\n", _layout(indent, depth)[1])
             yield data
             return
         if not container:
             yield _scalar(value, number).encode()
             return
-    inner, close, sep, colon = (s.encode() for s in _layout(indent, depth))
+    inner, close, sep, colon = _layout(indent, depth)
     if isinstance(value, dict):
         keys = sorted(value, key=jcs_key) if sort_keys else list(value)
         yield b"{" + inner
@@ -270,7 +268,7 @@ def _pieces(
             if data is None:
                 break  # NOTE: members orjson writes otherwise: the rest one by one
             if indent and depth:
-                data = data.replace(b"\n", _pad(indent, depth))
+                data = data.replace(b"\n", close)
             yield sep if start else b""
             # NOTE: the members' text within orjson's `[...]`, laid out as below; `data` let go
             piece, data = data[1 + len(inner) : len(data) - len(close) - 1], b""
@@ -326,10 +324,6 @@ def _texts(value: Any) -> bool:
     return not isinstance(value, dict) and all(isinstance(v, str) for v in value)
 
 
-def _pad(indent: int | None, depth: int) -> bytes:
-    return b"\n" + b" " * ((indent or 0) * depth)
-
-
 def dumps(value: Any, *, sort_keys: bool, indent: int | None, number: NumberText = lexeme) -> str:
     """Serialize with RFC 8785 escapes; keys sorted (RFC 8785) or served; numbers via `number`:
     orjson writes every value it writes exactly, `_pieces` the containers it would not, member
@@ -347,11 +341,12 @@ def _scalar(value: Any, number: NumberText) -> str:
     raise TypeError(f"cannot serialize {type(value).__name__}")
 
 
-def _layout(indent: int | None, depth: int) -> tuple[str, str, str, str]:
+def _layout(indent: int | None, depth: int) -> tuple[bytes, bytes, bytes, bytes]:
+    """What follows a container's opener, precedes its closer, separates members, ends a key."""
     if indent is None:
-        return "", "", ",", ":"
-    pad = "\n" + " " * (indent * (depth + 1))
-    return pad, "\n" + " " * (indent * depth), "," + pad, ": "
+        return b"", b"", b",", b":"
+    pad = b"\n" + b" " * (indent * (depth + 1))
+    return pad, b"\n" + b" " * (indent * depth), b"," + pad, b": "
 
 
 def compact(value: Any) -> str:

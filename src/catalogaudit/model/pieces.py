@@ -5,7 +5,7 @@ Why: a 29 MB snapshot holding one astral character decodes to a 116 MB Python st
 while the whole document is parsed; `diff` reads two of them. The written form puts every
 member of a container at depth `d` after `",\\n"` and `2 * (d + 1)` spaces (a raw newline can
 only be whitespace in JSON), so a container larger than `_PIECE` bytes is split there and each
-member parsed alone, by the same wire decoder (`jsonwire.raw_decode`: lexemes, duplicate keys).
+member parsed alone, by the same wire decoder (`jsonwire.loads`: lexemes, duplicate keys).
 
 A split is trusted only when every piece parses whole: JSON's grammar has one reading, so
 members that each parse completely are the container's members. Anything else (another
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from catalogaudit.model import jsonwire
-from catalogaudit.model.wiretypes import WireObject, object_from_pairs
+from catalogaudit.model.wiretypes import object_from_pairs
 
 #: What is parsed: the file's bytes, or the file mapped (`intake.loader.parse_mapped_snapshot`).
 Buffer = bytes | mmap.mmap
@@ -44,10 +44,8 @@ class _NotWritten(Exception):
 def parse_written(
     data: Buffer, *, packed: bool = False, release: Callable[[int], object] | None = None
 ) -> dict[str, Any] | None:
-    """The top-level object of `data` (bytes, or a read-only `mmap`) when it is in the
-    written form, else None.
-
-    `packed`: each string at `/wire/pages/LISTING/i` (run 1's page texts) comes back as its
+    """The top-level object of `data` (bytes, or a read-only `mmap`) in the written form, else
+    None. `packed`: each string at `/wire/pages/LISTING/i` (run 1's page texts) comes back as its
     UTF-8 bytes (`surrogatepass`: a lone surrogate kept), as `diff.sides` packs them; a long
     one is encoded part by part, never decoded whole (a 40 MB string for the bench page).
     `release(offset)`: called as the parse goes, once nothing before `offset` is read again
@@ -57,10 +55,10 @@ def parse_written(
         return None
     done = release or _keep
     try:
-        value = _value(data, 0, len(data) - 1, 0, done, top=True, at=() if packed else None)
+        value = _value(data, 0, len(data) - 1, 0, done, at=() if packed else None)
     except (_NotWritten, jsonwire.WireDecodeError, UnicodeDecodeError):
         return None
-    return value if type(value) is dict else None
+    return value if type(value) is dict else None  # NOTE: a duplicate top-level key: not here
 
 
 def _keep(offset: int) -> None:
@@ -86,26 +84,25 @@ def _value(
     depth: int,
     done: Callable[[int], object],
     *,
-    top: bool = False,
     at: tuple[Any, ...] | None = None,
 ) -> Any:
     opener = data[start]
     pack = at is not None and len(at) == len(_PACKED)
     if end - start > _PIECE and opener == ord('"'):
         return _long_string(data, start, end, pack=pack, done=done)
-    if end - start <= max(_PIECE, 2) or opener not in b"{[":
+    # NOTE: a container on the way to the packed page texts is split however small it is, so
+    # that each page text is met alone
+    on_path = at is not None and not pack
+    if opener not in b"{[" or end - start <= 2 or (end - start <= _PIECE and not on_path):
         # NOTE: decoded through a memoryview: a slice would copy the piece (the 12 MB wire
         # page of the bench snapshot) while its text and its value are both alive
-        value = _whole(str(memoryview(data)[start:end], "utf-8"))
+        value = jsonwire.loads(str(memoryview(data)[start:end], "utf-8"))
         done(end)
-        return _packed(value, at) if at is not None else value
-    closer = b"}" if opener == ord("{") else b"]"
+        return value.encode("utf-8", "surrogatepass") if pack and type(value) is str else value
     pad = b"\n" + b"  " * (depth + 1)
-    if data[start + 1 : start + 1 + len(pad)] != pad or data[end - 1 : end] != closer:
-        raise _NotWritten
-    close = b"\n" + b"  " * depth
-    body_end = end - 1 - len(close)
-    if data[body_end : end - 1] != close:
+    close = b"\n" + b"  " * depth + (b"}" if opener == ord("{") else b"]")
+    body_end = end - len(close)
+    if data[start + 1 : start + 1 + len(pad)] != pad or data[body_end:end] != close:
         raise _NotWritten
     pieces = _split(data, start + 1 + len(pad), body_end, depth + 1)
     if opener == ord("["):
@@ -117,37 +114,16 @@ def _value(
         found = _KEY.match(data, a, b)
         if found is None:
             raise _NotWritten
-        key = _whole(data[a : found.end() - 2].decode("utf-8"))
+        key = jsonwire.loads(data[a : found.end() - 2].decode("utf-8"))
         if type(key) is not str:
             raise _NotWritten
         pairs.append((key, _value(data, found.end(), b, depth + 1, done, at=_under(at, key))))
-    if top and len({k for k, _ in pairs}) != len(pairs):
-        raise _NotWritten  # NOTE: the whole-file reader keeps the last; do not guess
-    return dict(pairs) if top else object_from_pairs(pairs)
+    return object_from_pairs(pairs)
 
 
 #: Bytes that end a token inside a string literal: not a backslash, `u` or hex digit (so not
 #: inside an escape), ASCII (so not inside a UTF-8 sequence).
 _BOUNDARY = frozenset(b"\"/ ,:;[]{}()<>=!?*+-_.#@$%&|~^`'ghijklmnopqrstvwxyzGHIJKLMNOPQRSTUVWXYZ")
-
-
-def _packed(value: Any, at: tuple[Any, ...]) -> Any:
-    """A value parsed whole at `at`, with the packed page texts in it as UTF-8 bytes."""
-    if len(at) == len(_PACKED):
-        return value.encode("utf-8", "surrogatepass") if type(value) is str else value
-    if type(value) is list:
-        return [_packed(v, got) if (got := _under(at, i)) else v for i, v in enumerate(value)]
-    if isinstance(value, dict) and any(_under(at, k) for k in value):
-        # NOTE: a copy of the same type: a WireObject remembers its duplicate keys
-        out = type(value)(value)
-        if isinstance(value, WireObject) and isinstance(out, WireObject):
-            out.duplicates = value.duplicates
-        for k, v in value.items():
-            got = _under(at, k)
-            if got is not None:
-                out[k] = _packed(v, got)
-        return out
-    return value
 
 
 def _long_string(
@@ -163,7 +139,7 @@ def _long_string(
     Why: decoded whole, the literal (escapes and all; 4 bytes a character once it holds one
     astral character) and the value are alive together: 48 + 37 MB for the bench snapshot's
     wire page. Cut just after a byte in `_BOUNDARY` no escape spans the cut, so the parts'
-    values joined are the value; each part is checked as one whole literal, as `_whole` does.
+    values joined are the value; each part is checked as one whole literal.
     """
     if data[end - 1] != ord('"'):
         raise _NotWritten
@@ -177,7 +153,7 @@ def _long_string(
         cut = min(at + max(min(_PIECE, _PART), 1), stop)
         while cut < stop and data[cut - 1] not in _BOUNDARY:
             cut += 1
-        value = _whole('"' + str(view[at:cut], "utf-8") + '"')
+        value = jsonwire.loads('"' + str(view[at:cut], "utf-8") + '"')
         if type(value) is not str:
             raise _NotWritten
         if pack:
@@ -202,11 +178,3 @@ def _split(data: Buffer, start: int, end: int, depth: int) -> list[tuple[int, in
         at = found.end()
     spans.append((at, end))
     return spans
-
-
-def _whole(text: str) -> Any:
-    """One complete value and nothing else (no whitespace either side in the written form)."""
-    value, end = jsonwire.raw_decode(text, 0)
-    if end != len(text):
-        raise _NotWritten
-    return value

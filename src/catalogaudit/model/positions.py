@@ -1,10 +1,8 @@
-"""Line and column of a value in a JSON text, by JSON Pointer: the regions of findings, in a
-snapshot file in any layout and in a raw list input (a `tools/list` result, a JSON-RPC
-response).
+"""Line and column of a value in a JSON text by JSON Pointer (the regions of findings), in a
+snapshot file in any layout or a raw list input (a `tools/list` result, a JSON-RPC response).
 
-NOTE: found along each pointer, not from a map of every value: a finding of 500 files asked for
-a map of the whole file (a pure-Python tokenizer over all of it), or a snapshot was re-rendered
-to prove it was the written form.
+NOTE: found along each pointer, not from a map of every value: a finding in one of 500 files
+cost a pure-Python tokenizer over the whole file, or a re-rendering of the snapshot.
 """
 
 from __future__ import annotations
@@ -30,21 +28,18 @@ _SKIP_LONG: Callable[[str, int], tuple[Any, int]] = _DECODERS[1].scan_once
 
 
 class Finder:
-    """Where values are in one JSON text, found along each pointer asked for, not mapped:
-    the containers on the way are read member by member (each value passed over by the C
-    scanner), and what was read is kept for the next pointer.
+    """Where values are in one JSON text: the containers on a pointer's way are read member by
+    member (each value passed over by the C scanner), and what was read is kept for the next.
 
-    `doc` must be the text's parse (`jsonwire`): an object parsed with duplicate keys is a
-    `WireObject`, whose last member with the key is the one the document holds, so such an
-    object is read to its end. Any text layout: written, compact or hand-edited.
+    `doc` must be the text's parse (`jsonwire`): in a `WireObject` (duplicate keys) the last
+    member with a key is the one the document holds, so such an object is read to its end.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        #: By an object's offset: its keys' value offsets so far, and where to read on
-        #: (`_past`; -1: read to its end). The same for arrays, by index.
-        self._objects: dict[int, tuple[dict[str, int], list[int]]] = {}
-        self._arrays: dict[int, tuple[list[int], list[int]]] = {}
+        #: By a container's offset: its members' value offsets so far (by key, or by index),
+        #: and where to read on (`_past`; -1: read to its end).
+        self._read: dict[int, tuple[dict[str | int, int], list[int]]] = {}
         #: (offset, its line, where that line starts) for each offset asked for so far, sorted:
         #: a position is counted from the nearest one before it, not from the start of the text
         #: (findings by the thousand in a big file, maybe all on one line).
@@ -55,7 +50,7 @@ class Finder:
         None when `doc` has no such value."""
         try:
             at = self._offset(doc, pointer)
-        except (ValueError, IndexError, StopIteration, RecursionError):
+        except (ValueError, LookupError, StopIteration, RecursionError):
             return None  # NOTE: not the text `doc` was parsed from; no position, not a wrong one
         if at is None:
             return None
@@ -79,45 +74,35 @@ class Finder:
                 key = token.replace("~1", "/").replace("~0", "~")
                 if key not in node or pointer_join("", key) != "/" + token:
                     return None
-                at = self._member(at, key, type(node) is not dict)
+                at = self._child(at, key, type(node) is not dict)
                 node = node[key]
             elif isinstance(node, list) and _INDEX.fullmatch(token) and int(token) < len(node):
-                at = self._element(at, int(token))
+                at = self._child(at, int(token), False)
                 node = node[int(token)]
             else:
                 return None
         return at
 
-    def _member(self, start: int, key: str, last: bool) -> int:
+    def _child(self, start: int, want: str | int, last: bool) -> int:
+        """The offset of member `want` (a key, or an index) of the container at `start`."""
         text = self.text
-        if text[start] != "{":
-            raise ValueError("not an object")
-        found, read = self._objects.setdefault(start, ({}, [start + 1, -1]))
-        while read[0] >= 0 and (last or key not in found):
+        if text[start] != ("[" if type(want) is int else "{"):
+            raise ValueError("not the container the document has")
+        found, read = self._read.setdefault(start, ({}, [start + 1, -1]))
+        while read[0] >= 0 and (last or want not in found):
             at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
-            if text[at] == "}":
+            if text[at] in "]}":
                 read[0] = -1
                 break
             if text[at] == ",":
                 at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
-            name, at = scanstring(text, at + 1)
-            at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
-            at = _WS.match(text, at).end()  # type: ignore[union-attr]
+            name: str | int = len(found)
+            if text[start] == "{":
+                name, at = scanstring(text, at + 1)
+                at = _WS.match(text, at).end() + 1  # type: ignore[union-attr]  # past the colon
+                at = _WS.match(text, at).end()  # type: ignore[union-attr]
             found[name] = read[1] = at  # NOTE: a later duplicate replaces it, as the parse did
-        return found[key]
-
-    def _element(self, start: int, index: int) -> int:
-        text = self.text
-        if text[start] != "[":
-            raise ValueError("not an array")
-        found, read = self._arrays.setdefault(start, ([], [start + 1, -1]))
-        while len(found) <= index:
-            at = _WS.match(text, _past(text, read)).end()  # type: ignore[union-attr]
-            if text[at] == ",":
-                at = _WS.match(text, at + 1).end()  # type: ignore[union-attr]
-            found.append(at)
-            read[1] = at
-        return found[index]
+        return found[want]
 
 
 def _past(text: str, read: list[int]) -> int:
@@ -125,16 +110,12 @@ def _past(text: str, read: list[int]) -> int:
     the value last found, not passed over yet (-1: none)]. A value is passed over only when
     the one after it is asked for, so descending into it costs nothing."""
     if read[1] >= 0:
-        read[0], read[1] = _skip(text, read[1]), -1
+        try:
+            read[0] = _SKIP(text, read[1])[1]
+        except ValueError:  # an integer too long for int(): read its digits as text
+            read[0] = _SKIP_LONG(text, read[1])[1]
+        read[1] = -1
     return read[0]
-
-
-def _skip(text: str, at: int) -> int:
-    """The offset just past the value at `at`."""
-    try:
-        return _SKIP(text, at)[1]
-    except ValueError:  # an integer too long for int(): read its digits as text
-        return _SKIP_LONG(text, at)[1]
 
 
 _INDEX = re.compile("0|[1-9][0-9]*")

@@ -39,16 +39,11 @@ class ProtocolChoice:
 
 def parse_protocol(value: str) -> ProtocolChoice:
     """Parse `--protocol auto|legacy|modern|<revision>`."""
-    if value == "auto":
-        return ProtocolChoice(value, "auto", MODERN_VERSIONS[0])
-    if value == "legacy":
-        return ProtocolChoice(value, "legacy", LATEST_LEGACY)
-    if value == "modern":
-        return ProtocolChoice(value, "modern", MODERN_VERSIONS[0])
-    if value in MODERN_VERSIONS:
-        return ProtocolChoice(value, "modern", value)
-    if value in LEGACY_VERSIONS:
-        return ProtocolChoice(value, "legacy", value)
+    first = {"auto": MODERN_VERSIONS[0], "legacy": LATEST_LEGACY, "modern": MODERN_VERSIONS[0]}
+    if value in first:
+        return ProtocolChoice(value, value, first[value])
+    if value in MODERN_VERSIONS or value in LEGACY_VERSIONS:
+        return ProtocolChoice(value, "modern" if value in MODERN_VERSIONS else "legacy", value)
     known = ", ".join(("auto", "legacy", "modern", *LEGACY_VERSIONS, *MODERN_VERSIONS))
     raise UsageError(f"--protocol {value!r} is not one of: {known}")
 

@@ -1,25 +1,24 @@
 """JSON Schema validation by jsonschema-rs, reading values as python-jsonschema reads them.
 
 jsonschema-rs answers "valid?" and "where?" in Rust; python-jsonschema stays the reference
-(its messages are what users read, and tests/model/test_validation_reference.py compares the
-two on the schemas we validate against: the JSON Schema meta-schemas, the MCP schemas, the
-snapshot schema). What would make the two differ is closed here:
+(its messages are what users read; tests/model/test_validation_reference.py compares the two
+on the meta-schemas, the MCP schemas and the snapshot schema). What would make them differ is
+closed here:
 
-- values: jsonschema-rs reads only values of the exact builtin types. A float subclass (the
-  wire parser's `WireFloat`) makes most keywords raise, but `is_valid`, `not` and `if` misread
-  it silently (jsonschema-rs 0.61), NaN and Infinity read as no number, and a value nested about
-  10,000 deep overflows its native stack (the process dies). `plain` copies a value into
-  builtin types, or answers `NOT_PLAIN` and the caller asks python-jsonschema; a value nested
-  `MAX_DEPTH` or deeper, which python-jsonschema cannot follow either, is validated in its
-  first `CUT` levels (`cut`), and errors below them go unreported;
+- values: jsonschema-rs reads only exact builtin types (a `WireFloat` makes most keywords
+  raise, and `is_valid`, `not` and `if` misread it silently, jsonschema-rs 0.61), NaN and
+  Infinity as no number, and a value nested about 10,000 deep kills the process. `plain`
+  copies a value into builtin types, or answers `NOT_PLAIN` and the caller asks
+  python-jsonschema; a value nested `MAX_DEPTH` or deeper, which python-jsonschema cannot
+  follow either, is validated in its first `CUT` levels (`cut`);
 - regexes: format "regex" is Python's `re.compile`, as python-jsonschema's (ECMA-262 accepts
-  `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), which on our
-  schemas' patterns is the stricter (`$` before a final newline, `.` on `\\r`);
-- formats: the caller's python-jsonschema checker decides those it checks ("uri" only when
-  rfc3987 is installed, and so on), jsonschema-rs the other meta-schema formats.
+  `\\p{L}` and refuses `(?P<name>...)`); `pattern` stays ECMA-262 (linear time), the stricter
+  on our schemas' patterns (`$` before a final newline, `.` on `\\r`);
+- formats: the caller's python-jsonschema checker decides those it checks, jsonschema-rs the
+  other meta-schema formats.
 
-So jsonschema-rs is used for what it answers exactly or more strictly: "valid" is final, an
-error is confirmed (and worded) by python-jsonschema.
+So "valid" from jsonschema-rs is final, and an error is confirmed (and worded) by
+python-jsonschema.
 """
 
 from __future__ import annotations
@@ -50,13 +49,9 @@ _INT_BOUND = 2**63
 META_FORMATS = ("regex", "uri", "uri-reference")
 
 
-#: A lone surrogate: JSON text may spell one (`"\\ud800"`), UTF-8 cannot hold it.
+#: A lone surrogate: JSON text may spell one (`"\\ud800"`), UTF-8 cannot hold it, and
+#: jsonschema-rs reads strings as UTF-8.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _utf8(text: str) -> bool:
-    """Whether jsonschema-rs can take `text`: it reads strings as UTF-8 (`isascii` is O(1))."""
-    return text.isascii() or _SURROGATE.search(text) is None
 
 
 def plain(
@@ -80,7 +75,7 @@ def plain(
         if kind is dict and keys is not None:
             keys.update(value)
         copy: Any = None
-        lone = _SURROGATE.search  # NOTE: `_utf8`, inline: called for every key and string
+        lone = _SURROGATE.search  # NOTE: `isascii` first: O(1)
         finite = math.isfinite
         # NOTE: scalars (most members) are read here, not by a call each: floats were most calls
         for slot, item in value.items() if kind is dict else enumerate(value):
@@ -101,8 +96,8 @@ def plain(
                 if each is float:
                     continue
                 new = float(item)
-            elif isinstance(item, int):  # NOTE: a parser's int, or beyond `bound`: no call each
-                new = _integer(item, bound, stand)
+            elif isinstance(item, int):  # NOTE: a parser's int, or beyond `bound`
+                new = int(item) if -bound < item < bound else (stand or {}).get(item, NOT_PLAIN)
                 if new is NOT_PLAIN:
                     return NOT_PLAIN
             else:
@@ -115,23 +110,12 @@ def plain(
                 copy = kind(value)
             copy[slot] = new
         return value if copy is None else copy
-    if kind is str:
-        return value if _utf8(value) else NOT_PLAIN
-    if kind is bool or value is None:
-        return value
-    if isinstance(value, float):
-        return float(value) if math.isfinite(value) else NOT_PLAIN
-    if isinstance(value, int):
-        return _integer(value, bound, stand)
     if isinstance(value, dict):
         return plain(dict(value), depth, keys, stand)
-    return NOT_PLAIN
-
-
-def _integer(value: int, bound: int, stand: dict[int, int] | None) -> Any:
-    if -bound < value < bound:
-        return int(value)
-    return NOT_PLAIN if stand is None else stand.get(value, NOT_PLAIN)
+    if kind is not str and not isinstance(value, (int, float)) and value is not None:
+        return NOT_PLAIN
+    copy = plain([value], depth - 1, keys, stand)  # NOTE: a scalar, read as members are
+    return copy if copy is NOT_PLAIN else copy[0]
 
 
 #: Integers at least this large in magnitude get stand-ins (`stand_ins`), placed between this
@@ -281,20 +265,3 @@ def regex_guarded(checker: Any) -> Any:
         raises = raises if isinstance(raises, tuple) else (raises,)
         guarded.checkers["regex"] = (func, (*raises, *_NOT_COMPILED))
     return guarded
-
-
-__all__ = [
-    "CUT",
-    "MAX_DEPTH",
-    "META_FORMATS",
-    "NOT_PLAIN",
-    "STAND_IN_BOUND",
-    "cut",
-    "depth",
-    "meta_validator",
-    "plain",
-    "regex_guarded",
-    "stand_ins",
-    "surely_valid",
-    "validator",
-]

@@ -1,13 +1,118 @@
-"""What `verify` observed and predicted: verdicts, observations, rows and runs (records only),
-and the profile ids that have a verify driver, so the core and the formatters need no edge."""
+"""What `verify` observed and predicted (records only, so the core and the formatters need no
+edge): verdicts, observations, rows and runs; with `--model`, per tool, what the client sent
+the model and what became of a call of it, and over several starts whether the `tools` part of
+the model request kept its bytes; and the profile ids that have a verify driver."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from catalogaudit.model.modelview import PromptBytes, ViewRow
+#: How a tool was offered to the model in one mode.
+INLINE, DEFERRED, NOT_OFFERED = "inline", "deferred", "not-offered"
+#: What became of a call: it arrived at the server, the client refused it (its message),
+#: the tool was not offered, or we did not ask for it (`--calls`, or a deferred tool).
+REACHED, REFUSED, NOT_CALLED = "reached", "refused", "not-called"
+#: The modes a run covers: Claude Code with `ENABLE_TOOL_SEARCH=false`, and as installed.
+SEARCH_OFF, DEFAULT = "tool-search-off", "default"
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """One served tool in one mode: how it was offered, the exact object the client sent the
+    model (`view`, its text as sent, and the SHA-256 of those bytes), and the call outcome."""
+
+    catalog: str
+    mode: str
+    index: int
+    identity: str
+    offered: str
+    #: The name the model saw (`mcp__server__tool`), None when not offered.
+    name: str | None = None
+    view: str | None = None
+    sha256: str | None = None
+    call: str = NOT_CALLED
+    #: The client's own words: its refusal, or the start of the tool_result it sent the model.
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for JSON reports; `modelView` is the object as sent (parsed)."""
+        return {
+            "catalog": self.catalog,
+            "mode": self.mode,
+            "index": self.index,
+            "identity": self.identity,
+            "offered": self.offered,
+            "name": self.name,
+            "modelView": None if self.view is None else json.loads(self.view),
+            "modelViewSha256": self.sha256,
+            "call": self.call,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class ViewRow:
+    """One tool view with the profile's prediction for it."""
+
+    observed: ToolView
+    offered: str | None
+    call: str | None
+    #: The predicted model view (parsed; compared without regard to key order), None: none.
+    view: Any = None
+    because: str = ""
+
+    @property
+    def view_matches(self) -> bool:
+        """The object sent equals the predicted one (key order aside)."""
+        if self.view is None or self.observed.view is None:
+            return True
+        return bool(json.loads(self.observed.view) == self.view)
+
+    @property
+    def matches(self) -> bool:
+        """Offered, call and view all as predicted."""
+        return (
+            self.offered == self.observed.offered
+            and self.call == self.observed.call
+            and self.view_matches
+        )
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One tool whose bytes in the `tools` part differ between start 1 and a later start."""
+
+    start: int
+    tool: str
+    #: `key order`, `item order`, `content`, `added` or `removed`.
+    how: str
+
+
+@dataclass(frozen=True)
+class PromptBytes:
+    """The `tools` part of the first model request of each start, compared with the first."""
+
+    #: SHA-256 of each start's `tools` text, in start order.
+    sha256: Sequence[str]
+    drifts: Sequence[Drift]
+
+    @property
+    def stable(self) -> bool:
+        """Every start sent the same bytes."""
+        return len(set(self.sha256)) <= 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form for JSON reports."""
+        return {
+            "starts": len(self.sha256),
+            "stable": self.stable,
+            "sha256": list(self.sha256),
+            "changes": [{"start": d.start, "tool": d.tool, "how": d.how} for d in self.drifts],
+        }
+
 
 #: Profile ids with a `catalogaudit verify` driver (`catalogaudit.verify.drivers`); only these
 #: can be verified, and profiles say so without importing the drivers.
@@ -47,15 +152,8 @@ class Observation:
         return (self.catalog, self.listing, self.index)
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain form for JSON reports."""
-        return {
-            "catalog": self.catalog,
-            "listing": self.listing,
-            "index": self.index,
-            "identity": self.identity,
-            "verdict": self.verdict,
-            "message": self.message,
-        }
+        """Plain form for JSON reports: the fields, in their order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -25,20 +25,14 @@ def join(pairs: list[tuple[str, str]]) -> str:
 def array_items(text: str) -> list[str]:
     """The exact text of each element of an array text (lexemes and whitespace kept)."""
     out: list[str] = []
-    pos = text.index("[") + 1
-    ws = " \t\r\n"
-    while True:
-        while pos < len(text) and text[pos] in ws:
-            pos += 1
-        if text.startswith("]", pos):
-            return out
+    ws = jsonwire.WS.match
+    pos = ws(text, text.index("[") + 1).end()  # type: ignore[union-attr]
+    while not text.startswith("]", pos):
         _, end = jsonwire.raw_decode(text, pos)
         out.append(text[pos:end])
-        pos = end
-        while pos < len(text) and text[pos] in ws:
-            pos += 1
-        if text.startswith(",", pos):
-            pos += 1
+        pos = ws(text, end).end()  # type: ignore[union-attr]
+        pos = ws(text, pos + text.startswith(",", pos)).end()  # type: ignore[union-attr]
+    return out
 
 
 def replace_member(text: str, key: str, value: str) -> str:

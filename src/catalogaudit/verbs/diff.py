@@ -27,11 +27,11 @@ from catalogaudit.formatters import (
 )
 from catalogaudit.model import (
     Catalog,
+    Finder,
     client_capabilities,
     decode_utf8,
     identity,
     written,
-    written_positions,
 )
 from catalogaudit.verbs import config as cfg
 from catalogaudit.verbs import contract, live, output, terminal
@@ -282,7 +282,7 @@ def _line_of(
     text, _ = decode_utf8(data)
     if written(side.doc) != text:
         return None
-    lines = {pointer: line for pointer, (line, _) in written_positions(side.doc).items()}
+    finder = Finder(text)
 
     def index_of(change: Any) -> int | None:
         if new_side:
@@ -299,9 +299,11 @@ def _line_of(
         index = index_of(change) if change.listing != "catalog" else None
         if index is not None:
             where += f"/items/{index}{change.pointer}"
-        while where and where not in lines:  # a removed key: point at its nearest parent
+        found = finder.position(side.doc, where)
+        while found is None and where:  # a removed key: point at its nearest parent
             where = where.rsplit("/", 1)[0]
-        return lines.get(where)
+            found = finder.position(side.doc, where)
+        return None if found is None else found[0]
 
     return line_of
 
