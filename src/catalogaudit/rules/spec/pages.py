@@ -30,13 +30,6 @@ from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS, hit
 from catalogaudit.rules.spec.runs import runs_of
 
-RESULT_TYPES = {
-    "tools": "ListToolsResult",
-    "prompts": "ListPromptsResult",
-    "resources": "ListResourcesResult",
-    "resourceTemplates": "ListResourceTemplatesResult",
-}
-
 
 @cache
 def mcp_schema(revision: str) -> dict[str, Any]:
@@ -49,12 +42,13 @@ def mcp_schema(revision: str) -> dict[str, Any]:
 
 @cache
 def result_schema(revision: str, listing: str) -> dict[str, Any]:
-    """The schema of one listing's result: a `$ref` to its definition, with every definition."""
+    """The schema of one listing's result: a `$ref` to its definition (`ListToolsResult`,
+    `ListResourceTemplatesResult`), with every definition."""
     schema = mcp_schema(revision)
     defs = "$defs" if "$defs" in schema else "definitions"
     return {
         "$schema": schema.get("$schema", "http://json-schema.org/draft-07/schema#"),
-        "$ref": f"#/{defs}/{RESULT_TYPES[listing]}",
+        "$ref": f"#/{defs}/List{listing[0].upper()}{listing[1:]}Result",
         defs: schema[defs],
     }
 
