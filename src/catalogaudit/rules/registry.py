@@ -202,7 +202,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "A role listed twice in annotations.audience says nothing more (split from CA302).",
         "List each of user and assistant at most once.",
         f"{RESOURCES}#annotations",
-        spec_items.audience_repeated,
+        partial(spec_items.audience, repeated=True),
         ("spec", "resources"),
     ),
     Rule(
@@ -285,7 +285,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "clients (split from CA603).",
         "Drop the field for sessions of the revision that removed it.",
         f"{SPEC}/2025-11-25/changelog",
-        spec_items.removed_fields,
+        partial(spec_items.revision_fields, removed=True),
         ("spec",),
     ),
     Rule(
