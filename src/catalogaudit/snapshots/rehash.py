@@ -241,12 +241,9 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
 
 
 def _agrees(lname: str, rec: dict[str, Any], texts: list[str | bytes]) -> bool:
-    """True when the readable items and page fields are the wire pages', read item by item
-    (`pageitems`); False when they differ or a page is not the common one (parse it whole).
-    Read `compared`: only `==` asks about them, as of the whole parse's (floats and objects
-    the C scanner's own, without the whole parse's hooks). One item is held at a time, not
-    the page's items all at once (`diff` reads two snapshots).
-    """
+    """True when the readable items and page fields are the wire pages', read item by item and
+    `compared` (`pageitems`: only `==` asks about them); False when they differ or a page is
+    not the common one (parse it whole)."""
     readable = _readable(rec)
     meta = rec.get("pages")
     if readable is None or not isinstance(meta, list) or len(meta) != len(texts):
