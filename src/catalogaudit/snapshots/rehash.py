@@ -213,12 +213,9 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
     pages (item by item), not a rehash. A page text may be packed (UTF-8 bytes: `intake`'s
     `lean`). A snapshot without a wire section is returned as it is.
     """
-    wire = doc.get("wire")
     listings = doc.get("listings")
-    if not isinstance(wire, dict) or not isinstance(listings, dict):
-        return doc, []
-    wire_pages = wire.get("pages")
-    if not isinstance(wire_pages, dict):
+    wire_pages = doc["wire"].get("pages") if isinstance(doc.get("wire"), dict) else None
+    if not isinstance(listings, dict) or not isinstance(wire_pages, dict):
         return doc, []
     rebuilt: dict[str, Any] = {}
     warnings: list[str] = []
