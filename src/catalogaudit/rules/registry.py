@@ -261,7 +261,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "image type (split from CA601, whose cases consumers must reject).",
         "Serve icons over https (or inline as data:) and give an image/* mimeType.",
         f"{BASIC}#icons",
-        spec_items.icon_advice,
+        partial(spec_items.icons, advice=True),
         ("spec",),
     ),
     Rule(

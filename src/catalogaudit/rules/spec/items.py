@@ -116,13 +116,14 @@ def _member(catalog: Catalog, key: str) -> Iterator[tuple[Item, Any]]:
             yield item, item.value[key]
 
 
-def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`."""
+def icons(catalog: Catalog, ctx: Context, advice: bool = False) -> Iterator[Hit]:
+    """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`; CA604
+    (`advice`): icons should be served over https (not http) with an image `mimeType`."""
     for item, value in _member(catalog, "icons"):
-        if value is not None and not isinstance(value, list):
+        if not advice and value is not None and not isinstance(value, list):
             yield hit(item, "/icons", "icons is not an array")
         for i, icon in enumerate(value if isinstance(value, list) else ()):
-            yield from _icon(item, f"/icons/{i}", icon)
+            yield from (_advice if advice else _icon)(item, f"/icons/{i}", icon)
 
 
 def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
@@ -150,20 +151,13 @@ def _scheme(src: str) -> str:
     return src.split(":", 1)[0].lower() if ":" in src else ""
 
 
-def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA604: icons should be served over https (not http) with an image `mimeType`."""
-    for item, value in _member(catalog, "icons"):
-        for i, icon in enumerate(value if isinstance(value, list) else ()):
-            if not isinstance(icon, dict):
-                continue
-            src, mime = icon.get("src"), icon.get("mimeType")
-            if isinstance(src, str) and _scheme(src) == "http":
-                yield hit(
-                    item, f"/icons/{i}/src", "icon src uses http; use https or data", src[:120]
-                )
-            if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
-                why = f"icon mimeType {compact(mime)} is not an image type"
-                yield hit(item, f"/icons/{i}/mimeType", why, compact(mime))
+def _advice(item: Item, at: str, icon: Any) -> Iterator[Hit]:
+    src, mime = (icon.get("src"), icon.get("mimeType")) if isinstance(icon, dict) else (None, None)
+    if isinstance(src, str) and _scheme(src) == "http":
+        yield hit(item, at + "/src", "icon src uses http; use https or data", src[:120])
+    if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
+        why = f"icon mimeType {compact(mime)} is not an image type"
+        yield hit(item, at + "/mimeType", why, compact(mime))
 
 
 def _meta_keys(catalog: Catalog) -> Iterator[tuple[Item, str, str, bool]]:
