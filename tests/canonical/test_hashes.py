@@ -43,9 +43,10 @@ def test_priority_1_point_0_and_1_differ_when_served_but_not_canonically() -> No
 def test_listing_hashes() -> None:
     case = VECTORS["listing"]
     items = [jsonwire.loads(t) for t in case["wire"]]
-    got = hashes.listing_hashes(case["listing"], items)
+    per_item = [hashes.item_hashes(case["listing"], item) for item in items]
+    got = hashes.listing_hashes(case["listing"], items, per_item)
     assert got == {k: case[k] for k in ("served", "prompt", "canonical")}
-    swapped = hashes.listing_hashes(case["listing"], items[::-1])
+    swapped = hashes.listing_hashes(case["listing"], items[::-1], per_item[::-1])
     assert swapped["canonical"] == got["canonical"]
     assert swapped["served"] != got["served"]
 

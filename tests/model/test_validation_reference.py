@@ -18,10 +18,10 @@ from helpers import DIALECTS, error_view, fixture
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from catalogaudit.model import jsonwire, jsonwrite, validation
+from catalogaudit.model import LISTINGS, jsonwire, jsonwrite, validation
 from catalogaudit.model.wiretypes import WireFloat
 from catalogaudit.rules.spec.common import REVISIONS
-from catalogaudit.rules.spec.pages import RESULT_TYPES, result_schema
+from catalogaudit.rules.spec.pages import result_schema
 from catalogaudit.snapshots import build
 
 #: Strings where Python's `re` and ECMA-262 part ways, as values and as patterns.
@@ -156,7 +156,7 @@ TOOLISH = st.fixed_dictionaries(
 
 
 @pytest.mark.parametrize("revision", REVISIONS)
-@pytest.mark.parametrize("listing", sorted(RESULT_TYPES))
+@pytest.mark.parametrize("listing", sorted(LISTINGS))
 @settings(max_examples=80, deadline=None)
 @given(
     items=st.lists(TOOLISH, max_size=3),
@@ -188,7 +188,7 @@ def test_the_result_schemas_compare_numbers_only_with_small_bounds() -> None:
     """What `validation.stand_ins` needs of a schema to be exact, so of CA610's: no
     `multipleOf`, every number of magnitude below the stand-ins'."""
     for revision in REVISIONS:
-        for listing in RESULT_TYPES:
+        for listing in LISTINGS:
             found = _numbers(result_schema(revision, listing))
             assert "multipleOf" not in json.dumps(result_schema(revision, listing))
             bound = validation.STAND_IN_BOUND

@@ -18,7 +18,6 @@ from catalogaudit.rules import (
     Context,
     Hit,
     Rule,
-    forget,
     spec_meta,
 )
 
@@ -120,7 +119,6 @@ def audit(catalog: Catalog, options: AuditOptions) -> Report:
             return _audit(catalog, options)
     finally:
         walker.forget()  # the rules' kept walks hold this catalog's items
-        forget()
 
 
 def _audit(catalog: Catalog, options: AuditOptions) -> Report:

@@ -128,8 +128,10 @@ def findings(
     servers = sum(1 for m in members if m.tools is not None)
     for c in clients:
         metas.update(c.metas)
-        for lim in c.limits:
-            out.extend(_over(c, lim, len(tools), servers, manifest))
+        n = len(tools)
+        out.extend(
+            _over(c, lim, n, servers, manifest) for lim in c.limits if n > lim.max - lim.reserved
+        )
         if c.naming is not None:
             out.extend(_collisions(c, c.naming, tools, manifest))
         out.append(_tokens(c, tools, manifest))
@@ -144,22 +146,18 @@ def _finding(rule: RuleMeta, c: Client, message: str, manifest: str, **fields: A
     )
 
 
-def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> list[Finding]:
-    room = lim.max - lim.reserved
-    if n <= room:
-        return []
+def _over(c: Client, lim: Limit, n: int, servers: int, manifest: str) -> Finding:
+    """The finding of `n` tools over the client's limit."""
     share = f" ({lim.max} minus {lim.reserved} the client holds itself)" if lim.reserved else ""
-    return [
-        _finding(
-            c.metas.get(lim.rule_id) or FLEET_RULES[lim.rule_id],
-            c,
-            f"{c.label}: the fleet's {servers} server(s) serve {n} tools, over the client's "
-            f"limit of {room}{share}",
-            manifest,
-            severity=lim.severity,
-            excerpt=str(n),
-        )
-    ]
+    return _finding(
+        c.metas.get(lim.rule_id) or FLEET_RULES[lim.rule_id],
+        c,
+        f"{c.label}: the fleet's {servers} server(s) serve {n} tools, over the client's "
+        f"limit of {lim.max - lim.reserved}{share}",
+        manifest,
+        severity=lim.severity,
+        excerpt=str(n),
+    )
 
 
 def _collisions(

@@ -95,12 +95,9 @@ def combine(hashes: Iterable[str]) -> str:
 
 
 def listing_hashes(
-    listing: str, served_items: Sequence[Any], per_item: Sequence[ItemHashes] | None = None
+    listing: str, served_items: Sequence[Any], per_item: Sequence[ItemHashes]
 ) -> dict[str, str]:
-    """Listing hashes of the three kinds from items in served order (pass `per_item` when the
-    item hashes are already computed, so no item is hashed twice)."""
-    if per_item is None:
-        per_item = [item_hashes(listing, item) for item in served_items]
+    """Listing hashes of the three kinds from items in served order and their item hashes."""
     canonical_order = sorted(
         (
             identity_sort_key(identity(listing, item), h.canonical)
@@ -114,13 +111,10 @@ def listing_hashes(
     }
 
 
-def page_fields_hash(page_fields: Sequence[Mapping[str, Any]]) -> str:
-    """Hash of the page-level fields (nextCursor, ttlMs, cacheScope, resultType, _meta, ...)."""
-    return page_fields_hash_of([compact(dict(fields)) for fields in page_fields])
-
-
-def page_fields_hash_of(texts: Sequence[str]) -> str:
-    """`page_fields_hash` from each page's fields already written compactly."""
+def page_fields_hash(page_fields: Sequence[Mapping[str, Any] | str]) -> str:
+    """Hash of the page-level fields (nextCursor, ttlMs, cacheScope, resultType, _meta, ...),
+    each page's as a mapping or already written compactly."""
+    texts = (f if isinstance(f, str) else compact(dict(f)) for f in page_fields)
     return sha256("".join(text + "\n" for text in texts))
 
 

@@ -163,12 +163,6 @@ def _integral(text: bytes) -> bool:
     return b".0," in text or b".0]" in text or b".0}" in text or text.endswith(b".0")
 
 
-def _may_differ(text: bytes) -> bool:
-    """Whether a token of `text` may be one orjson writes otherwise than ECMAScript (or a
-    string may look like one)."""
-    return b"e-6" in text or b"e+" in text or _integral(text)
-
-
 def _respell(token: re.Match[bytes]) -> bytes:
     return token.group(1) + jcs_number(float(token.group(2))).encode()
 
@@ -206,8 +200,8 @@ def es6_numbers(out: bytes) -> bytes:
     respelled (`jcs_number`), strings untouched. The text is split at the quotes that open and
     close strings (escapes stood in for first), so every step is one pass in C: the text
     outside strings holds only punctuation, literals and number tokens."""
-    if not _may_differ(out):
-        return out
+    if not (b"e-6" in out or b"e+" in out or _integral(out)):
+        return out  # no token orjson writes otherwise (nor a string that looks like one)
     found = sum(out.count(lead) for lead in (b".0,", b".0]", b".0}", b"e-6", b"e+"))
     if found * 256 < len(out):
         return _sparse(out)  # NOTE: the passes below cost the whole text, these a token each

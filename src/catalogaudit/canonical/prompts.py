@@ -72,11 +72,6 @@ class ClientPrompt:
         return [t for t in self.tools if t.offered == INLINE and t.text is not None]
 
     @property
-    def deferred(self) -> list[SentTool]:
-        """The tools offered by name only (loaded on demand): outside the cached prefix."""
-        return [t for t in self.tools if t.offered == DEFERRED]
-
-    @property
     def text(self) -> str:
         """The MCP part of the request's tools array as the client lays it out: its elements
         (each inline object, wrapped as sent; or the server's one entry holding them), in sent
@@ -124,7 +119,7 @@ class ClientPrompt:
             "tokens": self.tokens(),
             "tokenizer": "o200k_base",
             "inline": len(self.inline),
-            "deferred": len(self.deferred),
+            "deferred": sum(t.offered == DEFERRED for t in self.tools),  # loaded on demand
             **({"note": self.note} if self.note else {}),
             **({"covers": self.covers} if self.covers else {}),
             "tools": [

@@ -115,7 +115,7 @@ def _listing(
         per_item.append(hashes.ItemHashes(canonical.sha256(served), canonical.sha256(prompt), jcs))
         colons += served.count(b":")
     found = hashes.listing_hashes(listing, items, per_item)
-    found["pageFields"] = hashes.page_fields_hash_of([fields.decode()])
+    found["pageFields"] = hashes.page_fields_hash([fields.decode()])
     rows = [
         {"identity": items[i][ident], "servedPosition": i, **per_item[i].as_dict()}
         for i in sorted(range(len(items)), key=lambda i: jcs_key(items[i][ident]))

@@ -4,8 +4,7 @@ proved equal to the exact path by `tests/canonical/test_quick_hash.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import orjson
 
@@ -19,16 +18,11 @@ from catalogaudit.canonical.jcs import (
 from catalogaudit.errors import InputError
 from catalogaudit.model import WireDecodeError, anomalies, decode_utf8, loads
 
-
-@dataclass(frozen=True)
-class Problem:
-    """Something RFC 8785 cannot represent, at a JSON Pointer."""
-
-    pointer: str
-    detail: str
-
-
-#: How `canonicalize --jcs` words each anomaly (`{}`: its subject).
+#: What makes a value not I-JSON (RFC 7493) or outside RFC 8785, and how `canonicalize --jcs`
+#: words it (`{}`: its subject): duplicate keys and lone surrogates (I-JSON sections 2.3 and
+#: 2.1), NaN/Infinity and numbers beyond the double range (RFC 8785 section 3.2.2.3), and, as
+#: in `rfc8785`, integers beyond +-(2^53-1): a conformant JCS maps 2^53 and 2^53+1 to the same
+#: bytes (Appendix B).
 _WORDS = {
     "duplicate-key": "duplicate key",
     "lone-surrogate": "{} has a lone surrogate",
@@ -37,17 +31,6 @@ _WORDS = {
     "beyond-double": "{} is beyond the IEEE 754 double range",
     "big-integer": "integer {} is beyond +-(2^53-1)",
 }
-
-
-def problems(value: Any, invalid_utf8: bool = False) -> list[Problem]:
-    """What makes a `jsonwire` value not I-JSON (RFC 7493) or outside RFC 8785, in document order.
-
-    Duplicate keys and lone surrogates (I-JSON sections 2.3 and 2.1), NaN/Infinity and numbers
-    beyond the double range (RFC 8785 section 3.2.2.3), and, as in `rfc8785`, integers beyond
-    +-(2^53-1): a conformant JCS maps 2^53 and 2^53+1 to the same bytes (Appendix B).
-    """
-    found = anomalies(value, "", invalid_utf8, numbers=True)
-    return [Problem(a.pointer, _WORDS[a.kind].format(a.subject)) for a in found]
 
 
 def write_jcs(data: bytes, name: str, fh: BinaryIO) -> int:
@@ -65,13 +48,12 @@ def write_jcs(data: bytes, name: str, fh: BinaryIO) -> int:
         value = loads(text)
     except WireDecodeError as exc:
         raise InputError(f"{name}: not JSON ({exc})") from None
-    found = problems(value, invalid_utf8)
+    found = anomalies(value, "", invalid_utf8, numbers=True)  # in document order
     if found:
         where = found[0].pointer or "the document root"
+        detail = _WORDS[found[0].kind].format(found[0].subject)
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise InputError(
-            f"{name}: not representable in RFC 8785: {found[0].detail} at {where}{more}"
-        )
+        raise InputError(f"{name}: not representable in RFC 8785: {detail} at {where}{more}")
     return fh.write(jcs_bytes(value))
 
 

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from catalogaudit.rules.registry_fleet import FLEET_RULES
     from catalogaudit.rules.serverjson import SERVER_JSON_RULES
     from catalogaudit.rules.serverjson import lint as lint_server_json
-    from catalogaudit.rules.spec.common import forget
     from catalogaudit.rules.unchecked import CAPTURE_RULES, CONTRACT_RULES, GROWTH_RULE
 
 #: What other packages use, by the module that defines it (`catalogaudit._faces.lazy`).
@@ -30,7 +29,6 @@ __getattr__ = lazy(
         "registry": "SPEC_RULES spec_meta",
         "registry_fleet": "FLEET_RULES",
         "serverjson": "SERVER_JSON_RULES lint_server_json=lint",
-        "spec.common": "forget",
         "unchecked": "CAPTURE_RULES CONTRACT_RULES GROWTH_RULE",
     },
 )
@@ -49,7 +47,6 @@ __all__ = [
     "SERVER_JSON_RULES",
     "SPEC_RULES",
     "TRANSFORMS",
-    "forget",
     "lint_server_json",
     "of",
     "spec_meta",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 from catalogaudit.model import RuleMeta, Severity
 from catalogaudit.rules.base import Rule
@@ -46,7 +46,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "[A-Za-z0-9._-] still meets clients and LLM APIs that apply it (split from CA101).",
         "Rename the tool using only [A-Za-z0-9._-], at most 128 characters.",
         f"{TOOLS}#tool-names",
-        spec_schema.tool_names_early,
+        partial(spec_schema.tool_names, early=True),
         ("spec", "tools"),
     ),
     Rule(
@@ -142,7 +142,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "at is never seen (split from CA405).",
         "Inline the referenced schema under $defs and use a local #/$defs/... reference.",
         f"{SPEC}/2026-07-28/basic/index#json-schema-usage",
-        spec_schema.network_refs_modern,
+        partial(spec_schema.network_refs, modern=True),
         ("spec", "schema"),
     ),
     Rule(
@@ -202,7 +202,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "A role listed twice in annotations.audience says nothing more (split from CA302).",
         "List each of user and assistant at most once.",
         f"{RESOURCES}#annotations",
-        spec_items.audience_repeated,
+        partial(spec_items.audience, repeated=True),
         ("spec", "resources"),
     ),
     Rule(
@@ -261,7 +261,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "image type (split from CA601, whose cases consumers must reject).",
         "Serve icons over https (or inline as data:) and give an image/* mimeType.",
         f"{BASIC}#icons",
-        spec_items.icon_advice,
+        partial(spec_items.icons, advice=True),
         ("spec",),
     ),
     Rule(
@@ -285,7 +285,7 @@ SPEC_RULES: tuple[Rule, ...] = (
         "clients (split from CA603).",
         "Drop the field for sessions of the revision that removed it.",
         f"{SPEC}/2025-11-25/changelog",
-        spec_items.removed_fields,
+        partial(spec_items.revision_fields, removed=True),
         ("spec",),
     ),
     Rule(

@@ -93,15 +93,10 @@ def build(
     findings = [*session.findings, *capture.findings]
     for name in LISTINGS:
         findings.extend(capture.listings[name].findings)
-    doc: dict[str, Any] = {
-        "formatVersion": FORMAT_VERSION,
-        "capture": cap,
-        "listings": listings,
-        "hashes": catalog_hashes(listings, session.instructions) if hashed else {},
-        "findings": [f.as_dict() for f in findings],
-    }
-    if not hashed:
-        del doc["hashes"]
+    doc: dict[str, Any] = {"formatVersion": FORMAT_VERSION, "capture": cap, "listings": listings}
+    if hashed:
+        doc["hashes"] = catalog_hashes(listings, session.instructions)
+    doc["findings"] = [f.as_dict() for f in findings]
     if wire:
         doc["wire"] = {
             "handshake": session.handshake_text,
@@ -146,16 +141,13 @@ def items_record(
     order = sorted(
         range(len(served)), key=lambda i: identity_sort_key(identity(name, served[i]), i)
     )
-    if not hashed:
-        return {"items": [served[i] for i in order], "servedPositions": order}
-    if per_item is None:
-        per_item = [item_hashes(name, item) for item in served]
-    return {
-        "items": [served[i] for i in order],
-        "servedPositions": order,
-        "itemHashes": [per_item[i].as_dict() for i in order],
-        "hashes": listing_hashes(name, served, per_item),
-    }
+    record: dict[str, Any] = {"items": [served[i] for i in order], "servedPositions": order}
+    if hashed:
+        if per_item is None:
+            per_item = [item_hashes(name, item) for item in served]
+        record["itemHashes"] = [per_item[i].as_dict() for i in order]
+        record["hashes"] = listing_hashes(name, served, per_item)
+    return record
 
 
 def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str]:
@@ -171,50 +163,41 @@ def catalog_hashes(listings: dict[str, Any], instructions: Any) -> dict[str, str
 # --- runs --------------------------------------------------------------------------------------
 
 
-def compare_runs(docs: Sequence[dict[str, Any]], restarts: bool) -> dict[str, Any]:
-    """Per listing and hash kind, whether every run agreed with run 1."""
-    first = docs[0]
-    agreement: dict[str, dict[str, bool]] = {}
-    for name in LISTINGS:
-        agreement[name] = {}
-        for kind in (*HASH_KINDS, "pageFields"):
-            values = {_listing_hash(d, name, kind) for d in docs}
-            agreement[name][kind] = len(values) == 1
+def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> dict[str, Any]:
+    """Run 1's snapshot plus the run comparison (per listing and hash kind, whether every run
+    agreed with run 1) and the wire pages of runs that differed."""
+    doc = docs[0]
+    agreement = {
+        name: {
+            kind: len({_listing_hash(d, name, kind) for d in docs}) == 1
+            for kind in (*HASH_KINDS, "pageFields")
+        }
+        for name in LISTINGS
+    }
     # NOTE: a proxy may compress one session and not the next; the served bytes are the same.
-    handshake = len({canonical(_session_facts(d["capture"])) for d in docs}) == 1
-    stable = handshake and all(all(v.values()) for v in agreement.values())
-    return {
+    facts = {
+        canonical({k: v for k, v in d["capture"].items() if k != "contentEncoding"}) for d in docs
+    }
+    handshake = len(facts) == 1
+    differing = [i + 1 for i, d in enumerate(docs) if i and d["hashes"] != doc["hashes"]]
+    doc["capture"]["runs"] = {
         "count": len(docs),
         "restarts": restarts,
         "agreement": agreement,
         "captureAgreed": handshake,
-        "stable": stable,
-        "differingRuns": [
-            i + 1 for i, d in enumerate(docs) if i and d["hashes"] != first["hashes"]
-        ],
+        "stable": handshake and all(all(v.values()) for v in agreement.values()),
+        "differingRuns": differing,
     }
-
-
-def _session_facts(capture: dict[str, Any]) -> dict[str, Any]:
-    """The capture block as runs compare it: without how the answers were transferred."""
-    return {k: v for k, v in capture.items() if k != "contentEncoding"}
+    if wire and differing:
+        doc["wire"]["otherRuns"] = [
+            {"run": i, "pages": docs[i - 1]["wire"]["pages"]} for i in differing
+        ]
+    return doc
 
 
 def _listing_hash(doc: dict[str, Any], name: str, kind: str) -> str | None:
     value = doc["listings"][name].get("hashes", {}).get(kind)
     return value if isinstance(value, str) else None
-
-
-def merge_runs(docs: Sequence[dict[str, Any]], restarts: bool, wire: bool) -> dict[str, Any]:
-    """Run 1's snapshot plus the run comparison and the wire pages of runs that differed."""
-    doc = docs[0]
-    runs = compare_runs(docs, restarts)
-    doc["capture"]["runs"] = runs
-    if wire and runs["differingRuns"]:
-        doc["wire"]["otherRuns"] = [
-            {"run": i, "pages": docs[i - 1]["wire"]["pages"]} for i in runs["differingRuns"]
-        ]
-    return doc
 
 
 # --- schema and writing ------------------------------------------------------------------------

@@ -60,10 +60,16 @@ class _Reader:
             if self.pos < len(self.buf) or not self.more():
                 return self.buf[self.pos : self.pos + 1]
 
-    def take(self, char: str) -> None:
+    def skip(self, char: str) -> bool:
+        """Whether the next character is `char` (then read past it)."""
         if self.peek() != char:
-            raise Irregular
+            return False
         self.pos += 1
+        return True
+
+    def take(self, char: str) -> None:
+        if not self.skip(char):
+            raise Irregular
 
     def value(self) -> Any:
         """The next value. A number whose tail (`.`, `e`, `+`, digits) reaches the end of the
@@ -104,19 +110,15 @@ def page_items(
         page.take(":")
         if key == listing:
             page.take("[")
-            if page.peek() == "]":
-                page.pos += 1
-            else:
+            if not page.skip("]"):
                 while True:
                     yield page.value()
-                    if page.peek() == "]":
-                        page.pos += 1
+                    if page.skip("]"):
                         break
                     page.take(",")
         else:
             fields[key] = page.value()
-        if page.peek() == "}":
-            page.pos += 1
+        if page.skip("}"):
             break
         page.take(",")
     if page.peek() != "" or listing not in seen:

@@ -85,9 +85,8 @@ def rehash(doc: dict[str, Any], name: str) -> Rehashed:
             continue
         texts = wire_pages.get(lname)
         if isinstance(texts, list) and texts and all(isinstance(t, str) for t in texts):
-            pages = [_wire_page(f"{where}: wire page {i}", lname, t) for i, t in enumerate(texts)]
-            out[lname], _ = _record(lname, rec, pages, None)
-            warnings.extend(_differences(where, rec, out[lname]))
+            pages = _wire_pages(where, lname, texts)
+            out[lname] = _from_wire(where, lname, rec, pages, warnings)
         else:
             pages, recorded = _readable_pages(where, lname, rec)
             out[lname], stale = _record(lname, rec, pages, recorded)
@@ -97,41 +96,57 @@ def rehash(doc: dict[str, Any], name: str) -> Rehashed:
                     "served and prompt hashes use the file's key order"
                 )
         added.extend(_unsafe_integers(lname, pages, known))
-    result = {**doc, "listings": out, "findings": findings + added}
+    return Rehashed(_relisted(doc, out, findings=findings + added), warnings, notes, added)
+
+
+def _relisted(doc: dict[str, Any], listings: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """`doc` with these listing records (and `more` members), its catalog hashes recomputed."""
     capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
-    result["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
-    return Rehashed(result, warnings, notes, added)
+    hashes = snap.catalog_hashes(listings, capture.get("instructions"))
+    return {**doc, "listings": listings, **more, "hashes": hashes}
 
 
-def _wire_page(where: str, lname: str, text: str) -> _Page:
-    try:
-        result = loads(text)
-    except WireDecodeError as exc:
-        raise InputError(f"{where} is not JSON ({exc})") from None
-    if not isinstance(result, dict):  # as the wire client records it (CA537)
-        return _Page({}, [], result)
-    items = result.get(lname)
-    fields = {k: v for k, v in result.items() if k != lname}
-    return _Page(fields, items if isinstance(items, list) else [], result)
+def _wire_pages(where: str, lname: str, texts: list[Any]) -> list[_Page]:
+    """A listing's wire pages parsed (a packed text, UTF-8 bytes from `model.pieces`, decoded
+    back)."""
+    pages: list[_Page] = []
+    for i, text in enumerate(texts):
+        try:
+            result = loads(text if isinstance(text, str) else text.decode("utf-8", "surrogatepass"))
+        except WireDecodeError as exc:
+            raise InputError(f"{where}: wire page {i} is not JSON ({exc})") from None
+        if not isinstance(result, dict):  # as the wire client records it (CA537)
+            pages.append(_Page({}, [], result))
+            continue
+        items = result.get(lname)
+        fields = {k: v for k, v in result.items() if k != lname}
+        pages.append(_Page(fields, items if isinstance(items, list) else [], result))
+    return pages
+
+
+def _from_wire(
+    where: str, lname: str, rec: dict[str, Any], pages: list[_Page], warnings: list[str]
+) -> dict[str, Any]:
+    """The listing record rebuilt from its wire pages, and in `warnings` what differed."""
+    record, _ = _record(lname, rec, pages, None)
+    if rec.get("items") != record["items"]:
+        warnings.append(WIRE_DIFFERS.format(where=where))
+    elif rec.get("pages") != record["pages"]:
+        warnings.append(WIRE_PAGES_DIFFER.format(where=where))
+    return record
 
 
 def _readable_pages(where: str, lname: str, rec: dict[str, Any]) -> tuple[list[_Page], list[Any]]:
     """Pages in served order from the readable copy, and the recorded item hashes by position."""
     items = rec.get("items", [])
     positions = rec.get("servedPositions", list(range(len(items))))
-    ints = [p for p in positions if isinstance(p, int)] if isinstance(positions, list) else []
-    if not isinstance(items, list) or sorted(ints) != list(range(len(items))):
+    served = _served_order(items, positions)
+    if served is None:
         raise InputError(
             f"{where}: servedPositions does not match the items "
             "(re-snapshot, or give each item its served position)"
         )
-    served: list[Any] = [None] * len(items)
-    recorded: list[Any] = [None] * len(items)
-    old = rec.get("itemHashes")
-    for i, pos in enumerate(positions):
-        served[pos] = items[i]
-        if isinstance(old, list) and len(old) == len(items):
-            recorded[pos] = old[i]
+    recorded = _served_order(rec.get("itemHashes"), positions) or [None] * len(items)
     meta = rec.get("pages", [{"items": len(items), "fields": {}}])
     counts: list[int] = []
     if isinstance(meta, list) and all(isinstance(p, dict) for p in meta):
@@ -198,12 +213,9 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
     pages (item by item), not a rehash. A page text may be packed (UTF-8 bytes: `intake`'s
     `lean`). A snapshot without a wire section is returned as it is.
     """
-    wire = doc.get("wire")
     listings = doc.get("listings")
-    if not isinstance(wire, dict) or not isinstance(listings, dict):
-        return doc, []
-    wire_pages = wire.get("pages")
-    if not isinstance(wire_pages, dict):
+    wire_pages = doc["wire"].get("pages") if isinstance(doc.get("wire"), dict) else None
+    if not isinstance(listings, dict) or not isinstance(wire_pages, dict):
         return doc, []
     rebuilt: dict[str, Any] = {}
     warnings: list[str] = []
@@ -212,36 +224,24 @@ def resolve_wire(doc: dict[str, Any], name: str) -> tuple[dict[str, Any], list[s
         texts = wire_pages.get(lname)
         if not isinstance(rec, dict) or not isinstance(texts, list) or not texts:
             continue
-        if not all(isinstance(t, (str, bytes)) for t in texts):
-            continue
-        if _agrees(lname, rec, texts):
+        if not all(isinstance(t, (str, bytes)) for t in texts) or _agrees(lname, rec, texts):
             continue
         where = f"{name}: listings.{lname}"
-        pages = [
-            _wire_page(f"{where}: wire page {i}", lname, _unpacked(t)) for i, t in enumerate(texts)
-        ]
+        pages = _wire_pages(where, lname, texts)
         served = [item for page in pages for item in page.items]
-        if _served_order(rec) == served and rec.get("pages") == snap.page_meta(pages):
+        if _readable(rec) == served and rec.get("pages") == snap.page_meta(pages):
             continue
-        rebuilt[lname], _ = _record(lname, rec, pages, None)
-        warnings.extend(_differences(where, rec, rebuilt[lname]))
+        rebuilt[lname] = _from_wire(where, lname, rec, pages, warnings)
     if not rebuilt:
         return doc, []
-    out = {**listings, **rebuilt}
-    capture: dict[str, Any] = doc["capture"] if isinstance(doc.get("capture"), dict) else {}
-    resolved = {**doc, "listings": out}
-    resolved["hashes"] = snap.catalog_hashes(out, capture.get("instructions"))
-    return resolved, warnings
+    return _relisted(doc, {**listings, **rebuilt}), warnings
 
 
 def _agrees(lname: str, rec: dict[str, Any], texts: list[str | bytes]) -> bool:
-    """True when the readable items and page fields are the wire pages', read item by item
-    (`pageitems`); False when they differ or a page is not the common one (parse it whole).
-    Read `compared`: only `==` asks about them, as of the whole parse's (floats and objects
-    the C scanner's own, without the whole parse's hooks). One item is held at a time, not
-    the page's items all at once (`diff` reads two snapshots).
-    """
-    readable = _served_order(rec)
+    """True when the readable items and page fields are the wire pages', read item by item and
+    `compared` (`pageitems`: only `==` asks about them); False when they differ or a page is
+    not the common one (parse it whole)."""
+    readable = _readable(rec)
     meta = rec.get("pages")
     if readable is None or not isinstance(meta, list) or len(meta) != len(texts):
         return False
@@ -262,34 +262,24 @@ def _agrees(lname: str, rec: dict[str, Any], texts: list[str | bytes]) -> bool:
     return at == len(readable)
 
 
-def _unpacked(text: str | bytes) -> str:
-    """A page text as `str` (a packed one, UTF-8 bytes from `model.pieces`, decoded back)."""
-    return text if isinstance(text, str) else text.decode("utf-8", "surrogatepass")
+def _readable(rec: dict[str, Any]) -> list[Any] | None:
+    """A record's readable items back in served order, or None when the positions do not fit."""
+    return _served_order(rec.get("items"), rec.get("servedPositions"))
 
 
-def _served_order(rec: dict[str, Any]) -> list[Any] | None:
-    """The readable items back in served order, or None when the positions do not fit."""
-    items = rec.get("items")
-    positions = rec.get("servedPositions")
-    if not isinstance(items, list) or not isinstance(positions, list):
+def _served_order(values: Any, positions: Any) -> list[Any] | None:
+    """`values` (items, or their hashes) put at their served positions, or None when the
+    positions do not fit them."""
+    if not isinstance(values, list) or not isinstance(positions, list):
         return None
-    if len(positions) != len(items) or sorted(
+    if len(positions) != len(values) or sorted(
         p if isinstance(p, int) and not isinstance(p, bool) else -1 for p in positions
-    ) != list(range(len(items))):
+    ) != list(range(len(values))):
         return None
-    served: list[Any] = [None] * len(items)
-    for item, pos in zip(items, positions, strict=True):
-        served[pos] = item
+    served: list[Any] = [None] * len(values)
+    for value, pos in zip(values, positions, strict=True):
+        served[pos] = value
     return served
-
-
-def _differences(where: str, rec: dict[str, Any], rebuilt: dict[str, Any]) -> list[str]:
-    """The warnings for a listing rebuilt from the wire: its items, or only its page fields."""
-    if rec.get("items") != rebuilt["items"]:
-        return [WIRE_DIFFERS.format(where=where)]
-    if rec.get("pages") != rebuilt["pages"]:
-        return [WIRE_PAGES_DIFFER.format(where=where)]
-    return []
 
 
 def hash_document(name: str, doc: dict[str, Any]) -> dict[str, Any]:

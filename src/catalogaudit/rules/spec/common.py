@@ -37,18 +37,11 @@ def strings(value: Any, at: str = "") -> Iterator[tuple[str, str]]:
 def may_hold(value: Any, key: str, within: Item | None = None) -> bool:
     """Whether an object at any depth of `value` has a member named `key`: a scan without
     pointers that lets a rule skip its walk (most schemas have no `$ref`, and the
-    pointer-building walks cost far more). `within`: the item
-    `value` is part of, whose copy for jsonschema-rs noted which of the keys rules ask about
-    it has (`Item.lacks`): a key it lacks is in no object of `value`, and nothing is walked.
-
-    NOTE: CA405 and CA701 ask about the same schemas; answers are kept by the value's identity
-    (`is`, as `walker.visits` keeps its walks; catalogs are never mutated in place)."""
+    pointer-building walks cost far more). `within`: the item `value` is part of, whose copy
+    for jsonschema-rs noted which of the keys rules ask about it has (`Item.lacks`): a key it
+    lacks is in no object of `value`, and nothing is walked."""
     if within is not None and within.lacks(key):
         return False
-    kept = _HELD.get((id(value), key))
-    if kept is not None and kept[0] is value:
-        return kept[1]
-    found = False
     stack = [value]
     pop, push = stack.pop, stack.extend
     while stack:
@@ -58,23 +51,11 @@ def may_hold(value: Any, key: str, within: Item | None = None) -> bool:
             continue  # NOTE: most values: one identity test each, not two isinstance calls
         if kind is dict or isinstance(node, dict):
             if key in node:
-                found = True
-                break
+                return True
             push(node.values())
         elif kind is list or isinstance(node, list):
             push(node)
-    if len(_HELD) >= 50_000:
-        _HELD.clear()
-    _HELD[(id(value), key)] = (value, found)
-    return found
-
-
-_HELD: dict[tuple[int, str], tuple[Any, bool]] = {}
-
-
-def forget() -> None:
-    """Drop the kept `may_hold` answers and the values they hold (see `walker.forget`)."""
-    _HELD.clear()
+    return False
 
 
 def is_number(value: Any) -> bool:

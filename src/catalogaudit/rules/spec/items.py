@@ -53,28 +53,23 @@ def priority(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
             yield hit(item, "/annotations/priority", f"priority {text} is {why}", text)
 
 
-def audience(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA302: `annotations.audience` must be an array of "user" / "assistant"."""
+def audience(catalog: Catalog, ctx: Context, repeated: bool = False) -> Iterator[Hit]:
+    """CA302: `annotations.audience` must be an array of "user" / "assistant"; CA304
+    (`repeated`): a role listed twice says nothing more."""
     for item, ann in _annotations(catalog):
         value = ann.get("audience", [])
         if not isinstance(value, list):
-            yield hit(item, "/annotations/audience", "audience is not an array")
+            if not repeated:
+                yield hit(item, "/annotations/audience", "audience is not an array")
             continue
-        for i, role in enumerate(value):
-            if role not in ROLES:
-                why = f'audience value {compact(role)} is not "user" or "assistant"'
-                yield hit(item, f"/annotations/audience/{i}", why, compact(role))
-
-
-def audience_repeated(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA304: a role listed twice in `annotations.audience` says nothing more."""
-    for item, ann in _annotations(catalog):
-        value = ann.get("audience")
         seen: set[str] = set()
-        for i, role in enumerate(value if isinstance(value, list) else ()):
-            if role in ROLES and role in seen:
-                why = f"audience value {quote(role)} repeated"
-                yield hit(item, f"/annotations/audience/{i}", why, role)
+        for i, role in enumerate(value):
+            at = f"/annotations/audience/{i}"
+            if repeated and role in ROLES and role in seen:
+                yield hit(item, at, f"audience value {quote(role)} repeated", role)
+            elif not repeated and role not in ROLES:
+                why = f'audience value {compact(role)} is not "user" or "assistant"'
+                yield hit(item, at, why, compact(role))
             if isinstance(role, str):
                 seen.add(role)
 
@@ -121,13 +116,14 @@ def _member(catalog: Catalog, key: str) -> Iterator[tuple[Item, Any]]:
             yield item, item.value[key]
 
 
-def icons(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`."""
+def icons(catalog: Catalog, ctx: Context, advice: bool = False) -> Iterator[Hit]:
+    """CA601: icons: a safe `src` scheme, `sizes` as WxH or any, a light or dark `theme`; CA604
+    (`advice`): icons should be served over https (not http) with an image `mimeType`."""
     for item, value in _member(catalog, "icons"):
-        if value is not None and not isinstance(value, list):
+        if not advice and value is not None and not isinstance(value, list):
             yield hit(item, "/icons", "icons is not an array")
         for i, icon in enumerate(value if isinstance(value, list) else ()):
-            yield from _icon(item, f"/icons/{i}", icon)
+            yield from (_advice if advice else _icon)(item, f"/icons/{i}", icon)
 
 
 def _icon(item: Item, at: str, icon: Any) -> Iterator[Hit]:
@@ -155,20 +151,13 @@ def _scheme(src: str) -> str:
     return src.split(":", 1)[0].lower() if ":" in src else ""
 
 
-def icon_advice(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA604: icons should be served over https (not http) with an image `mimeType`."""
-    for item, value in _member(catalog, "icons"):
-        for i, icon in enumerate(value if isinstance(value, list) else ()):
-            if not isinstance(icon, dict):
-                continue
-            src, mime = icon.get("src"), icon.get("mimeType")
-            if isinstance(src, str) and _scheme(src) == "http":
-                yield hit(
-                    item, f"/icons/{i}/src", "icon src uses http; use https or data", src[:120]
-                )
-            if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
-                why = f"icon mimeType {compact(mime)} is not an image type"
-                yield hit(item, f"/icons/{i}/mimeType", why, compact(mime))
+def _advice(item: Item, at: str, icon: Any) -> Iterator[Hit]:
+    src, mime = (icon.get("src"), icon.get("mimeType")) if isinstance(icon, dict) else (None, None)
+    if isinstance(src, str) and _scheme(src) == "http":
+        yield hit(item, at + "/src", "icon src uses http; use https or data", src[:120])
+    if mime is not None and not (isinstance(mime, str) and mime.startswith("image/")):
+        why = f"icon mimeType {compact(mime)} is not an image type"
+        yield hit(item, at + "/mimeType", why, compact(mime))
 
 
 def _meta_keys(catalog: Catalog) -> Iterator[tuple[Item, str, str, bool]]:
@@ -225,37 +214,25 @@ SINCE: dict[str, dict[str, str]] = {
 REMOVED = {("tools", "execution"): "2026-07-28"}
 
 
-def _removed(rev: str, listing: str, key: str) -> str | None:
-    """The revision that removed a field, when the negotiated one is it or later."""
-    gone = REMOVED.get((listing, key))
-    return gone if gone and rev_index(rev) >= rev_index(gone) else None
-
-
-def removed_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA606: fields the negotiated revision removed (clients of it ignore them)."""
-    rev = catalog.revision
-    for item in catalog.all_items() if rev in REVISIONS else ():
-        for key in item.value if isinstance(item.value, dict) else ():
-            gone = _removed(rev, item.listing, key)
-            if gone:
-                yield hit(item, "/" + key, f"{key} was removed in {gone}", key)
-
-
-def revision_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA603: fields newer than the negotiated revision (fields it removed are CA606)."""
+def revision_fields(catalog: Catalog, ctx: Context, removed: bool = False) -> Iterator[Hit]:
+    """CA603: fields newer than the negotiated revision; CA606 (`removed`): fields the
+    negotiated revision removed (clients of it ignore them)."""
     rev = catalog.revision
     for item in catalog.all_items() if rev in REVISIONS else ():
         if not isinstance(item.value, dict):
             continue
-        late = f"arrived in 2025-06-18, after the negotiated {rev}"
         for key in item.value:
+            gone = REMOVED.get((item.listing, key))
+            gone = gone if gone and rev_index(rev) >= rev_index(gone) else None  # by `rev`
             since = SINCE[item.listing].get(key)
-            if not _removed(rev, item.listing, key) and since and rev_index(rev) < rev_index(since):
-                yield hit(
-                    item, "/" + key, f"{key} arrived in {since}, after the negotiated {rev}", key
-                )
-        if rev_index(rev) >= rev_index("2025-06-18"):
+            if removed and gone:
+                yield hit(item, "/" + key, f"{key} was removed in {gone}", key)
+            elif not removed and not gone and since and rev_index(rev) < rev_index(since):
+                why = f"{key} arrived in {since}, after the negotiated {rev}"
+                yield hit(item, "/" + key, why, key)
+        if removed or rev_index(rev) >= rev_index("2025-06-18"):
             continue
+        late = f"arrived in 2025-06-18, after the negotiated {rev}"
         ann = item.value.get("annotations")
         if isinstance(ann, dict) and "lastModified" in ann:
             yield hit(item, "/annotations/lastModified", f"lastModified {late}", "lastModified")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -30,13 +30,6 @@ from catalogaudit.rules.base import Context, Hit, quote
 from catalogaudit.rules.spec.common import REVISIONS, hit
 from catalogaudit.rules.spec.runs import runs_of
 
-RESULT_TYPES = {
-    "tools": "ListToolsResult",
-    "prompts": "ListPromptsResult",
-    "resources": "ListResourcesResult",
-    "resourceTemplates": "ListResourceTemplatesResult",
-}
-
 
 @cache
 def mcp_schema(revision: str) -> dict[str, Any]:
@@ -49,12 +42,13 @@ def mcp_schema(revision: str) -> dict[str, Any]:
 
 @cache
 def result_schema(revision: str, listing: str) -> dict[str, Any]:
-    """The schema of one listing's result: a `$ref` to its definition, with every definition."""
+    """The schema of one listing's result: a `$ref` to its definition (`ListToolsResult`,
+    `ListResourceTemplatesResult`), with every definition."""
     schema = mcp_schema(revision)
     defs = "$defs" if "$defs" in schema else "definitions"
     return {
         "$schema": schema.get("$schema", "http://json-schema.org/draft-07/schema#"),
-        "$ref": f"#/{defs}/{RESULT_TYPES[listing]}",
+        "$ref": f"#/{defs}/List{listing[0].upper()}{listing[1:]}Result",
         defs: schema[defs],
     }
 
@@ -127,14 +121,8 @@ def mcp_schema_valid(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
                 else:
                     if catalog.modern and _cache_field_error(path, err):
                         continue  # CA611 reports each missing or wrong cache field once
-                    yield Hit(
-                        None,
-                        pointer_of(path),
-                        f"{listing} page {index + 1}: {_short(err.message)} (MCP {rev} schema)",
-                        _short(err.message),
-                        listing=listing,
-                        page=index,
-                    )
+                    why = f"{_short(err.message)} (MCP {rev} schema)"
+                    yield _on_page(listing, index, pointer_of(path), why, _short(err.message))
 
 
 #: The 2026-07-28 page fields CA611 checks (and explains) itself.
@@ -155,6 +143,12 @@ def _input_schema_defect(tool: Any) -> bool:
 
 def _short(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _on_page(listing: str, index: int, pointer: str, message: str, excerpt: str = "") -> Hit:
+    """A hit about a page of a listing, not about one of its items."""
+    where = f"{listing} page {index + 1}"
+    return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
 
 
 def page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
@@ -178,25 +172,14 @@ def legacy_page_fields(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
     for listing, index, fields in () if catalog.modern else _pages(catalog):
         extra = ", ".join(k for k in CACHE_FIELDS if k in fields)
         if extra:
-            yield Hit(
-                None,
-                "/" + extra.split(",")[0],
-                f"{listing} page {index + 1}: {extra} on a {catalog.revision} "
-                "page (2026-07-28 fields)",
-                extra,
-                listing=listing,
-                page=index,
-            )
+            why = f"{extra} on a {catalog.revision} page (2026-07-28 fields)"
+            yield _on_page(listing, index, "/" + extra.split(",")[0], why, extra)
 
 
 def _modern_page(
     listing: str, index: int, fields: dict[str, Any], scopes: set[str]
 ) -> Iterator[Hit]:
-    where = f"{listing} page {index + 1}"
-
-    def on_page(pointer: str, message: str, excerpt: str = "") -> Hit:
-        return Hit(None, pointer, f"{where}: {message}", excerpt, listing=listing, page=index)
-
+    on_page = partial(_on_page, listing, index)
     rt = fields.get("resultType")
     if rt != "complete":
         got = "missing" if "resultType" not in fields else compact(rt)

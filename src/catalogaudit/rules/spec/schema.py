@@ -35,20 +35,12 @@ def dialect(declared: str) -> str | None:
     return DIALECTS.get(re.sub(r"^https?://", "", declared).rstrip("#"))
 
 
-def tool_names(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA101: tool names outside 1-128 of [A-Za-z0-9._-] (a SHOULD from 2025-11-25)."""
-    if at_least(catalog.revision, "2025-11-25"):
-        yield from _bad_tool_names(catalog)
-
-
-def tool_names_early(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA103: the same names in a session of a revision before 2025-11-25, which had no such
-    rule yet (advice: clients of later revisions will meet the name)."""
-    if not at_least(catalog.revision, "2025-11-25"):
-        yield from _bad_tool_names(catalog)
-
-
-def _bad_tool_names(catalog: Catalog) -> Iterator[Hit]:
+def tool_names(catalog: Catalog, ctx: Context, early: bool = False) -> Iterator[Hit]:
+    """CA101: tool names outside 1-128 of [A-Za-z0-9._-] (a SHOULD from 2025-11-25); CA103
+    (`early`): the same names in a session of an earlier revision, which had no such rule yet
+    (advice: clients of later revisions will meet the name)."""
+    if at_least(catalog.revision, "2025-11-25") == early:
+        return
     for item in catalog.items("tools"):
         name = item.value.get("name") if isinstance(item.value, dict) else None
         if isinstance(name, str) and not TOOL_NAME.match(name):
@@ -161,11 +153,6 @@ def network_refs(catalog: Catalog, ctx: Context, modern: bool = False) -> Iterat
             if isinstance(ref, str) and NETWORK_REF.match(ref):
                 why = f"$ref {quote(ref)} points at the network"
                 yield hit(item, sub_at + "/$ref", why, ref)
-
-
-def network_refs_modern(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
-    """CA408: see `network_refs`."""
-    return network_refs(catalog, ctx, modern=True)
 
 
 def x_mcp_header(catalog: Catalog, ctx: Context) -> Iterator[Hit]:
