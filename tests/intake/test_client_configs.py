@@ -412,6 +412,18 @@ _FULL_CONFIGS: dict[str, object] = {
 }
 
 
+def _replaced(value: object, at: tuple[object, ...], wrong: object) -> object:
+    """A copy of `value` with the member at path `at` (keys and indexes) replaced by `wrong`."""
+    if not at:
+        return wrong
+    copy: Any = json.loads(json.dumps(value))
+    node = copy
+    for step in at[:-1]:
+        node = node[step]
+    node[at[-1]] = wrong
+    return copy
+
+
 @pytest.mark.parametrize("name", sorted(_FULL_CONFIGS))
 def test_every_member_of_any_type_is_a_row_or_one_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
@@ -424,15 +436,7 @@ def test_every_member_of_any_type_is_a_row_or_one_error(
     full = json.loads(json.dumps(_FULL_CONFIGS[name]).replace("PROJECT", str(tmp_path)))
     for at in _members(full):
         for wrong in ("s", 5, 1.5, True, None, [], [1], {}, {"a": 1}):
-            doc: object = json.loads(json.dumps(full))
-            node: Any = doc
-            for step in at[:-1]:
-                node = node[step]
-            if at:
-                node[at[-1]] = wrong
-            else:
-                doc = wrong
-            spec = _write(tmp_path / name, json.dumps(doc))
+            spec = _write(tmp_path / name, json.dumps(_replaced(full, at, wrong)))
             try:
                 intake.read_fleet(spec)
             except InputError:
@@ -452,11 +456,7 @@ def test_every_member_of_any_type_is_a_row_or_one_error(
 def test_a_member_of_the_wrong_type_fails_its_server(
     tmp_path: Path, at: tuple[object, ...], wrong: object, problem: str
 ) -> None:
-    doc = json.loads(json.dumps(_FULL_SERVER_JSON))
-    node = doc
-    for step in at[:-1]:
-        node = node[step]
-    node[at[-1]] = wrong
+    doc = _replaced(_FULL_SERVER_JSON, at, wrong)
     rows = intake.read_fleet(_write(tmp_path / "server.json", json.dumps(doc))).servers
     assert [s.problem for s in rows if s.problem] and all(
         problem in s.problem for s in rows if s.problem
