@@ -386,6 +386,18 @@ _FULL_CONFIGS: dict[str, object] = {
         "mcpServers": {"s": {"type": "stdio", "command": "c", "args": ["a"], "env": {"A": "b"}}},
         "projects": {"PROJECT": {"mcpServers": {"s": {"command": "l"}}}},
     },
+    ".mcp.json": {
+        "mcpServers": {
+            "d": {"command": "${MISSING:-pg}", "args": ["x"], "env": {"A": "b"}},
+            "s": {"type": "sse", "url": "https://h/sse"},
+        }
+    },
+    ".cursor/mcp.json": {
+        "mcpServers": {
+            "c": {"url": "https://c/mcp", "headers": {"K": "${env:HOME}"}},
+            "l": {"command": "node", "args": ["s.js"], "env": {"A": "b"}},
+        }
+    },
     ".vscode/mcp.json": {
         "inputs": [{"type": "promptString", "id": "tok", "password": True}],
         "servers": {
