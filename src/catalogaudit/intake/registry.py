@@ -68,21 +68,14 @@ def fleet(spec: str, doc: Any) -> Fleet:
         if not isinstance(name, str) or not name:
             raise InputError(f"{spec}: {where or '/'}: a server.json without a name")
         options: list[tuple[str, Server]] = []
-        for key in ("packages", "remotes"):
+        for key, build in (("packages", _package), ("remotes", _remote)):
             try:
                 listed = _array(entry, key)
             except _Problem as exc:
                 options.append((key, Server(name, problem=str(exc), where=where)))
                 continue
             for i, item in enumerate(listed):
-                at = f"{where}/{key}/{i}"
-                if key == "remotes":
-                    options.append(("remote", _remote(name, item, at)))
-                    continue
-                kind = item.get("registryType") if isinstance(item, dict) else None
-                options.append(
-                    (kind if isinstance(kind, str) else "package", _package(name, item, at))
-                )
+                options.append((_label(key, item), build(name, item, f"{where}/{key}/{i}")))
         if len(options) < 2:
             none = Server(name, problem="neither packages nor remotes", where=where)
             servers.append(options[0][1] if options else none)
@@ -95,6 +88,12 @@ def fleet(spec: str, doc: Any) -> Fleet:
     if not servers:
         raise InputError(f"{spec}: no server.json entries")
     return Fleet(spec, "registry", tuple(servers))
+
+
+def _label(key: str, item: Any) -> str:
+    """What a server of one entry is told apart by: `remote`, or a package's registryType."""
+    kind = item.get("registryType") if key == "packages" and isinstance(item, dict) else None
+    return kind if isinstance(kind, str) else "remote" if key == "remotes" else "package"
 
 
 def _value(item: dict[str, Any], what: str) -> str | None:
