@@ -49,10 +49,13 @@ def jcs_hash(value: Any) -> str:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC (restoring its state after): bulk JSON work makes no cycles.
+    """Pause the cyclic GC while bulk JSON work runs, and exempt what is alive after it from
+    the collections to come (`gc.freeze`): parsed JSON holds no cycles.
 
     NOTE: a parse allocates a container per JSON object or array and frees none, so the
-    collector runs over and over for nothing.
+    collector ran over and over for nothing; and the first allocation after the pause made
+    it walk every object the pause made, to find no cycle. A command ends soon after (and
+    `cli.entry` freezes the heap then too); cycles made later are still collected.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -60,6 +63,7 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            gc.freeze()
             gc.enable()
 
 

@@ -203,7 +203,7 @@ def run(o: AuditRunOptions) -> int:
         found = []
         reports, specs = streamed
     else:
-        with files.settling():
+        with gc_paused():
             found = catalogs(o, revision, regions=ci)
         specs = {c.source: c.spec for c in found if c.spec}
     if o.show_matrix:
@@ -217,7 +217,7 @@ def run(o: AuditRunOptions) -> int:
 
         reports = [audit_rewritten(c, subs, options) for c in found]
     elif streamed is None and fleet is None:
-        with files.settling():
+        with gc_paused():
             reports = [audit(c, options) for c in found]
     report = _merge(reports)
     report.rewritten = subs is not None

@@ -9,12 +9,9 @@ in parallel with the same reports, in the same order.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from catalogaudit import intake
 from catalogaudit.auditing import AuditOptions, audit
-from catalogaudit.canonical import gc_paused
 from catalogaudit.model import Catalog, Report, decode_utf8
 from catalogaudit.verbs import fanout, output
 
@@ -116,16 +113,3 @@ def settled() -> None:
     again. The process ends after the command
     (`cli.entry` freezes the heap then too); cycles made later are still collected."""
     gc.freeze()
-
-
-@contextmanager
-def settling() -> Iterator[None]:
-    """The cyclic GC paused while a catalog is read or audited, and what is alive then
-    `settled` before it resumes.
-
-    NOTE: `intake` and `audit` pause it themselves, but between their pauses (and right after
-    the last) the first allocation made the collector walk every object made while paused,
-    and it found no cycle (bench/README.md, "Measured for the code")."""
-    with gc_paused():
-        yield
-        settled()
