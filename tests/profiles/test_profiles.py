@@ -18,7 +18,13 @@ from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.profiles import resolve as profiles
 from catalogaudit.profiles import summary
-from catalogaudit.profiles.load import load_all, raw_files, schema_problems
+from catalogaudit.profiles.load import (
+    load_all,
+    raw_files,
+    schema_problems,
+    surely_valid,
+    worded_problems,
+)
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.checks import CHECKS, DOCS, PARAMS
 
@@ -135,6 +141,7 @@ def test_every_profile_file_validates_against_the_schema() -> None:
     assert len(files) == 23
     for name, doc in files.items():
         assert schema_problems(doc) == [], name
+        assert worded_problems(doc) == [], name  # NOTE: python-jsonschema, the reference
         assert name == f"{doc['id']}.json"
 
 
@@ -154,6 +161,49 @@ def test_a_bad_param_fails_validation() -> None:
     assert any("patern" in p for p in schema_problems(doc))
     doc["rules"][1]["checks"][0]["type"] = "no-such-check"
     assert any("unknown check type" in p for p in schema_problems(doc))
+
+
+#: One value of each JSON type (and empty and non-empty containers).
+_OF_EACH_TYPE = ("x", 7, 2.5, True, None, [], ["x"], {}, {"x": 1})
+
+
+def _members(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every member and element inside `value`."""
+    if not isinstance(value, (dict, list)):
+        return []
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    return [p for key, sub in items for p in [(*at, key), *_members(sub, (*at, key))]]
+
+
+def test_jsonschema_rs_finds_a_profile_valid_only_where_python_jsonschema_does() -> None:
+    # A profile file holding the first clause of each check type the shipped files use, then
+    # each of its members in turn replaced by each JSON type: where jsonschema-rs finds no
+    # problem (and `schema_problems` asks no more), python-jsonschema finds none either.
+    first: dict[str, Any] = {}
+    for doc in raw_files().values():
+        for rule in doc["rules"]:
+            for clause in rule["checks"]:
+                first.setdefault(clause["type"], clause)
+    base = json.loads(json.dumps(raw_files()["ascii-prose.json"]))
+    base["rules"][0]["checks"] = list(first.values())
+    assert surely_valid(base) and worded_problems(base) == []
+    paths = _members(base)
+    kept = refused = 0
+    for path in paths:
+        for value in _OF_EACH_TYPE:
+            doc = json.loads(json.dumps(base))
+            parent = doc
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = value
+            if surely_valid(doc):
+                assert worded_problems(doc) == [], (path, value)
+                kept += 1
+            else:
+                refused += 1
+                if len(path) <= 4:  # NOTE: python-jsonschema words it, and does not crash
+                    assert schema_problems(doc), (path, value)
+    assert len(paths) > 200 and kept > 100 and refused > kept
 
 
 # --- resolution --------------------------------------------------------------------------------

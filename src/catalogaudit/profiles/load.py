@@ -20,7 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model import LISTINGS, Severity
+from catalogaudit.model import LISTINGS, NOT_PLAIN, Severity, plain, validator
 
 
 class ProfileDataError(CatalogauditError):
@@ -209,7 +209,35 @@ def raw_files() -> dict[str, dict[str, Any]]:
 
 
 def schema_problems(doc: Any) -> list[str]:
-    """Violations of the profile schema and of the check vocabulary's param schemas."""
+    """Violations of the profile schema and of the check vocabulary's param schemas, as
+    python-jsonschema words them (`worded_problems`); none, without asking it, when jsonschema-rs
+    finds none (`surely_valid`): every command that loads the profiles asks this of each file."""
+    return [] if surely_valid(doc) else worded_problems(doc)
+
+
+def surely_valid(doc: Any) -> bool:
+    """Whether jsonschema-rs finds a profile file and each check's params valid, with the
+    formats python-jsonschema checks asserted: then python-jsonschema does too
+    (`model.validator`)."""
+    import jsonschema
+
+    from catalogaudit.rules import PARAMS
+
+    copy = plain(doc)
+    formats = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    if copy is NOT_PLAIN or not _rs(None, formats).is_valid(copy):
+        return False
+    clauses = [c for r in copy["rules"] for c in r["checks"]]
+    return all(
+        isinstance(c.get("type"), str)
+        and c["type"] in PARAMS
+        and _rs(c["type"], formats).is_valid(c.get("params", {}))
+        for c in clauses
+    )
+
+
+def worded_problems(doc: Any) -> list[str]:
+    """`schema_problems` as python-jsonschema finds and words them."""
     import jsonschema
 
     from catalogaudit.rules import PARAMS
@@ -219,11 +247,13 @@ def schema_problems(doc: Any) -> list[str]:
         "/" + "/".join(str(p) for p in e.absolute_path) + f": {e.message}"
         for e in cls(_schema(), format_checker=cls.FORMAT_CHECKER).iter_errors(doc)
     ]
-    for r, rule in enumerate(doc.get("rules", []) if isinstance(doc, dict) else []):
-        for c, clause in enumerate(rule.get("checks", []) if isinstance(rule, dict) else []):
+    rules = doc.get("rules") if isinstance(doc, dict) else None
+    for r, rule in enumerate(rules if isinstance(rules, list) else []):
+        checks = rule.get("checks") if isinstance(rule, dict) else None
+        for c, clause in enumerate(checks if isinstance(checks, list) else []):
             kind = clause.get("type") if isinstance(clause, dict) else None
             where = f"/rules/{r}/checks/{c}"
-            if kind not in PARAMS:
+            if not isinstance(kind, str) or kind not in PARAMS:
                 found.append(f"{where}/type: unknown check type {kind!r}")
                 continue
             validator = cls(PARAMS[kind], format_checker=cls.FORMAT_CHECKER)
@@ -231,6 +261,14 @@ def schema_problems(doc: Any) -> list[str]:
                 path = "/".join(str(p) for p in e.absolute_path)
                 found.append(f"{where}/params/{path}: {e.message}")
     return found
+
+
+@cache
+def _rs(kind: str | None, formats: Any) -> Any:
+    """jsonschema-rs's validator of the profile schema (`kind` None) or of a check's params."""
+    from catalogaudit.rules import PARAMS
+
+    return validator(_schema() if kind is None else PARAMS[kind], formats)
 
 
 @dataclass(frozen=True)
