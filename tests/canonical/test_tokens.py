@@ -135,3 +135,12 @@ def test_tokens_resent_equal_tiktoken_after_one_edit_anywhere(ref: Any, path: Pa
                 assert tokens_resent(old, new, known) == resent(ref, old, new), (at, edit)
                 utf8 = (new.encode("utf-8", "surrogatepass"), old.encode("utf-8", "surrogatepass"))
                 assert tokens_resent(*utf8) == resent(ref, new, old), (at, edit)
+
+
+def test_the_vocabulary_is_read_as_tiktoken_reads_it(ref: Any) -> None:
+    # `tokens._encoding` takes each token's rank from its line number in the pinned file;
+    # tiktoken reads the rank written on the line.
+    from catalogaudit.canonical.tokens import _encoding
+
+    ours = _encoding()._mergeable_ranks
+    assert len(ours) == 199_998 and ours == ref._mergeable_ranks

