@@ -105,7 +105,7 @@ ALL_KINDS = [
 @given(WIRE_TEXT, st.booleans())
 def test_page_anomalies_equal_the_full_walk(text: str, invalid_utf8: bool) -> None:
     value, _, plain = jsonwire.raw_decode_plain(text)
-    full = [*jsonwire.anomalies(value, "", invalid_utf8), *unsafe_integers(value)]
+    full = [*jsonwire.anomalies(value, invalid_utf8), *unsafe_integers(value)]
     assert page_anomalies(value, text, invalid_utf8, plain) == full
 
 
@@ -163,7 +163,7 @@ def test_strict_jcs_is_the_exact_writers_bytes_or_a_refusal(text: str) -> None:
     from catalogaudit.errors import InputError
     from catalogaudit.model import anomalies
 
-    found = anomalies(jsonwire.loads(text), "", numbers=True)
+    found = anomalies(jsonwire.loads(text), numbers=True)
     try:
         out = jcs_of(text.encode("utf-8", "surrogatepass"), "t")
     except InputError:

@@ -18,13 +18,8 @@ from catalogaudit.model.catalog import Catalog
 from catalogaudit.model.findings import Finding, Severity
 from catalogaudit.profiles import resolve as profiles
 from catalogaudit.profiles import summary
-from catalogaudit.profiles.load import (
-    load_all,
-    raw_files,
-    schema_problems,
-    surely_valid,
-    worded_problems,
-)
+from catalogaudit.profiles.load import load_all, raw_files
+from catalogaudit.profiles.schema import schema_problems, surely_valid, worded_problems
 from catalogaudit.rules.base import Context
 from catalogaudit.rules.checks import CHECKS, DOCS, PARAMS
 

@@ -48,7 +48,7 @@ def write_jcs(data: bytes, name: str, fh: BinaryIO) -> int:
         value = loads(text)
     except WireDecodeError as exc:
         raise InputError(f"{name}: not JSON ({exc})") from None
-    found = anomalies(value, "", invalid_utf8, numbers=True)  # in document order
+    found = anomalies(value, invalid_utf8, numbers=True)  # in document order
     if found:
         where = found[0].pointer or "the document root"
         detail = _WORDS[found[0].kind].format(found[0].subject)

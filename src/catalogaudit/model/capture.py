@@ -76,7 +76,7 @@ def page_anomalies(
     found: list[jsonwire.Anomaly] = []
     risky = text is None or invalid_utf8 or not plain or _lone_surrogate_escape(text)
     if risky:
-        found.extend(jsonwire.anomalies(result, "", invalid_utf8))
+        found.extend(jsonwire.anomalies(result, invalid_utf8))
     if text is None or (digits and has_unsafe_integer(text)):
         found.extend(unsafe_integers(result))
     return found

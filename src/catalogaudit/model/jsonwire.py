@@ -231,9 +231,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
-def anomalies(
-    value: Any, pointer: str = "", invalid_utf8: bool = False, numbers: bool = False
-) -> list[Anomaly]:
+def anomalies(value: Any, invalid_utf8: bool = False, numbers: bool = False) -> list[Anomaly]:
     """Walk a parsed value and list every anomaly with its pointer, in document order;
     `numbers`: also what RFC 8785 cannot hold (numbers beyond the double range, integers
     beyond +-(2^53-1))."""
@@ -249,7 +247,7 @@ def anomalies(
             detail = "string contains an unpaired surrogate"
             found.append(Anomaly("lone-surrogate", at, detail, what))
 
-    stack: list[tuple[Any, str]] = [(value, pointer)]
+    stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, at = stack.pop()
         if isinstance(node, dict):

@@ -20,7 +20,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from catalogaudit.errors import CatalogauditError
-from catalogaudit.model import LISTINGS, NOT_PLAIN, Severity, plain, validator
+from catalogaudit.model import LISTINGS, Severity
 
 
 class ProfileDataError(CatalogauditError):
@@ -191,12 +191,6 @@ def contains(spec: SpecifierSet, version: Version | None) -> bool:
     return spec.contains(version, prereleases=True)
 
 
-def _schema() -> dict[str, Any]:
-    text = resources.files("catalogaudit.profiles").joinpath("profile.schema.json").read_text()
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
 def raw_files() -> dict[str, dict[str, Any]]:
     """Every profile file's parsed JSON, by file name."""
     out: dict[str, dict[str, Any]] = {}
@@ -206,69 +200,6 @@ def raw_files() -> dict[str, dict[str, Any]]:
         if entry.name.endswith(".json"):
             out[entry.name] = json.loads(entry.read_text(encoding="utf-8"))
     return out
-
-
-def schema_problems(doc: Any) -> list[str]:
-    """Violations of the profile schema and of the check vocabulary's param schemas, as
-    python-jsonschema words them (`worded_problems`); none, without asking it, when jsonschema-rs
-    finds none (`surely_valid`): every command that loads the profiles asks this of each file."""
-    return [] if surely_valid(doc) else worded_problems(doc)
-
-
-def surely_valid(doc: Any) -> bool:
-    """Whether jsonschema-rs finds a profile file and each check's params valid, with the
-    formats python-jsonschema checks asserted: then python-jsonschema does too
-    (`model.validator`)."""
-    import jsonschema
-
-    from catalogaudit.rules import PARAMS
-
-    copy = plain(doc)
-    formats = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    if copy is NOT_PLAIN or not _rs(None, formats).is_valid(copy):
-        return False
-    clauses = [c for r in copy["rules"] for c in r["checks"]]
-    return all(
-        isinstance(c.get("type"), str)
-        and c["type"] in PARAMS
-        and _rs(c["type"], formats).is_valid(c.get("params", {}))
-        for c in clauses
-    )
-
-
-def worded_problems(doc: Any) -> list[str]:
-    """`schema_problems` as python-jsonschema finds and words them."""
-    import jsonschema
-
-    from catalogaudit.rules import PARAMS
-
-    cls = jsonschema.Draft202012Validator
-    found = [
-        "/" + "/".join(str(p) for p in e.absolute_path) + f": {e.message}"
-        for e in cls(_schema(), format_checker=cls.FORMAT_CHECKER).iter_errors(doc)
-    ]
-    rules = doc.get("rules") if isinstance(doc, dict) else None
-    for r, rule in enumerate(rules if isinstance(rules, list) else []):
-        checks = rule.get("checks") if isinstance(rule, dict) else None
-        for c, clause in enumerate(checks if isinstance(checks, list) else []):
-            kind = clause.get("type") if isinstance(clause, dict) else None
-            where = f"/rules/{r}/checks/{c}"
-            if not isinstance(kind, str) or kind not in PARAMS:
-                found.append(f"{where}/type: unknown check type {kind!r}")
-                continue
-            validator = cls(PARAMS[kind], format_checker=cls.FORMAT_CHECKER)
-            for e in validator.iter_errors(clause.get("params", {})):
-                path = "/".join(str(p) for p in e.absolute_path)
-                found.append(f"{where}/params/{path}: {e.message}")
-    return found
-
-
-@cache
-def _rs(kind: str | None, formats: Any) -> Any:
-    """jsonschema-rs's validator of the profile schema (`kind` None) or of a check's params."""
-    from catalogaudit.rules import PARAMS
-
-    return validator(_schema() if kind is None else PARAMS[kind], formats)
 
 
 @dataclass(frozen=True)
@@ -314,6 +245,8 @@ def load_verified() -> dict[str, tuple[VerifiedRun, ...]]:
 @cache
 def load_all() -> dict[str, Profile]:
     """Every profile by id, validated (cached: the data ships with the package)."""
+    from catalogaudit.profiles.schema import schema_problems
+
     docs = raw_files()
     for name, doc in docs.items():
         problems = schema_problems(doc)

@@ -190,6 +190,6 @@ def _page(name: str, reply: Reply, index: int, listing: Listing) -> Page:
             )
         )
         items = []
-    found = [*anomalies(result, "", reply.invalid_utf8), *unsafe_integers(result)]
+    found = [*anomalies(result, reply.invalid_utf8), *unsafe_integers(result)]
     listing.findings.extend(anomaly_findings(name, found, items, index))
     return Page(reply.result_text, fields, list(items))
