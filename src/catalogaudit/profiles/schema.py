@@ -29,19 +29,16 @@ def surely_valid(doc: Any) -> bool:
     """Whether jsonschema-rs finds a profile file and each check's params valid, with the
     formats python-jsonschema checks asserted: then python-jsonschema does too
     (`model.validator`)."""
-    import jsonschema
-
     from catalogaudit.rules import PARAMS
 
     copy = plain(doc)
-    formats = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    if copy is NOT_PLAIN or not _rs(None, formats).is_valid(copy):
+    if copy is NOT_PLAIN or not _rs(None).is_valid(copy):
         return False
     clauses = [c for r in copy["rules"] for c in r["checks"]]
     return all(
         isinstance(c.get("type"), str)
         and c["type"] in PARAMS
-        and _rs(c["type"], formats).is_valid(c.get("params", {}))
+        and _rs(c["type"]).is_valid(c.get("params", {}))
         for c in clauses
     )
 
@@ -74,8 +71,12 @@ def worded_problems(doc: Any) -> list[str]:
 
 
 @cache
-def _rs(kind: str | None, formats: Any) -> Any:
-    """jsonschema-rs's validator of the profile schema (`kind` None) or of a check's params."""
+def _rs(kind: str | None) -> Any:
+    """jsonschema-rs's validator of the profile schema (`kind` None) or of a check's params,
+    with the formats python-jsonschema's Draft 2020-12 checker checks asserted."""
+    import jsonschema
+
     from catalogaudit.rules import PARAMS
 
+    formats = jsonschema.Draft202012Validator.FORMAT_CHECKER
     return validator(_schema() if kind is None else PARAMS[kind], formats)
